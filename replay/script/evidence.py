@@ -1,0 +1,312 @@
+"""The ``target-v1`` identity-evidence codec (SPEC §5): parse, normalize, canonical write.
+
+The writer never emits what the parser rejects: ``encode`` output always round-trips
+through ``decode``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import unicodedata
+from dataclasses import dataclass, replace
+from typing import Any
+
+from replay.errors import InvalidArgs, Location
+
+PREFIXES = ("# replay:target-v1 ", "# agent-device:target-v1 ")
+WRITE_PREFIX = PREFIXES[0]
+MAX_STRING_BYTES = 256
+MAX_PAYLOAD_BYTES = 4096
+MAX_ANCESTRY = 8
+VERIFIED = "verified"
+UNVERIFIABLE = "unverifiable"
+
+
+def normalize_label(text: str | None) -> str | None:
+    """NFC, trimmed, inner whitespace collapsed; empty means absent."""
+    if text is None:
+        return None
+    out = " ".join(unicodedata.normalize("NFC", text).split())
+    return out or None
+
+
+def normalize_string(text: str | None) -> str | None:
+    """NFC and trimmed; empty means absent."""
+    if text is None:
+        return None
+    out = unicodedata.normalize("NFC", text).strip()
+    return out or None
+
+
+@dataclass(frozen=True)
+class Ancestor:
+    """One ancestry entry, nearest first: ``{role, label?}``."""
+
+    role: str
+    label: str | None = None
+
+
+@dataclass(frozen=True)
+class Region:
+    """The identity of a scroll region (the nearest scrollable ancestor)."""
+
+    role: str
+    label: str | None = None
+    id: str | None = None
+
+
+@dataclass(frozen=True)
+class Rect:
+    """A diagnostic rectangle in CSS px."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+
+
+@dataclass(frozen=True)
+class Page:
+    """Diagnostic page identity: URL path and title at record time."""
+
+    path: str | None = None
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class TargetEvidence:
+    """Recorded identity evidence of one element step."""
+
+    role: str | None = None
+    id: str | None = None
+    label: str | None = None
+    ancestry: tuple[Ancestor, ...] = ()
+    sibling: int | None = None
+    viewport_order: int | None = None
+    scroll_region: Region | None = None
+    rect: Rect | None = None
+    page: Page | None = None
+    verification: str = VERIFIED
+
+    @property
+    def verified(self) -> bool:
+        """True when replay should check identity before acting."""
+        return self.verification == VERIFIED
+
+
+def _bad(message: str, where: Location | None, hint: str | None = None) -> InvalidArgs:
+    return InvalidArgs(
+        f"target-v1 annotation: {message}",
+        hint=hint or 'write it as # replay:target-v1 {"role":"button","label":"Save",…}',
+        location=where,
+    )
+
+
+def _string(obj: dict[str, Any], key: str, where: Location | None, *, label: bool = False) -> str | None:
+    if key not in obj or obj[key] is None:
+        return None
+    value = obj[key]
+    if not isinstance(value, str):
+        raise _bad(f"{key!r} must be a string", where)
+    if len(value.encode("utf-8")) > MAX_STRING_BYTES:
+        raise _bad(f"{key!r} is longer than {MAX_STRING_BYTES} UTF-8 bytes", where)
+    return normalize_label(value) if label else normalize_string(value)
+
+
+def _int(obj: dict[str, Any], key: str, where: Location | None) -> int | None:
+    if key not in obj or obj[key] is None:
+        return None
+    value = obj[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise _bad(f"{key!r} must be a non-negative integer", where)
+    return value
+
+
+def _object(obj: dict[str, Any], key: str, where: Location | None) -> dict[str, Any] | None:
+    if key not in obj or obj[key] is None:
+        return None
+    value = obj[key]
+    if not isinstance(value, dict):
+        raise _bad(f"{key!r} must be an object", where)
+    return value
+
+
+def decode(payload: str, where: Location | None = None) -> TargetEvidence:
+    """Parse the JSON payload of an annotation; keys in any order, unknown keys ignored."""
+    if len(payload.encode("utf-8")) > MAX_PAYLOAD_BYTES:
+        raise _bad(f"payload is larger than {MAX_PAYLOAD_BYTES} bytes", where)
+    try:
+        obj = json.loads(payload)
+    except json.JSONDecodeError as exc:
+        raise _bad(f"malformed JSON ({exc.msg} at column {exc.colno})", where) from None
+    if not isinstance(obj, dict):
+        raise _bad("payload must be a JSON object", where)
+    ancestry: list[Ancestor] = []
+    raw_ancestry = obj.get("ancestry")
+    if raw_ancestry is not None:
+        if not isinstance(raw_ancestry, list):
+            raise _bad("'ancestry' must be a list", where)
+        if len(raw_ancestry) > MAX_ANCESTRY:
+            raise _bad(f"'ancestry' has more than {MAX_ANCESTRY} entries", where)
+        for entry in raw_ancestry:
+            if not isinstance(entry, dict):
+                raise _bad("ancestry entries must be objects", where)
+            role = _string(entry, "role", where)
+            if role is None:
+                raise _bad("every ancestry entry needs a 'role'", where)
+            ancestry.append(Ancestor(role, _string(entry, "label", where, label=True)))
+    region = None
+    raw_region = _object(obj, "scrollRegion", where)
+    if raw_region is not None:
+        role = _string(raw_region, "role", where)
+        if role is None:
+            raise _bad("'scrollRegion' needs a 'role'", where)
+        region = Region(role, _string(raw_region, "label", where, label=True), _string(raw_region, "id", where))
+    rect = None
+    raw_rect = _object(obj, "rect", where)
+    if raw_rect is not None:
+        nums = []
+        for k in ("x", "y", "width", "height"):
+            v = raw_rect.get(k)
+            if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
+                raise _bad(f"'rect.{k}' must be a finite number", where)
+            nums.append(float(v))
+        rect = Rect(*nums)
+    page = None
+    raw_page = _object(obj, "page", where)
+    if raw_page is not None:
+        page = Page(_string(raw_page, "path", where), _string(raw_page, "title", where, label=True))
+    verification = obj.get("verification", VERIFIED)
+    if verification not in (VERIFIED, UNVERIFIABLE):
+        raise _bad("'verification' must be \"verified\" or \"unverifiable\"", where)
+    evidence = TargetEvidence(
+        role=_string(obj, "role", where),
+        id=_string(obj, "id", where),
+        label=_string(obj, "label", where, label=True),
+        ancestry=tuple(ancestry),
+        sibling=_int(obj, "sibling", where),
+        viewport_order=_int(obj, "viewportOrder", where),
+        scroll_region=region,
+        rect=rect,
+        page=page,
+        verification=verification,
+    )
+    if evidence.verified and (evidence.role is None or (evidence.id is None and evidence.label is None)):
+        raise _bad(
+            "a verified annotation needs 'role' and an 'id' or a 'label'",
+            where,
+            'record it again, or mark it "verification":"unverifiable"',
+        )
+    return evidence
+
+
+def _to_json(ev: TargetEvidence) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    if ev.id is not None:
+        out["id"] = ev.id
+    if ev.role is not None:
+        out["role"] = ev.role
+    if ev.label is not None:
+        out["label"] = ev.label
+    if ev.ancestry:
+        out["ancestry"] = [
+            {"role": a.role, **({"label": a.label} if a.label is not None else {})} for a in ev.ancestry
+        ]
+    if ev.sibling is not None:
+        out["sibling"] = ev.sibling
+    if ev.viewport_order is not None:
+        out["viewportOrder"] = ev.viewport_order
+    if ev.scroll_region is not None:
+        r = ev.scroll_region
+        out["scrollRegion"] = {
+            "role": r.role,
+            **({"label": r.label} if r.label is not None else {}),
+            **({"id": r.id} if r.id is not None else {}),
+        }
+    if ev.rect is not None:
+        out["rect"] = {k: _num(getattr(ev.rect, k)) for k in ("x", "y", "width", "height")}
+    if ev.page is not None and (ev.page.path is not None or ev.page.title is not None):
+        out["page"] = {
+            **({"path": ev.page.path} if ev.page.path is not None else {}),
+            **({"title": ev.page.title} if ev.page.title is not None else {}),
+        }
+    out["verification"] = ev.verification
+    return out
+
+
+def _num(v: float) -> float | int:
+    r = round(v, 2)
+    return int(r) if r == int(r) else r
+
+
+def _dump(obj: dict[str, Any]) -> str:
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
+
+
+def _fits_strings(ev: TargetEvidence) -> bool:
+    strings = [ev.role, ev.id, ev.label]
+    strings += [s for a in ev.ancestry for s in (a.role, a.label)]
+    if ev.scroll_region:
+        strings += [ev.scroll_region.role, ev.scroll_region.label, ev.scroll_region.id]
+    if ev.page:
+        strings += [ev.page.path, ev.page.title]
+    return all(s is None or len(s.encode("utf-8")) <= MAX_STRING_BYTES for s in strings)
+
+
+def normalized(ev: TargetEvidence) -> TargetEvidence:
+    """Apply the normalization rules to every string of ``ev``."""
+    region = ev.scroll_region
+    page = ev.page
+    return replace(
+        ev,
+        role=normalize_string(ev.role),
+        id=normalize_string(ev.id),
+        label=normalize_label(ev.label),
+        ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize_label(a.label)) for a in ev.ancestry),
+        scroll_region=(
+            Region(normalize_string(region.role) or "generic", normalize_label(region.label), normalize_string(region.id))
+            if region
+            else None
+        ),
+        page=Page(normalize_string(page.path), normalize_label(page.title)) if page else None,
+    )
+
+
+def encode(ev: TargetEvidence) -> str:
+    """Canonical payload JSON within the size bounds.
+
+    Ancestry is dropped from the root side until the payload fits; evidence that still does
+    not fit, or holds an over-long string, is written as ``unverifiable``.
+    """
+    ev = normalized(ev)
+    if ev.verified and (ev.role is None or (ev.id is None and ev.label is None)):
+        ev = replace(ev, verification=UNVERIFIABLE)
+    if not _fits_strings(ev):
+        ev = TargetEvidence(role=ev.role if ev.role and len(ev.role.encode()) <= MAX_STRING_BYTES else None,
+                            verification=UNVERIFIABLE)
+    ev = replace(ev, ancestry=ev.ancestry[:MAX_ANCESTRY])
+    while True:
+        text = _dump(_to_json(ev))
+        if len(text.encode("utf-8")) <= MAX_PAYLOAD_BYTES:
+            return text
+        if ev.ancestry:
+            ev = replace(ev, ancestry=ev.ancestry[:-1])
+            continue
+        return _dump(_to_json(TargetEvidence(role=ev.role, verification=UNVERIFIABLE)))
+
+
+def annotation_line(ev: TargetEvidence) -> str:
+    """The full comment line written before an element step."""
+    return WRITE_PREFIX + encode(ev)
+
+
+def match_annotation(line: str) -> str | None:
+    """The payload if ``line`` is a target-v1 annotation, else None."""
+    stripped = line.strip()
+    for prefix in PREFIXES:
+        if stripped.startswith(prefix.rstrip()):
+            rest = stripped[len(prefix.rstrip()) :]
+            if rest == "" or rest[0] in " \t":
+                return rest.strip()
+    return None

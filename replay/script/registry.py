@@ -1,0 +1,382 @@
+"""The command registry: every `.ad` command declared once (SPEC §3, STYLE.md).
+
+The parser, the formatter, the CLI, the MCP server and the recorder read these declarations
+through the named predicates at the bottom; no other module keeps its own command table.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from replay.script.tokens import Token
+
+WEB = "web"
+ANDROID = "android"
+PLATFORMS = (WEB, ANDROID)
+KNOWN_FOREIGN_PLATFORMS = ("ios", "apple", "macos", "tvos")
+
+# Param kinds
+KEYWORD = "keyword"  # a fixed bare word (first token of a form)
+CHOICE = "choice"  # one bare word of ``choices``
+TARGET = "target"  # one token: a selector expression or @ref
+TARGET_REST = "target_rest"  # the remaining tokens joined: selector, or @ref + label hint
+TEXT = "text"  # any one token (string data)
+INT = "int"  # a non-negative integer
+NUMBER = "number"  # a non-negative number
+KEY = "key"  # a key or chord: Enter, Tab, Control+A
+URL = "url"  # a URL or app name
+RAW = "raw"  # all remaining tokens, kept verbatim (foreign commands)
+
+# Verification phases
+PHASE_ACT = "act"  # resolve + verify identity + act
+PHASE_WAIT = "wait"  # poll for the identity tier until the deadline
+PHASE_READ = "read"  # resolve and read; no identity gate
+PHASE_NONE = "none"  # no element
+
+
+@dataclass(frozen=True)
+class Param:
+    """One positional parameter of a form."""
+
+    name: str
+    kind: str
+    optional: bool = False
+    choices: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Form:
+    """One syntactic shape of a command; ``matches`` picks it from the positional tokens."""
+
+    name: str
+    params: tuple[Param, ...]
+    targets_element: bool = False
+    observation: bool = False
+    phase: str = PHASE_NONE
+    matches: Callable[[Sequence[Token]], bool] | None = None
+
+
+@dataclass(frozen=True)
+class Flag:
+    """A per-command flag such as ``--relaunch`` or ``-s SCOPE``."""
+
+    name: str
+    takes_value: bool = False
+    platforms: tuple[str, ...] = PLATFORMS
+
+
+@dataclass(frozen=True)
+class Command:
+    """A command declaration."""
+
+    name: str
+    summary: str
+    forms: tuple[Form, ...]
+    flags: tuple[Flag, ...] = ()
+    platforms: tuple[str, ...] = PLATFORMS
+    foreign: bool = False  # an agent-device command kept for compatibility, not performed here
+    records: bool = True  # written to a recorded script when performed interactively
+
+    def flag(self, name: str) -> Flag | None:
+        """The flag declaration named ``name`` (incl. the global flags), or None."""
+        for f in self.flags + GLOBAL_FLAGS:
+            if f.name == name:
+                return f
+        return None
+
+
+GLOBAL_FLAGS = (Flag("--record"), Flag("--no-record"))
+
+_INT = re.compile(r"[0-9]+\Z")
+_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?\Z|\.[0-9]+\Z")
+_KEY_NAME = r"(?:[A-Z][A-Za-z0-9]*|[a-z0-9]|F[0-9]{1,2}|[!-~])"
+KEY_CHORD = re.compile(rf"{_KEY_NAME}(?:\+{_KEY_NAME})*\Z")
+
+
+def is_int(text: str) -> bool:
+    """True for a non-negative integer literal."""
+    return bool(_INT.match(text))
+
+
+def is_number(text: str) -> bool:
+    """True for a non-negative decimal literal."""
+    return bool(_NUMBER.match(text))
+
+
+def _first_bare_in(words: tuple[str, ...]) -> Callable[[Sequence[Token]], bool]:
+    return lambda toks: bool(toks) and not toks[0].quoted and toks[0].text in words
+
+
+def _first_is_int(toks: Sequence[Token]) -> bool:
+    return len(toks) == 1 and not toks[0].quoted and is_int(toks[0].text)
+
+
+def _press_is_key(toks: Sequence[Token]) -> bool:
+    return len(toks) == 1 and not toks[0].quoted and bool(KEY_CHORD.match(toks[0].text))
+
+
+def _press_is_point(toks: Sequence[Token]) -> bool:
+    return len(toks) == 2 and all(not t.quoted and is_number(t.text) for t in toks)
+
+
+_FIND_LOCATORS = ("any", "text", "label", "value", "role", "id", "placeholder")
+_FIND_ACTIONS = ("click", "dblclick", "hover", "fill", "type", "check", "uncheck", "focus")
+_FIND_READS = ("exists", "wait", "get")
+
+
+def _find_acts(toks: Sequence[Token]) -> bool:
+    return any(not t.quoted and t.text in _FIND_ACTIONS for t in toks[1:])
+
+
+_DIRECTIONS = ("up", "down", "left", "right")
+_PREDICATES = ("visible", "hidden", "exists", "absent", "enabled", "disabled", "checked", "text")
+
+
+def _target_cmd(name: str, summary: str, *, rest: bool = True, platforms: tuple[str, ...] = PLATFORMS) -> Command:
+    return Command(
+        name,
+        summary,
+        (Form("target", (Param("target", TARGET_REST if rest else TARGET),), True, False, PHASE_ACT),),
+        platforms=platforms,
+    )
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def _add(cmd: Command) -> None:
+    COMMANDS[cmd.name] = cmd
+
+
+_add(
+    Command(
+        "open",
+        "Navigate to URL (web) or launch an app (android).",
+        (Form("url", (Param("url", URL), Param("url2", URL, optional=True))),),
+        flags=(Flag("--relaunch"), Flag("--launch-url", True, (ANDROID,))),
+    )
+)
+_add(_target_cmd("click", "Click the element."))
+_add(_target_cmd("dblclick", "Double-click the element.", platforms=(WEB,)))
+_add(_target_cmd("hover", "Move the pointer over the element.", platforms=(WEB,)))
+_add(
+    Command(
+        "fill",
+        "Clear the field and type TEXT into it.",
+        (Form("target", (Param("target", TARGET), Param("text", TEXT)), True, False, PHASE_ACT),),
+    )
+)
+_add(Command("type", "Type TEXT into the focused element.", (Form("text", (Param("text", TEXT),)),)))
+_add(
+    Command(
+        "press",
+        "Press a key or chord (Enter, Tab, Control+A); agent-device's press on an element is a tap.",
+        (
+            Form("key", (Param("key", KEY),), matches=_press_is_key),
+            Form("point", (Param("x", NUMBER), Param("y", NUMBER)), matches=_press_is_point),
+            Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT),
+        ),
+    )
+)
+_add(_target_cmd("check", "Check a checkbox or radio."))
+_add(_target_cmd("uncheck", "Uncheck a checkbox."))
+_add(
+    Command(
+        "select",
+        "Select the option VALUE (value or label) of a <select>.",
+        (Form("target", (Param("target", TARGET), Param("value", TEXT)), True, False, PHASE_ACT),),
+    )
+)
+_add(
+    Command(
+        "scroll",
+        "Scroll the page (AMOUNT: fraction of the viewport ≤ 1, else CSS px) or scroll TARGET into view.",
+        (
+            Form(
+                "direction",
+                (Param("direction", CHOICE, choices=_DIRECTIONS), Param("amount", NUMBER, optional=True)),
+                matches=_first_bare_in(_DIRECTIONS),
+            ),
+            Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT),
+        ),
+    )
+)
+_add(Command("back", "Go back in history.", (Form("none", ()),)))
+_add(Command("forward", "Go forward in history.", (Form("none", ()),), platforms=(WEB,)))
+_add(Command("reload", "Reload the page.", (Form("none", ()),), platforms=(WEB,)))
+_add(
+    Command(
+        "wait",
+        "Wait MS, for TARGET, for text, or for TARGET to be absent.",
+        (
+            Form("ms", (Param("ms", INT),), matches=_first_is_int),
+            Form(
+                "text",
+                (Param("kw", KEYWORD, choices=("text",)), Param("text", TEXT), Param("ms", INT, optional=True)),
+                observation=False,
+                matches=_first_bare_in(("text",)),
+            ),
+            Form(
+                "absent",
+                (Param("kw", KEYWORD, choices=("absent",)), Param("target", TARGET), Param("ms", INT, optional=True)),
+                True,
+                False,
+                PHASE_WAIT,
+                matches=_first_bare_in(("absent",)),
+            ),
+            Form("target", (Param("target", TARGET), Param("ms", INT, optional=True)), True, False, PHASE_WAIT),
+        ),
+    )
+)
+_add(
+    Command(
+        "is",
+        "Assert a predicate of TARGET: visible|hidden|exists|absent|enabled|disabled|checked|text VALUE.",
+        (
+            Form(
+                "text",
+                (Param("predicate", KEYWORD, choices=("text",)), Param("target", TARGET), Param("value", TEXT)),
+                True,
+                True,
+                PHASE_READ,
+                matches=_first_bare_in(("text",)),
+            ),
+            Form(
+                "state",
+                (Param("predicate", CHOICE, choices=_PREDICATES[:-1]), Param("target", TARGET)),
+                True,
+                True,
+                PHASE_READ,
+            ),
+        ),
+    )
+)
+_add(
+    Command(
+        "get",
+        "Read text, value or attributes of TARGET.",
+        (
+            Form(
+                "read",
+                (Param("what", CHOICE, choices=("text", "value", "attrs")), Param("target", TARGET)),
+                True,
+                True,
+                PHASE_READ,
+            ),
+        ),
+    )
+)
+_add(
+    Command(
+        "find",
+        "agent-device find: [LOCATOR] VALUE [ACTION [ARG]].",
+        (
+            Form(
+                "act",
+                (
+                    Param("locator", CHOICE, optional=True, choices=_FIND_LOCATORS),
+                    Param("value", TEXT),
+                    Param("action", CHOICE, choices=_FIND_ACTIONS),
+                    Param("arg", TEXT, optional=True),
+                ),
+                True,
+                False,
+                PHASE_ACT,
+                matches=_find_acts,
+            ),
+            Form(
+                "read",
+                (
+                    Param("locator", CHOICE, optional=True, choices=_FIND_LOCATORS),
+                    Param("value", TEXT),
+                    Param("action", CHOICE, optional=True, choices=_FIND_READS),
+                    Param("arg", TEXT, optional=True),
+                ),
+                True,
+                True,
+                PHASE_READ,
+            ),
+        ),
+    )
+)
+_add(
+    Command(
+        "snapshot",
+        "Capture the UI tree (-i interactive only, -s SCOPE subtree).",
+        (Form("none", (), observation=True),),
+        flags=(Flag("-i"), Flag("-c"), Flag("-d", True), Flag("-s", True), Flag("--raw")),
+        records=False,
+    )
+)
+_add(Command("screenshot", "Save a screenshot to PATH.", (Form("path", (Param("path", TEXT, optional=True),), observation=True),), flags=(Flag("--full-page"),)))
+_add(Command("close", "Close the session (a terminal close ends the script).", (Form("none", (Param("app", TEXT, optional=True),)),)))
+
+# agent-device commands this tool parses but does not perform (plan time: UNSUPPORTED_COMMAND).
+_FOREIGN = {
+    "home": (ANDROID,),
+    "app-switcher": (ANDROID,),
+    "keyboard": (ANDROID,),
+    "swipe": (ANDROID,),
+    "longpress": (ANDROID,),
+    "long-press": (ANDROID,),
+    "focus": (ANDROID,),
+    "scrollintoview": (ANDROID,),
+    "react-native": (),
+    "alert": (),
+    "boot": (),
+    "pinch": (),
+    "appstate": (),
+    "apps": (),
+    "devices": (),
+    "trace": (),
+    "diff": (),
+    "record": (),
+    "settings": (),
+    "clipboard": (),
+    "logs": (),
+    "network": (),
+    "install": (),
+    "reinstall": (),
+    "push": (),
+    "rotate": (),
+}
+for _name, _platforms in _FOREIGN.items():
+    _add(
+        Command(
+            _name,
+            "agent-device command (parsed for compatibility).",
+            (Form("raw", (Param("args", RAW, optional=True),)),),
+            platforms=_platforms,
+            foreign=True,
+        )
+    )
+
+
+@dataclass(frozen=True)
+class Registry:
+    """Named predicates over the declarations; callers ask here, never keep their own table."""
+
+    commands: dict[str, Command] = field(default_factory=lambda: COMMANDS)
+
+    def get(self, name: str) -> Command | None:
+        """The declaration of ``name`` or None."""
+        return self.commands.get(name)
+
+    def supports(self, name: str, platform: str) -> bool:
+        """Whether ``platform`` can perform ``name``."""
+        cmd = self.commands.get(name)
+        return cmd is not None and platform in cmd.platforms
+
+    def native_names(self) -> list[str]:
+        """Commands this tool performs on some platform (for help and the CLI)."""
+        return [c.name for c in self.commands.values() if not c.foreign]
+
+
+REGISTRY = Registry()
+
+
+def command(name: str) -> Command | None:
+    """Shorthand for ``REGISTRY.get``."""
+    return REGISTRY.get(name)

@@ -1,0 +1,279 @@
+"""Selector expressions (SPEC §4): ``||`` alternatives of ANDed ``key=value`` terms.
+
+This module parses and prints expressions; matching them against a UI tree lives in
+``replay.tree``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+
+from replay.errors import InvalidArgs, Location
+from replay.script.variables import parse_template
+
+TEXT_KEYS = ("id", "role", "label", "text", "value", "placeholder", "tag", "href")
+BOOL_KEYS = ("visible", "hidden", "enabled", "editable", "checked", "selected", "hittable")
+_KEY_ORDER = {k: i for i, k in enumerate(TEXT_KEYS + BOOL_KEYS)}
+# Keys whose values are identifiers, printed bare when they can be.
+_BARE_VALUE_KEYS = frozenset({"role", "tag"})
+_BARE_VALUE = re.compile(r"[A-Za-z0-9_.:/-]+\Z")
+_KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
+REF = re.compile(r"@e[1-9][0-9]*\Z")
+
+
+@dataclass(frozen=True)
+class Term:
+    """One condition: ``key=value`` (normalized equality), ``key~=regex``, or a boolean."""
+
+    key: str
+    op: str  # "=" or "~="
+    value: str | bool
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """ANDed terms, or a bare string meaning ``label=S || text=S``."""
+
+    terms: tuple[Term, ...] = ()
+    bare: str | None = None
+
+
+@dataclass(frozen=True)
+class Selector:
+    """An ordered chain of alternatives; the first with a match is the match set."""
+
+    alternatives: tuple[Alternative, ...]
+
+    def expanded(self) -> tuple[tuple[Term, ...], ...]:
+        """Alternatives as term tuples, a bare string expanded to label, then text."""
+        out: list[tuple[Term, ...]] = []
+        for alt in self.alternatives:
+            if alt.bare is not None:
+                out.append((Term("label", "=", alt.bare),))
+                out.append((Term("text", "=", alt.bare),))
+            else:
+                out.append(alt.terms)
+        return tuple(out)
+
+    def __str__(self) -> str:
+        return format_selector(self)
+
+
+class _Scanner:
+    def __init__(self, text: str, where: Location, base_column: int) -> None:
+        self.text = text
+        self.i = 0
+        self.where = where
+        self.base = base_column
+
+    def error(self, message: str, hint: str, at: int | None = None) -> InvalidArgs:
+        col = self.base + (self.i if at is None else at)
+        return InvalidArgs(
+            message, hint=hint, location=Location(self.where.path, self.where.line, col)
+        )
+
+    def skip_ws(self) -> None:
+        while self.i < len(self.text) and self.text[self.i] in " \t":
+            self.i += 1
+
+    def at_end(self) -> bool:
+        return self.i >= len(self.text)
+
+    def at_or(self) -> bool:
+        return self.text.startswith("||", self.i)
+
+    def quoted(self) -> str:
+        """Read a '…' or "…" string with JSON-style escapes."""
+        quote_char = self.text[self.i]
+        start = self.i
+        self.i += 1
+        out: list[str] = []
+        while self.i < len(self.text):
+            ch = self.text[self.i]
+            if ch == quote_char:
+                self.i += 1
+                return "".join(out)
+            if ch == "\\":
+                esc = self.text[self.i + 1 : self.i + 2]
+                if esc == "'":
+                    out.append("'")
+                    self.i += 2
+                    continue
+                if esc == "u":
+                    chunk = self.text[self.i : self.i + 6]
+                    # surrogate pairs arrive as two \\u escapes
+                    if re.fullmatch(r"\\u[0-9a-fA-F]{4}", chunk):
+                        pair = self.text[self.i : self.i + 12]
+                        if re.fullmatch(r"\\u[dD][89abAB][0-9a-fA-F]{2}\\u[dD][c-fC-F][0-9a-fA-F]{2}", pair):
+                            out.append(json.loads(f'"{pair}"'))
+                            self.i += 12
+                            continue
+                        out.append(json.loads(f'"{chunk}"'))
+                        self.i += 6
+                        continue
+                    raise self.error("invalid \\u escape in selector value", "use \\uXXXX with 4 hex digits")
+                if esc and esc in '"\\/bfnrt':
+                    out.append(json.loads(f'"\\{esc}"'))
+                    self.i += 2
+                    continue
+                raise self.error(
+                    f"invalid escape \\{esc} in selector value",
+                    'escapes are JSON-style: \\" \\\' \\\\ \\n \\t \\uXXXX',
+                )
+            out.append(ch)
+            self.i += 1
+        raise self.error(
+            "unterminated quoted value in selector", "close the value with its quote", at=start
+        )
+
+    def bare_value(self) -> str:
+        start = self.i
+        while self.i < len(self.text) and self.text[self.i] not in " \t" and not self.at_or():
+            self.i += 1
+        return self.text[start : self.i]
+
+
+def parse_selector(text: str, where: Location | None = None, base_column: int = 1) -> Selector:
+    """Parse a selector expression; every error is ``INVALID_ARGS`` with a column."""
+    where = where or Location()
+    sc = _Scanner(text, where, base_column)
+    alternatives: list[Alternative] = []
+    while True:
+        sc.skip_ws()
+        if sc.at_end() or sc.at_or():
+            raise sc.error(
+                "empty alternative in selector" if alternatives or sc.at_or() else "empty selector",
+                "write terms like role=button label=\"Save\", separated by ||",
+            )
+        alternatives.append(_alternative(sc))
+        sc.skip_ws()
+        if sc.at_end():
+            break
+        if not sc.at_or():  # pragma: no cover - _alternative stops only at || or end
+            raise sc.error("expected ||", "separate alternatives with ||")
+        sc.i += 2
+    return Selector(tuple(alternatives))
+
+
+def _alternative(sc: _Scanner) -> Alternative:
+    first = sc.text[sc.i]
+    if first in "\"'":
+        start = sc.i
+        value = sc.quoted()
+        _check_value(sc, value, start)
+        sc.skip_ws()
+        if not (sc.at_end() or sc.at_or()):
+            raise sc.error(
+                "a quoted text selector cannot be combined with other terms",
+                'use label="…" or text="…" terms to combine conditions',
+            )
+        return Alternative(bare=value)
+    m = _KEY.match(sc.text, sc.i)
+    after = m.end() if m else sc.i
+    is_term = m is not None and (
+        sc.text.startswith("=", after)
+        or sc.text.startswith("~=", after)
+        or (m.group(0) in BOOL_KEYS and (after == len(sc.text) or sc.text[after] in " \t|"))
+    )
+    if not is_term:
+        # A bare string runs to the next || (agent-device: `click Sign in`).
+        start = sc.i
+        end = sc.text.find("||", sc.i)
+        end = len(sc.text) if end < 0 else end
+        value = " ".join(sc.text[start:end].split())
+        if any(c in value for c in "\"'"):
+            raise sc.error(
+                "unexpected quote in a bare text selector",
+                'quote the whole text ("Sign in") or use label="…"',
+                at=start,
+            )
+        _check_value(sc, value, start)
+        sc.i = end
+        return Alternative(bare=value)
+    terms: list[Term] = []
+    seen: set[str] = set()
+    while True:
+        sc.skip_ws()
+        if sc.at_end() or sc.at_or():
+            break
+        start = sc.i
+        m = _KEY.match(sc.text, sc.i)
+        if m is None:
+            raise sc.error(
+                f"expected a key=value term, found {sc.text[sc.i:sc.i + 12]!r}",
+                f"keys: {', '.join(TEXT_KEYS + BOOL_KEYS)}",
+            )
+        key = m.group(0)
+        sc.i = m.end()
+        if key not in _KEY_ORDER:
+            raise sc.error(
+                f"unknown selector key {key!r}",
+                f"keys: {', '.join(TEXT_KEYS + BOOL_KEYS)}",
+                at=start,
+            )
+        if key in seen:
+            raise sc.error(f"selector key {key!r} repeated in one alternative", "use || for alternatives", at=start)
+        seen.add(key)
+        if sc.text.startswith("~=", sc.i):
+            op = "~="
+            sc.i += 2
+        elif sc.text.startswith("=", sc.i):
+            op = "="
+            sc.i += 1
+        elif key in BOOL_KEYS:
+            terms.append(Term(key, "=", True))
+            continue
+        else:
+            raise sc.error(f"selector key {key!r} needs a value", f'write {key}="…"')
+        vstart = sc.i
+        if sc.at_end() or sc.text[sc.i] in " \t" or sc.at_or():
+            raise sc.error(f"empty value for selector key {key!r}", "empty values are not allowed")
+        raw_value = sc.quoted() if sc.text[sc.i] in "\"'" else sc.bare_value()
+        if sc.i < len(sc.text) and sc.text[sc.i] not in " \t" and not sc.at_or():
+            raise sc.error("expected whitespace or || after a quoted value", "put a space after the quote")
+        if key in BOOL_KEYS:
+            if op != "=" or raw_value not in ("true", "false"):
+                raise sc.error(
+                    f"boolean key {key!r} takes =true or =false", f"write {key} or {key}=false", at=vstart
+                )
+            terms.append(Term(key, "=", raw_value == "true"))
+            continue
+        _check_value(sc, raw_value, vstart)
+        if op == "~=":
+            try:
+                re.compile(raw_value)
+            except re.error as exc:
+                raise sc.error(f"invalid regular expression for {key}: {exc}", "~= takes a Python regex", at=vstart) from None
+        terms.append(Term(key, op, raw_value))
+    return Alternative(terms=tuple(terms))
+
+
+def _check_value(sc: _Scanner, value: str, at: int) -> None:
+    if not value.strip():
+        raise sc.error("empty value in selector", "empty values are not allowed", at=at)
+    try:
+        parse_template(value)
+    except InvalidArgs as exc:
+        raise sc.error(exc.message, exc.hint or "", at=at) from None
+
+
+def format_term(term: Term) -> str:
+    """Canonical text of one term."""
+    if isinstance(term.value, bool):
+        return term.key if term.value else f"{term.key}=false"
+    if term.key in _BARE_VALUE_KEYS and term.op == "=" and _BARE_VALUE.match(term.value):
+        return f"{term.key}={term.value}"
+    return f"{term.key}{term.op}{json.dumps(term.value, ensure_ascii=False)}"
+
+
+def format_selector(selector: Selector) -> str:
+    """Canonical text of a selector; ``parse_selector(format_selector(s)) == s``."""
+    alts: list[str] = []
+    for alt in selector.alternatives:
+        if alt.bare is not None:
+            alts.append(json.dumps(alt.bare, ensure_ascii=False))
+        else:
+            alts.append(" ".join(format_term(t) for t in alt.terms))
+    return " || ".join(alts)

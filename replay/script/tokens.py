@@ -1,0 +1,101 @@
+"""Tokenizer for one `.ad` line (SPEC §3).
+
+A token that *starts* with ``"`` is a JSON string literal; any other token runs to the next
+whitespace and may hold literal quotes (``id="field-name"`` is one token).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from replay.errors import InvalidArgs, Location
+
+_WS = " \t"
+
+
+@dataclass(frozen=True)
+class Token:
+    """One token: its decoded text, its raw source slice, and its 1-based start column."""
+
+    text: str
+    raw: str
+    quoted: bool
+    column: int
+
+    @property
+    def end(self) -> int:
+        """0-based index one past the token's last character in the line."""
+        return self.column - 1 + len(self.raw)
+
+
+def decode_json_string(line: str, start: int, where: Location) -> tuple[str, int]:
+    """Decode the JSON string literal starting at ``line[start] == '"'``; return (text, end)."""
+    i = start + 1
+    while i < len(line):
+        ch = line[i]
+        if ch == "\\":
+            i += 2
+            continue
+        if ch == '"':
+            raw = line[start : i + 1]
+            try:
+                value = json.loads(raw)
+            except json.JSONDecodeError as exc:
+                raise InvalidArgs(
+                    f"invalid escape in quoted string: {exc.msg}",
+                    hint='quoted tokens are JSON strings: use \\" \\\\ \\n or \\u00e9',
+                    location=Location(where.path, where.line, start + 1 + max(exc.pos, 0)),
+                ) from None
+            if not isinstance(value, str):  # pragma: no cover - json.loads of "…" is a str
+                raise InvalidArgs("quoted token is not a string", location=where)
+            return value, i + 1
+        i += 1
+    raise InvalidArgs(
+        "unterminated quoted string",
+        hint='close the string with " (a quote inside it is written \\")',
+        location=Location(where.path, where.line, start + 1),
+    )
+
+
+def tokenize(line: str, where: Location) -> list[Token]:
+    """Split a line into tokens; errors carry file:line:column."""
+    tokens: list[Token] = []
+    i = 0
+    n = len(line)
+    while i < n:
+        if line[i] in _WS:
+            i += 1
+            continue
+        start = i
+        if line[i] == '"':
+            text, end = decode_json_string(line, i, where)
+            if end < n and line[end] not in _WS:
+                raise InvalidArgs(
+                    "a quoted string must be followed by whitespace or the end of the line",
+                    hint="put a space after the closing quote",
+                    location=Location(where.path, where.line, end + 1),
+                )
+            tokens.append(Token(text, line[start:end], True, start + 1))
+            i = end
+            continue
+        while i < n and line[i] not in _WS:
+            i += 1
+        raw = line[start:i]
+        tokens.append(Token(raw, raw, False, start + 1))
+    return tokens
+
+
+_BARE_SAFE_FORBIDDEN = set(' \t"\\\n\r')
+
+
+def quote(text: str) -> str:
+    """Canonical token for ``text``: bare when it reads back identically, else a JSON string."""
+    if text and text[0] not in '"-@#' and not (set(text) & _BARE_SAFE_FORBIDDEN) and text.isprintable():
+        return text
+    return json_quote(text)
+
+
+def json_quote(text: str) -> str:
+    """A JSON string literal for ``text`` (non-ASCII kept readable)."""
+    return json.dumps(text, ensure_ascii=False)
