@@ -95,7 +95,9 @@ def lint(files: tuple[str, ...], platform: str | None, env_pairs: tuple[str, ...
             if script is not None:
                 effective, errors = plan_problems(script, platform)
                 values = variables_for(script, platform=effective, cli=cli_vars)
-                errors = sorted(errors + unresolved(script, values), key=lambda e: e.location.line or 0 if e.location else 0)
+                errors = sorted(
+                    errors + unresolved(script, values), key=lambda e: e.location.line or 0 if e.location else 0
+                )
                 if not errors:
                     results.append({"path": path, "steps": len(script.actions), "platform": effective})
         except ReplayError as exc:
@@ -138,7 +140,9 @@ def fmt(file: str, check: bool, to_stdout: bool, as_json: bool) -> None:
         return
     if check:
         if changed:
-            diff = "".join(difflib.unified_diff(original.splitlines(True), text.splitlines(True), file, f"{file} (canonical)"))
+            diff = "".join(
+                difflib.unified_diff(original.splitlines(True), text.splitlines(True), file, f"{file} (canonical)")
+            )
             click.echo(diff, nl=False)
             raise FormatCheckFailed(f"{file} is not in canonical form", hint=f"run `replay fmt {file}`")
         emit(as_json, {"path": file, "changed": False}, f"{file}: already canonical")

@@ -227,11 +227,7 @@ def from_dict(data: dict[str, Any]) -> ReplayError:
     """Rebuild an error from its JSON projection (the client side of the daemon wire)."""
     cls = _BY_CODE.get(str(data.get("code")), ReplayError)
     loc = data.get("location")
-    location = (
-        Location(loc.get("path"), loc.get("line"), loc.get("column"))
-        if isinstance(loc, dict)
-        else None
-    )
+    location = Location(loc.get("path"), loc.get("line"), loc.get("column")) if isinstance(loc, dict) else None
     return cls(
         str(data.get("message", "")),
         hint=data.get("hint"),

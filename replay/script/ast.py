@@ -8,7 +8,6 @@ from replay.script.evidence import TargetEvidence
 from replay.script.selector import Selector
 
 
-
 @dataclass(frozen=True)
 class Target:
     """What an element step acts on: a selector expression, or a ref with an optional label hint."""

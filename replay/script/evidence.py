@@ -179,7 +179,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         page = Page(_string(raw_page, "path", where), _string(raw_page, "title", where, label=True))
     verification = obj.get("verification", VERIFIED)
     if verification not in (VERIFIED, UNVERIFIABLE):
-        raise _bad("'verification' must be \"verified\" or \"unverifiable\"", where)
+        raise _bad('\'verification\' must be "verified" or "unverifiable"', where)
     evidence = TargetEvidence(
         role=_string(obj, "role", where),
         id=_string(obj, "id", where),
@@ -210,9 +210,7 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
     if ev.label is not None:
         out["label"] = ev.label
     if ev.ancestry:
-        out["ancestry"] = [
-            {"role": a.role, **({"label": a.label} if a.label is not None else {})} for a in ev.ancestry
-        ]
+        out["ancestry"] = [{"role": a.role, **({"label": a.label} if a.label is not None else {})} for a in ev.ancestry]
     if ev.sibling is not None:
         out["sibling"] = ev.sibling
     if ev.viewport_order is not None:
@@ -265,7 +263,9 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
         label=normalize_label(ev.label),
         ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize_label(a.label)) for a in ev.ancestry),
         scroll_region=(
-            Region(normalize_string(region.role) or "generic", normalize_label(region.label), normalize_string(region.id))
+            Region(
+                normalize_string(region.role) or "generic", normalize_label(region.label), normalize_string(region.id)
+            )
             if region
             else None
         ),
@@ -283,8 +283,9 @@ def encode(ev: TargetEvidence) -> str:
     if ev.verified and (ev.role is None or (ev.id is None and ev.label is None)):
         ev = replace(ev, verification=UNVERIFIABLE)
     if not _fits_strings(ev):
-        ev = TargetEvidence(role=ev.role if ev.role and len(ev.role.encode()) <= MAX_STRING_BYTES else None,
-                            verification=UNVERIFIABLE)
+        ev = TargetEvidence(
+            role=ev.role if ev.role and len(ev.role.encode()) <= MAX_STRING_BYTES else None, verification=UNVERIFIABLE
+        )
     ev = replace(ev, ancestry=ev.ancestry[:MAX_ANCESTRY])
     while True:
         text = _dump(_to_json(ev))

@@ -15,16 +15,22 @@ def read_text(path: str) -> str:
         with open(path, "rb") as fh:
             data = fh.read()
     except FileNotFoundError:
-        raise FileNotFound(f"no such file: {path}", hint="check the path (globs are expanded by your shell)", location=Location(path)) from None
+        raise FileNotFound(
+            f"no such file: {path}", hint="check the path (globs are expanded by your shell)", location=Location(path)
+        ) from None
     except IsADirectoryError:
         raise FileNotFound(f"{path} is a directory", hint="give a .ad file", location=Location(path)) from None
     except OSError as exc:
-        raise FileNotFound(f"cannot read {path}: {exc.strerror}", hint="check the file's permissions", location=Location(path)) from None
+        raise FileNotFound(
+            f"cannot read {path}: {exc.strerror}", hint="check the file's permissions", location=Location(path)
+        ) from None
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
-        raise InvalidArgs(f"{path} is not valid UTF-8", hint=".ad scripts are UTF-8 text", location=Location(path, line)) from None
+        raise InvalidArgs(
+            f"{path} is not valid UTF-8", hint=".ad scripts are UTF-8 text", location=Location(path, line)
+        ) from None
 
 
 def load_collect(path: str) -> tuple[Script | None, list[ReplayError]]:

@@ -27,7 +27,7 @@ from replay.script.registry import (
     is_int,
     is_number,
 )
-from replay.script.selector import REF, Alternative, Selector, parse_selector
+from replay.script.selector import REF, Alternative, Selector, normalize_text, parse_selector
 from replay.script.tokens import Token, decode_json_string, tokenize
 from replay.script.variables import check_env_key, parse_template
 
@@ -65,9 +65,11 @@ def parse_target(text: str, where: Location, column: int = 1) -> Target:
     if "||" in stripped or _TERM_START.match(stripped) or first_word in BOOL_KEYS:
         return Target(selector=parse_selector(text, where, column))
     if not stripped:
-        raise InvalidArgs("empty target", hint="give a selector, a text or a @ref", location=Location(where.path, where.line, column))
+        raise InvalidArgs(
+            "empty target", hint="give a selector, a text or a @ref", location=Location(where.path, where.line, column)
+        )
     parse_template(stripped, Location(where.path, where.line, column))
-    return Target(selector=Selector((Alternative(bare=" ".join(stripped.split())),)))
+    return Target(selector=Selector((Alternative(bare=normalize_text(stripped)),)))
 
 
 def _rest_target(toks: Sequence[Token], line: str, where: Location) -> Target:
@@ -95,7 +97,9 @@ def _loc(where: Location, tok: Token | None) -> Location:
     return Location(where.path, where.line, tok.column if tok else None)
 
 
-def _bind(cmd: Command, form: Form, toks: Sequence[Token], line: str, where: Location) -> tuple[tuple[str, object], ...]:
+def _bind(
+    cmd: Command, form: Form, toks: Sequence[Token], line: str, where: Location
+) -> tuple[tuple[str, object], ...]:
     params: list[tuple[str, object]] = []
     i = 0
     for p in form.params:
@@ -136,11 +140,23 @@ def _bind(cmd: Command, form: Form, toks: Sequence[Token], line: str, where: Loc
         parse_template(text, _loc(where, tok))
         templated = "${" in text
         if p.kind == INT and not templated and (tok.quoted or not is_int(text)):
-            raise InvalidArgs(f"{cmd.name}: {p.name} must be a whole number of milliseconds, got {tok.raw!r}", hint=f"usage: {usage(cmd, form)}", location=_loc(where, tok))
+            raise InvalidArgs(
+                f"{cmd.name}: {p.name} must be a whole number of milliseconds, got {tok.raw!r}",
+                hint=f"usage: {usage(cmd, form)}",
+                location=_loc(where, tok),
+            )
         if p.kind == NUMBER and not templated and (tok.quoted or not is_number(text)):
-            raise InvalidArgs(f"{cmd.name}: {p.name} must be a number, got {tok.raw!r}", hint=f"usage: {usage(cmd, form)}", location=_loc(where, tok))
+            raise InvalidArgs(
+                f"{cmd.name}: {p.name} must be a number, got {tok.raw!r}",
+                hint=f"usage: {usage(cmd, form)}",
+                location=_loc(where, tok),
+            )
         if p.kind == KEY and not templated and not KEY_CHORD.match(text):
-            raise InvalidArgs(f"{cmd.name}: {text!r} is not a key", hint="keys: Enter, Tab, Escape, ArrowDown, a, Control+A …", location=_loc(where, tok))
+            raise InvalidArgs(
+                f"{cmd.name}: {text!r} is not a key",
+                hint="keys: Enter, Tab, Escape, ArrowDown, a, Control+A …",
+                location=_loc(where, tok),
+            )
         if p.kind in (TEXT, URL, INT, NUMBER, KEY):
             params.append((p.name, text))
         i += 1
@@ -182,9 +198,15 @@ def _split_flags(cmd: Command, toks: list[Token], where: Location) -> tuple[list
         spec = cmd.flag(name)
         if spec is None:
             known = " ".join(f.name for f in cmd.flags) or "(none)"
-            raise InvalidArgs(f"{cmd.name}: unknown flag {name}", hint=f"flags of {cmd.name}: {known} --record --no-record", location=_loc(where, tok))
+            raise InvalidArgs(
+                f"{cmd.name}: unknown flag {name}",
+                hint=f"flags of {cmd.name}: {known} --record --no-record",
+                location=_loc(where, tok),
+            )
         if any(n == name for n, _ in flags):
-            raise InvalidArgs(f"{cmd.name}: flag {name} given twice", hint="give each flag once", location=_loc(where, tok))
+            raise InvalidArgs(
+                f"{cmd.name}: flag {name} given twice", hint="give each flag once", location=_loc(where, tok)
+            )
         if spec.takes_value:
             if eq:
                 value = inline
@@ -192,12 +214,16 @@ def _split_flags(cmd: Command, toks: list[Token], where: Location) -> tuple[list
                 i += 1
                 value = toks[i].text
             else:
-                raise InvalidArgs(f"{cmd.name}: flag {name} needs a value", hint=f"write {name} VALUE", location=_loc(where, tok))
+                raise InvalidArgs(
+                    f"{cmd.name}: flag {name} needs a value", hint=f"write {name} VALUE", location=_loc(where, tok)
+                )
             parse_template(value, _loc(where, tok))
             flags.append((name, value))
         else:
             if eq:
-                raise InvalidArgs(f"{cmd.name}: flag {name} takes no value", hint=f"write {name}", location=_loc(where, tok))
+                raise InvalidArgs(
+                    f"{cmd.name}: flag {name} takes no value", hint=f"write {name}", location=_loc(where, tok)
+                )
             flags.append((name, True))
         i += 1
     names = {n for n, _ in flags}
@@ -225,7 +251,11 @@ def parse_action(line: str, where: Location) -> Action:
         first, last = positionals[0], positionals[-1]
         inside = [t for t in toks[1:] if first.column < t.column < last.column and t not in positionals]
         if inside:
-            raise InvalidArgs(f"{cmd.name}: flags go after the target", hint=f"move {inside[0].text} to the end of the line", location=_loc(where, inside[0]))
+            raise InvalidArgs(
+                f"{cmd.name}: flags go after the target",
+                hint=f"move {inside[0].text} to the end of the line",
+                location=_loc(where, inside[0]),
+            )
     form = _choose_form(cmd, positionals)
     params = _bind(cmd, form, positionals, line, where)
     return Action(where.line or 0, cmd.name, form.name, params, tuple(flags))
@@ -242,7 +272,11 @@ def _parse_context(rest: str, where: Location, offset: int) -> tuple[tuple[str, 
         m = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)=").match(rest, i)
         col = offset + i + 1
         if m is None:
-            raise InvalidArgs("context expects key=value pairs", hint="e.g. context platform=web timeout=10000", location=Location(where.path, where.line, col))
+            raise InvalidArgs(
+                "context expects key=value pairs",
+                hint="e.g. context platform=web timeout=10000",
+                location=Location(where.path, where.line, col),
+            )
         key = m.group(1)
         i = m.end()
         if i < len(rest) and rest[i] == '"':
@@ -254,15 +288,35 @@ def _parse_context(rest: str, where: Location, offset: int) -> tuple[tuple[str, 
                 i += 1
             value = rest[start:i]
         if key not in CONTEXT_KEYS:
-            raise InvalidArgs(f"unknown context key {key!r}", hint=f"context keys: {', '.join(CONTEXT_KEYS)}", location=Location(where.path, where.line, col))
+            raise InvalidArgs(
+                f"unknown context key {key!r}",
+                hint=f"context keys: {', '.join(CONTEXT_KEYS)}",
+                location=Location(where.path, where.line, col),
+            )
         if key == "platform" and value not in CONTEXT_PLATFORMS:
-            raise InvalidArgs(f"unknown platform {value!r}", hint="platform=web or platform=android", location=Location(where.path, where.line, col))
+            raise InvalidArgs(
+                f"unknown platform {value!r}",
+                hint="platform=web or platform=android",
+                location=Location(where.path, where.line, col),
+            )
         if key == "timeout" and (not is_int(value) or int(value) == 0):
-            raise InvalidArgs(f"context timeout must be a positive number of ms, got {value!r}", hint="e.g. timeout=10000", location=Location(where.path, where.line, col))
+            raise InvalidArgs(
+                f"context timeout must be a positive number of ms, got {value!r}",
+                hint="e.g. timeout=10000",
+                location=Location(where.path, where.line, col),
+            )
         if key == "retries" and (not is_int(value) or int(value) > 3):
-            raise InvalidArgs(f"context retries must be 0..3, got {value!r}", hint="e.g. retries=2", location=Location(where.path, where.line, col))
+            raise InvalidArgs(
+                f"context retries must be 0..3, got {value!r}",
+                hint="e.g. retries=2",
+                location=Location(where.path, where.line, col),
+            )
         if key == "device" and not value:
-            raise InvalidArgs("context device must not be empty", hint='e.g. device="Pixel 8"', location=Location(where.path, where.line, col))
+            raise InvalidArgs(
+                "context device must not be empty",
+                hint='e.g. device="Pixel 8"',
+                location=Location(where.path, where.line, col),
+            )
         pairs.append((key, value))
     if not pairs:
         raise InvalidArgs("empty context line", hint="e.g. context platform=web", location=where)
@@ -274,16 +328,28 @@ def _parse_env(rest: str, where: Location, offset: int) -> tuple[str, str]:
     col = offset + (len(rest) - len(rest.lstrip())) + 1
     key, sep, raw_value = text.partition("=")
     if not sep:
-        raise InvalidArgs("env expects KEY=VALUE", hint='e.g. env EMAIL="ada@example.com"', location=Location(where.path, where.line, col))
+        raise InvalidArgs(
+            "env expects KEY=VALUE",
+            hint='e.g. env EMAIL="ada@example.com"',
+            location=Location(where.path, where.line, col),
+        )
     check_env_key(key, Location(where.path, where.line, col))
     vcol = col + len(key) + 1
     if raw_value.startswith('"'):
         value, end = decode_json_string(raw_value, 0, Location(where.path, where.line))
         if raw_value[end:].strip():
-            raise InvalidArgs("unexpected text after the quoted env value", hint="one value per env line", location=Location(where.path, where.line, vcol + end))
+            raise InvalidArgs(
+                "unexpected text after the quoted env value",
+                hint="one value per env line",
+                location=Location(where.path, where.line, vcol + end),
+            )
     else:
         if any(c in raw_value for c in " \t"):
-            raise InvalidArgs("an env value with spaces must be quoted", hint=f'write env {key}="…"', location=Location(where.path, where.line, vcol))
+            raise InvalidArgs(
+                "an env value with spaces must be quoted",
+                hint=f'write env {key}="…"',
+                location=Location(where.path, where.line, vcol),
+            )
         value = raw_value
     return key, value
 
@@ -330,28 +396,44 @@ def parse_collect(text: str, path: str = "<input>") -> tuple[Script | None, list
                     pending = Annotation(index, ev_codec.decode(payload, where))
                     items.append(pending)
                 else:
-                    items.append(Comment(index, line.rstrip()))
+                    items.append(Comment(index, stripped))
                 continue
             head = stripped.split(maxsplit=1)[0]
             offset = len(line) - len(line.lstrip())
             rest = line[offset + len(head) :]
             if head in ("context", "env"):
                 if pending is not None:
-                    raise InvalidArgs("a target-v1 annotation must precede an element action", hint=f"line {index} is not an action", location=Location(path, pending.line))
+                    raise InvalidArgs(
+                        "a target-v1 annotation must precede an element action",
+                        hint=f"line {index} is not an action",
+                        location=Location(path, pending.line),
+                    )
                 if seen_action:
-                    raise InvalidArgs(f"{head} lines must come before the first action", hint=f"move this line above line {items[-1].line if items else 1}", location=Location(path, index, offset + 1))
+                    raise InvalidArgs(
+                        f"{head} lines must come before the first action",
+                        hint=f"move this line above line {items[-1].line if items else 1}",
+                        location=Location(path, index, offset + 1),
+                    )
                 if head == "context":
                     pairs = _parse_context(rest, where, offset + len(head))
                     for key, value in pairs:
                         if key in context:
                             what = "duplicate" if context[key] == value else "conflicting"
-                            raise InvalidArgs(f"{what} context key {key!r}", hint="give each context key once", location=Location(path, index, offset + 1))
+                            raise InvalidArgs(
+                                f"{what} context key {key!r}",
+                                hint="give each context key once",
+                                location=Location(path, index, offset + 1),
+                            )
                         context[key] = value
                     items.append(Context(index, pairs))
                 else:
                     key, value = _parse_env(rest, where, offset + len(head))
                     if key in env:
-                        raise InvalidArgs(f"duplicate env key {key!r}", hint="define each variable once", location=Location(path, index, offset + 1))
+                        raise InvalidArgs(
+                            f"duplicate env key {key!r}",
+                            hint="define each variable once",
+                            location=Location(path, index, offset + 1),
+                        )
                     env[key] = value
                     items.append(Env(index, key, value))
                 continue
@@ -373,7 +455,13 @@ def parse_collect(text: str, path: str = "<input>") -> tuple[Script | None, list
             errors.append(exc.at(where))
             pending = None
     if pending is not None:
-        errors.append(InvalidArgs("a target-v1 annotation at the end of the file binds to nothing", hint="remove it or add its action on the next line", location=Location(path, pending.line)))
+        errors.append(
+            InvalidArgs(
+                "a target-v1 annotation at the end of the file binds to nothing",
+                hint="remove it or add its action on the next line",
+                location=Location(path, pending.line),
+            )
+        )
     if errors:
         return None, errors
     return Script(path, tuple(items), context, env), []

@@ -76,7 +76,11 @@ def canonical_step(step: Step, source: str) -> dict[str, object]:
 
 def plan_digest(plan: Plan) -> str:
     """SHA-256 (hex) of the canonical plan plus the effective platform."""
-    body = {"version": 1, "platform": plan.platform, "steps": [canonical_step(s, plan.script.source or plan.script.path) for s in plan.steps]}
+    body = {
+        "version": 1,
+        "platform": plan.platform,
+        "steps": [canonical_step(s, plan.script.source or plan.script.path) for s in plan.steps],
+    }
     data = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(data.encode("utf-8")).hexdigest()
 

@@ -113,8 +113,12 @@ def _first_is_int(toks: Sequence[Token]) -> bool:
     return len(toks) == 1 and not toks[0].quoted and is_int(toks[0].text)
 
 
-def _press_is_key(toks: Sequence[Token]) -> bool:
-    return len(toks) == 1 and not toks[0].quoted and bool(KEY_CHORD.match(toks[0].text))
+def _press_is_target(toks: Sequence[Token]) -> bool:
+    # a ref, a quoted text or a selector expression taps an element (agent-device); else a key
+    if not toks:
+        return False
+    first = toks[0]
+    return first.quoted or first.text.startswith("@") or len(toks) > 1 or "=" in first.text
 
 
 def _press_is_point(toks: Sequence[Token]) -> bool:
@@ -174,9 +178,9 @@ _add(
         "press",
         "Press a key or chord (Enter, Tab, Control+A); agent-device's press on an element is a tap.",
         (
-            Form("key", (Param("key", KEY),), matches=_press_is_key),
             Form("point", (Param("x", NUMBER), Param("y", NUMBER)), matches=_press_is_point),
-            Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT),
+            Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT, matches=_press_is_target),
+            Form("key", (Param("key", KEY),)),
         ),
     )
 )
@@ -245,7 +249,7 @@ _add(
             ),
             Form(
                 "state",
-                (Param("predicate", CHOICE, choices=_PREDICATES[:-1]), Param("target", TARGET)),
+                (Param("predicate", CHOICE, choices=_PREDICATES[:-1]), Param("target", TARGET_REST)),
                 True,
                 True,
                 PHASE_READ,
@@ -260,7 +264,7 @@ _add(
         (
             Form(
                 "read",
-                (Param("what", CHOICE, choices=("text", "value", "attrs")), Param("target", TARGET)),
+                (Param("what", CHOICE, choices=("text", "value", "attrs")), Param("target", TARGET_REST)),
                 True,
                 True,
                 PHASE_READ,
@@ -310,8 +314,21 @@ _add(
         records=False,
     )
 )
-_add(Command("screenshot", "Save a screenshot to PATH.", (Form("path", (Param("path", TEXT, optional=True),), observation=True),), flags=(Flag("--full-page"),)))
-_add(Command("close", "Close the session (a terminal close ends the script).", (Form("none", (Param("app", TEXT, optional=True),)),)))
+_add(
+    Command(
+        "screenshot",
+        "Save a screenshot to PATH.",
+        (Form("path", (Param("path", TEXT, optional=True),), observation=True),),
+        flags=(Flag("--full-page"),),
+    )
+)
+_add(
+    Command(
+        "close",
+        "Close the session (a terminal close ends the script).",
+        (Form("none", (Param("app", TEXT, optional=True),)),),
+    )
+)
 
 # agent-device commands this tool parses but does not perform (plan time: UNSUPPORTED_COMMAND).
 _FOREIGN = {

@@ -23,6 +23,11 @@ _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 REF = re.compile(r"@e[1-9][0-9]*\Z")
 
 
+def normalize_text(text: str) -> str:
+    """Bare text selectors match normalized, so they are stored normalized: whitespace collapsed."""
+    return " ".join(text.split())
+
+
 @dataclass(frozen=True)
 class Term:
     """One condition: ``key=value`` (normalized equality), ``key~=regex``, or a boolean."""
@@ -70,9 +75,7 @@ class _Scanner:
 
     def error(self, message: str, hint: str, at: int | None = None) -> InvalidArgs:
         col = self.base + (self.i if at is None else at)
-        return InvalidArgs(
-            message, hint=hint, location=Location(self.where.path, self.where.line, col)
-        )
+        return InvalidArgs(message, hint=hint, location=Location(self.where.path, self.where.line, col))
 
     def skip_ws(self) -> None:
         while self.i < len(self.text) and self.text[self.i] in " \t":
@@ -120,13 +123,11 @@ class _Scanner:
                     continue
                 raise self.error(
                     f"invalid escape \\{esc} in selector value",
-                    'escapes are JSON-style: \\" \\\' \\\\ \\n \\t \\uXXXX',
+                    "escapes are JSON-style: \\\" \\' \\\\ \\n \\t \\uXXXX",
                 )
             out.append(ch)
             self.i += 1
-        raise self.error(
-            "unterminated quoted value in selector", "close the value with its quote", at=start
-        )
+        raise self.error("unterminated quoted value in selector", "close the value with its quote", at=start)
 
     def bare_value(self) -> str:
         start = self.i
@@ -145,7 +146,7 @@ def parse_selector(text: str, where: Location | None = None, base_column: int = 
         if sc.at_end() or sc.at_or():
             raise sc.error(
                 "empty alternative in selector" if alternatives or sc.at_or() else "empty selector",
-                "write terms like role=button label=\"Save\", separated by ||",
+                'write terms like role=button label="Save", separated by ||',
             )
         alternatives.append(_alternative(sc))
         sc.skip_ws()
@@ -169,7 +170,7 @@ def _alternative(sc: _Scanner) -> Alternative:
                 "a quoted text selector cannot be combined with other terms",
                 'use label="…" or text="…" terms to combine conditions',
             )
-        return Alternative(bare=value)
+        return Alternative(bare=normalize_text(value))
     m = _KEY.match(sc.text, sc.i)
     after = m.end() if m else sc.i
     is_term = m is not None and (
@@ -182,7 +183,7 @@ def _alternative(sc: _Scanner) -> Alternative:
         start = sc.i
         end = sc.text.find("||", sc.i)
         end = len(sc.text) if end < 0 else end
-        value = " ".join(sc.text[start:end].split())
+        value = normalize_text(sc.text[start:end])
         if any(c in value for c in "\"'"):
             raise sc.error(
                 "unexpected quote in a bare text selector",
@@ -202,7 +203,7 @@ def _alternative(sc: _Scanner) -> Alternative:
         m = _KEY.match(sc.text, sc.i)
         if m is None:
             raise sc.error(
-                f"expected a key=value term, found {sc.text[sc.i:sc.i + 12]!r}",
+                f"expected a key=value term, found {sc.text[sc.i : sc.i + 12]!r}",
                 f"keys: {', '.join(TEXT_KEYS + BOOL_KEYS)}",
             )
         key = m.group(0)
@@ -235,9 +236,7 @@ def _alternative(sc: _Scanner) -> Alternative:
             raise sc.error("expected whitespace or || after a quoted value", "put a space after the quote")
         if key in BOOL_KEYS:
             if op != "=" or raw_value not in ("true", "false"):
-                raise sc.error(
-                    f"boolean key {key!r} takes =true or =false", f"write {key} or {key}=false", at=vstart
-                )
+                raise sc.error(f"boolean key {key!r} takes =true or =false", f"write {key} or {key}=false", at=vstart)
             terms.append(Term(key, "=", raw_value == "true"))
             continue
         _check_value(sc, raw_value, vstart)
@@ -245,7 +244,9 @@ def _alternative(sc: _Scanner) -> Alternative:
             try:
                 re.compile(raw_value)
             except re.error as exc:
-                raise sc.error(f"invalid regular expression for {key}: {exc}", "~= takes a Python regex", at=vstart) from None
+                raise sc.error(
+                    f"invalid regular expression for {key}: {exc}", "~= takes a Python regex", at=vstart
+                ) from None
         terms.append(Term(key, op, raw_value))
     return Alternative(terms=tuple(terms))
 

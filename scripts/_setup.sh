@@ -1,0 +1,60 @@
+# Shared set-up for scripts/demo, scripts/test and scripts/bench (sourced, not run).
+# Creates .venv, installs the package (with EXTRAS), and makes sure a Chromium exists.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="$ROOT/.venv"
+EXTRAS="${EXTRAS:-}"
+
+say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
+
+pick_python() {
+    for candidate in "${PYTHON:-}" python3.13 python3.12 python3.11 python3; do
+        [ -n "$candidate" ] || continue
+        if command -v "$candidate" >/dev/null 2>&1 &&
+            "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+            echo "$candidate"
+            return 0
+        fi
+    done
+    echo "error: Python >= 3.11 is required (set PYTHON=/path/to/python3.11)" >&2
+    return 1
+}
+
+if [ ! -x "$VENV/bin/python" ]; then
+    PY="$(pick_python)"
+    say "creating virtualenv in .venv with $PY"
+    "$PY" -m venv "$VENV"
+fi
+
+SPEC="$ROOT"
+[ -n "$EXTRAS" ] && SPEC="$ROOT[$EXTRAS]"
+say "installing replay${EXTRAS:+ [$EXTRAS]} into .venv"
+"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$SPEC" 2>&1 |
+    grep -v -e "^WARNING: Location" -e "is ignored: it is neither a file nor a directory" >&2 || true
+"$VENV/bin/python" -c "import replay" # fail here, not later, if the install did not take
+
+find_chromium() {
+    if [ -n "${REPLAY_CHROMIUM:-}" ] && [ -x "${REPLAY_CHROMIUM}" ]; then echo "$REPLAY_CHROMIUM"; return 0; fi
+    for name in chromium chromium-browser google-chrome google-chrome-stable; do
+        if command -v "$name" >/dev/null 2>&1; then command -v "$name"; return 0; fi
+    done
+    return 1
+}
+
+if ! find_chromium >/dev/null; then
+    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+        say "no Chromium found: installing Debian's chromium package"
+        DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
+    else
+        say "no Chromium found: trying Playwright's own browser download"
+        "$VENV/bin/python" -m playwright install chromium >&2 ||
+            { echo "error: no Chromium; install one (apt-get install chromium) or set REPLAY_CHROMIUM" >&2; exit 1; }
+    fi
+fi
+if CHROMIUM="$(find_chromium)"; then
+    export REPLAY_CHROMIUM="$CHROMIUM"
+    say "browser: $REPLAY_CHROMIUM"
+fi
+export PATH="$VENV/bin:$PATH"
