@@ -187,5 +187,152 @@ def digest(file: str, platform: str | None, as_json: bool) -> None:
     )
 
 
+# interactive commands ------------------------------------------------------------------------
+
+session_option = click.option(
+    "--session",
+    "session",
+    default=None,
+    metavar="NAME",
+    help="Session name (default: REPLAY_SESSION, else per directory).",
+)
+timeout_option = click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
+_PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
+
+
+def _client(session: str | None) -> Any:
+    from replay.client import Client
+
+    return Client(session)
+
+
+def _action_text(result: dict[str, Any]) -> str:
+    cmd = result.get("command", "")
+    if cmd == "snapshot":
+        return str(result.get("text", ""))
+    parts = [cmd]
+    if result.get("target"):
+        parts.append(str(result["target"]))
+    if cmd == "is":
+        parts = [f"{'pass' if result.get('pass') else 'FAIL'}: is {result.get('predicate')} — {result.get('observed')}"]
+    res = result.get("resolution")
+    if isinstance(res, dict):
+        parts.append(
+            f"[{res.get('kind')}{', ' + str(res.get('matchCount')) + ' matches' if res.get('matchCount', 1) > 1 else ''}]"
+        )
+    text = " ".join(parts)
+    if "value" in result:
+        text += "\n" + (
+            json.dumps(result["value"], ensure_ascii=False) if not isinstance(result["value"], str) else result["value"]
+        )
+    if result.get("recorded") and result.get("selector"):
+        text += f"\n  recorded as: {result['selector']} ({result.get('verification')})"
+    if result.get("path"):
+        text += f"\n  saved {result['path']}"
+    return text
+
+
+def _interactive(name: str, help_text: str) -> None:
+    @main.command(name, context_settings=_PASSTHROUGH, help=help_text, add_help_option=True)
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    @session_option
+    @timeout_option
+    @json_option
+    @handles_errors
+    def command(args: tuple[str, ...], session: str | None, timeout: int | None, as_json: bool) -> None:
+        options = {"timeout": timeout} if timeout else {}
+        result = _client(session).command(name, *args, **options)
+        emit(as_json, {"result": result}, _action_text(result))
+
+
+def _register_interactive() -> None:
+    from replay.script.registry import REGISTRY
+
+    for cmd in REGISTRY.commands.values():
+        if cmd.foreign or cmd.name in ("open", "close") or WEB_ONLY_IN_SCRIPT.get(cmd.name):
+            continue
+        _interactive(cmd.name, cmd.summary)
+
+
+WEB_ONLY_IN_SCRIPT: dict[str, bool] = {}
+
+
+@main.command("open", context_settings=_PASSTHROUGH)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option(
+    "--save-script",
+    "save_script",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[PATH]",
+    help="Record this session; `close` writes the script (default $REPLAY_HOME/scripts/NAME-<time>.ad).",
+)
+@click.option("--headed", is_flag=True, help="Show the browser window.")
+@click.option("--browser", type=click.Choice(["chromium", "firefox", "webkit"]), default="chromium")
+@session_option
+@timeout_option
+@json_option
+@handles_errors
+def open_cmd(
+    args: tuple[str, ...],
+    save_script: str | None,
+    headed: bool,
+    browser: str,
+    session: str | None,
+    timeout: int | None,
+    as_json: bool,
+) -> None:
+    """Open URL in a session (created on demand); --save-script records it."""
+    options: dict[str, Any] = {"headed": headed, "browser": browser}
+    if save_script is not None:
+        options["save_script"] = os.path.abspath(save_script) if save_script else ""
+    if timeout:
+        options["timeout"] = timeout
+    result = _client(session).command("open", *args, **options)
+    text = f"opened {args[0] if args else ''} in session {result.get('session')}"
+    if result.get("recording"):
+        text += " (recording)"
+    emit(as_json, {"result": result}, text)
+
+
+@main.command("close")
+@click.option("--save-script", "save_script", default=None, metavar="PATH", help="Write the recording here instead.")
+@click.option("--discard", is_flag=True, help="Close without writing the recording.")
+@session_option
+@json_option
+@handles_errors
+def close_cmd(save_script: str | None, discard: bool, session: str | None, as_json: bool) -> None:
+    """Close the session; a recording session writes its script."""
+    result = _client(session).close(save_script=os.path.abspath(save_script) if save_script else None, discard=discard)
+    text = f"closed session {result.get('closed')}"
+    if result.get("script"):
+        text += f"\nscript written to {result['script']}"
+    emit(as_json, {"result": result}, text)
+
+
+@main.group("session")
+def session_group() -> None:
+    """Inspect sessions."""
+
+
+@session_group.command("list")
+@json_option
+@handles_errors
+def session_list(as_json: bool) -> None:
+    """List the open sessions of the daemon."""
+    from replay.client import Client
+
+    sessions = Client().sessions()
+    lines = [
+        f"{s['name']}\t{s.get('url') or ''}\t{'recording' if s.get('recording') else ''}\tidle {s.get('idleSeconds')}s"
+        for s in sessions
+    ]
+    emit(as_json, {"sessions": sessions}, "\n".join(lines) or "no open sessions")
+
+
+_register_interactive()
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -234,3 +234,44 @@ def from_dict(data: dict[str, Any]) -> ReplayError:
         location=location,
         details=data.get("details") or None,
     )
+
+
+def from_playwright(exc: BaseException, *, action: str, timeout_ms: int | None = None) -> ReplayError:
+    """Map a Playwright exception (by name: this module never imports Playwright) into our family."""
+    name = type(exc).__name__
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
+    if name == "TimeoutError":
+        why = "it never became actionable"
+        full = str(exc)
+        if "intercepts pointer events" in full:
+            why = "another element covers it (an overlay or dialog intercepts pointer events)"
+        elif "not enabled" in full or "disabled" in full:
+            why = "it stayed disabled"
+        elif "not visible" in full:
+            why = "it stayed invisible"
+        elif "not stable" in full:
+            why = "it kept moving"
+        return ActionFailed(
+            f"{action}: timed out after {timeout_ms} ms — {why}",
+            hint="take a snapshot to see what is on screen; raise the timeout with --timeout if the app is slow",
+            details={"playwright": text},
+        )
+    if "detached" in text.lower() or "not attached" in text.lower():
+        return ActionFailed(
+            f"{action}: the element was detached from the page before the action",
+            hint="the page re-rendered; take a new snapshot and retry",
+            details={"playwright": text},
+        )
+    if "net::" in text or "NS_ERROR" in text:
+        return ActionFailed(
+            f"{action}: navigation failed ({text})",
+            hint="check that the URL is reachable",
+            details={"playwright": text},
+        )
+    if "Target" in text and "closed" in text:
+        return BrowserUnavailable(
+            f"{action}: the browser or page was closed", hint="open the session again", details={"playwright": text}
+        )
+    return ActionFailed(
+        f"{action}: {text}", hint="take a snapshot to see what is on screen", details={"playwright": text}
+    )

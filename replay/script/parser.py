@@ -465,3 +465,34 @@ def parse_collect(text: str, path: str = "<input>") -> tuple[Script | None, list
     if errors:
         return None, errors
     return Script(path, tuple(items), context, env), []
+
+
+def parse_argv(argv: Sequence[str], where: Location | None = None, *, literal: bool = True) -> Action:
+    """Parse a command given as shell words (``replay click @e3``): each word is one token.
+
+    Interactive words are literal data (``literal``): a ``${`` in them is kept, not substituted.
+    """
+    where = where or Location("<command line>", 1)
+    if not argv:
+        raise InvalidArgs("no command given", hint="e.g. replay click @e3")
+    if literal:
+        argv = [w.replace("${", "\\${") for w in argv]
+    toks: list[Token] = []
+    col = 1
+    for word in argv:
+        toks.append(Token(word, word, False, col))
+        col += len(word) + 1
+    line = " ".join(argv)
+    head = toks[0]
+    cmd = REGISTRY.get(head.text)
+    if cmd is None:
+        close = difflib.get_close_matches(head.text, REGISTRY.native_names(), n=1)
+        raise InvalidArgs(
+            f"unknown command {head.text!r}",
+            hint=(f"did you mean {close[0]!r}? " if close else "") + "see `replay --help`",
+            location=where,
+        )
+    positionals, flags = _split_flags(cmd, toks[1:], where)
+    form = _choose_form(cmd, positionals)
+    params = _bind(cmd, form, positionals, line, where)
+    return Action(0, cmd.name, form.name, params, tuple(flags))

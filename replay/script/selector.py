@@ -278,3 +278,24 @@ def format_selector(selector: Selector) -> str:
         else:
             alts.append(" ".join(format_term(t) for t in alt.terms))
     return " || ".join(alts)
+
+
+def escape_templates(selector: Selector) -> Selector:
+    """The selector with every literal ``${`` written as ``\\${`` (values are data, not templates)."""
+
+    def esc(value: str) -> str:
+        return value.replace("${", "\\${")
+
+    alts = []
+    for alt in selector.alternatives:
+        if alt.bare is not None:
+            alts.append(Alternative(bare=esc(alt.bare)))
+        else:
+            alts.append(
+                Alternative(
+                    terms=tuple(
+                        Term(t.key, t.op, esc(t.value) if isinstance(t.value, str) else t.value) for t in alt.terms
+                    )
+                )
+            )
+    return Selector(tuple(alts))

@@ -1,0 +1,154 @@
+"""The thin client: talks to the session daemon over its Unix socket, starting it on demand.
+
+Imports only the standard library and our light modules, so ``replay click @e3`` stays fast.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import socket
+import subprocess
+import sys
+import time
+from typing import Any
+
+from replay.errors import DaemonUnavailable, InvalidArgs, ReplayError, from_dict
+from replay.session.protocol import replay_home, session_key, socket_path, valid_session_name
+
+START_TIMEOUT_S = 20.0
+REQUEST_TIMEOUT_S = 300.0
+
+
+class Client:
+    """Operations on one session of the per-user daemon; errors raise our ``ReplayError`` family."""
+
+    def __init__(self, session: str | None = None, *, home: str | None = None, cwd: str | None = None) -> None:
+        self.home = os.path.abspath(home or replay_home())
+        name = session or os.environ.get("REPLAY_SESSION")
+        if name is not None and not valid_session_name(name):
+            raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+        self.session = session_key(name, cwd or os.getcwd())
+
+    # transport ----------------------------------------------------------------------------
+
+    def _connect(self) -> socket.socket:
+        path = socket_path(self.home)
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock.settimeout(REQUEST_TIMEOUT_S)
+        sock.connect(path)
+        return sock
+
+    def _spawn(self) -> None:
+        os.makedirs(self.home, mode=0o700, exist_ok=True)
+        log = open(os.path.join(self.home, "daemon.log"), "ab")  # noqa: SIM115 - handed to the child
+        with log:
+            subprocess.Popen(
+                [sys.executable, "-m", "replay.session.daemon", "--home", self.home],
+                stdin=subprocess.DEVNULL,
+                stdout=log,
+                stderr=log,
+                start_new_session=True,
+                close_fds=True,
+            )
+
+    def _connect_or_start(self) -> socket.socket:
+        try:
+            return self._connect()
+        except (FileNotFoundError, ConnectionRefusedError):
+            pass  # no daemon, or the stale socket of a crashed one: the new daemon replaces it
+        self._spawn()
+        deadline = time.monotonic() + START_TIMEOUT_S
+        while True:
+            try:
+                return self._connect()
+            except (FileNotFoundError, ConnectionRefusedError):
+                if time.monotonic() > deadline:
+                    raise DaemonUnavailable(
+                        "the session daemon did not start",
+                        hint=f"see {os.path.join(self.home, 'daemon.log')}",
+                    ) from None
+                time.sleep(0.05)
+
+    def request(self, payload: dict[str, Any], *, start: bool = True) -> Any:
+        """Send one request; return its result or raise its error."""
+        if start:
+            sock = self._connect_or_start()
+        else:
+            try:
+                sock = self._connect()
+            except (FileNotFoundError, ConnectionRefusedError):
+                raise DaemonUnavailable(
+                    "no session daemon is running", hint="open a session with `replay open URL`"
+                ) from None
+        with contextlib.closing(sock):
+            sock.sendall(json.dumps(payload).encode("utf-8") + b"\n")
+            data = b""
+            while not data.endswith(b"\n"):
+                chunk = sock.recv(1 << 16)
+                if not chunk:
+                    break
+                data += chunk
+        if not data:
+            raise DaemonUnavailable("the session daemon closed the connection", hint="retry; see daemon.log")
+        response = json.loads(data)
+        if response.get("ok"):
+            return response.get("result")
+        raise from_dict(response.get("error") or {})
+
+    # operations ---------------------------------------------------------------------------
+
+    def command(self, *argv: str, **options: Any) -> dict[str, Any]:
+        """Run one command (``client.command("click", "@e3")``)."""
+        payload = {"op": "command", "session": self.session, "argv": list(argv), "options": options}
+        return dict(self.request(payload, start=argv[:1] == ("open",)))
+
+    def open(
+        self, url: str, *, save_script: str | None = None, relaunch: bool = False, **options: Any
+    ) -> dict[str, Any]:
+        """Open URL in the session (creating it); ``save_script=""`` records to the default path."""
+        argv = ["open", url] + (["--relaunch"] if relaunch else [])
+        if save_script is not None:
+            options["save_script"] = save_script
+        return self.command(*argv, **options)
+
+    def snapshot(self, *, interactive: bool = False, scope: str | None = None) -> dict[str, Any]:
+        """Capture and issue refs."""
+        argv = ["snapshot"] + (["-i"] if interactive else []) + (["-s", scope] if scope else [])
+        return self.command(*argv)
+
+    def click(self, target: str) -> dict[str, Any]:
+        """Click a ref or selector."""
+        return self.command("click", target)
+
+    def fill(self, target: str, text: str) -> dict[str, Any]:
+        """Clear and type into a field."""
+        return self.command("fill", target, text)
+
+    def press(self, key: str) -> dict[str, Any]:
+        """Press a key or chord."""
+        return self.command("press", key)
+
+    def is_(self, predicate: str, target: str, value: str | None = None) -> dict[str, Any]:
+        """Assert a predicate."""
+        return self.command("is", predicate, target, *([value] if value is not None else []))
+
+    def close(self, *, save_script: str | None = None, discard: bool = False) -> dict[str, Any]:
+        """Close the session (writing its recording, if any)."""
+        payload = {"op": "close", "session": self.session, "save_script": save_script, "discard": discard}
+        return dict(self.request(payload, start=False))
+
+    def sessions(self) -> list[dict[str, Any]]:
+        """The open sessions."""
+        try:
+            return list(self.request({"op": "sessions"}, start=False)["sessions"])
+        except ReplayError as err:
+            if err.code == "DAEMON_UNAVAILABLE":
+                return []
+            raise
+
+    def shutdown(self) -> None:
+        """Stop the daemon (its sessions are torn down)."""
+        with contextlib.suppress(ReplayError):
+            self.request({"op": "shutdown"}, start=False)

@@ -1,0 +1,1 @@
+"""Backends behind one Driver protocol; only ``drivers/web.py`` imports Playwright."""

@@ -1,0 +1,260 @@
+"""The web backend: Playwright driving Chromium (or Firefox/WebKit when installed)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from importlib import resources
+from typing import Any
+
+from playwright.async_api import Browser, BrowserContext, ElementHandle, Page, Playwright, async_playwright
+
+from replay.errors import ActionFailed, BrowserUnavailable, StaleRef, from_playwright
+from replay.tree.model import Capture, build_capture
+
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-dev-shm-usage",
+]
+TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test"]
+_CAPTURE_JS = resources.files("replay.tree").joinpath("capture.js").read_text(encoding="utf-8")
+
+# Finds node ``i`` of generation ``g`` from inside any frame, if it belongs to that frame's document.
+_ELEMENT_JS = """([g, i]) => {
+  let w = window;
+  while (!w.__replayCapture && w !== w.parent) w = w.parent;
+  const store = w.__replayCapture;
+  const el = store && store.gens[g] ? store.gens[g][i] : undefined;
+  if (!el) return 'gone';
+  if (!el.isConnected) return 'detached';
+  return el.ownerDocument === document ? el : null;
+}"""
+_LOCATE_JS = """([g, i, g2]) => {
+  const s = window.__replayCapture;
+  if (!s || !s.gens[g] || !s.gens[g2]) return -1;
+  return s.gens[g2].indexOf(s.gens[g][i]);
+}"""
+
+
+def find_chromium() -> str | None:
+    """System Chromium: ``REPLAY_CHROMIUM``, then well-known names on PATH."""
+    env = os.environ.get("REPLAY_CHROMIUM")
+    if env and os.path.exists(env):
+        return env
+    for name in ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable"):
+        path = shutil.which(name)
+        if path:
+            return path
+    return None
+
+
+class WebBrowser:
+    """One Playwright browser shared by the daemon's sessions (one context each)."""
+
+    def __init__(self, *, browser: str = "chromium", headed: bool = False) -> None:
+        self.browser_name = browser
+        self.headed = headed
+        self._pw: Playwright | None = None
+        self._browser: Browser | None = None
+
+    async def start(self) -> None:
+        """Launch the browser (once)."""
+        if self._browser is not None:
+            return
+        self._pw = await async_playwright().start()
+        try:
+            if self.browser_name == "chromium":
+                exe = find_chromium()
+                self._browser = await self._pw.chromium.launch(
+                    executable_path=exe, headless=not self.headed, args=LAUNCH_ARGS
+                )
+            else:
+                kind = getattr(self._pw, self.browser_name)
+                self._browser = await kind.launch(headless=not self.headed)
+        except Exception as exc:  # noqa: BLE001 - any launch failure is one user-facing error
+            await self._pw.stop()
+            self._pw = None
+            raise BrowserUnavailable(
+                f"could not launch {self.browser_name}: {str(exc).splitlines()[0]}",
+                hint="install Chromium (apt-get install chromium) or set REPLAY_CHROMIUM=/path/to/chrome; "
+                "or run `python -m playwright install chromium`",
+            ) from None
+
+    async def new_driver(self) -> WebDriver:
+        """A fresh browser context and page for one session."""
+        await self.start()
+        assert self._browser is not None
+        context = await self._browser.new_context(viewport={"width": 1280, "height": 800})
+        page = await context.new_page()
+        return WebDriver(context, page)
+
+    async def stop(self) -> None:
+        """Close the browser and Playwright."""
+        if self._browser is not None:
+            try:
+                await self._browser.close()
+            except Exception:  # noqa: BLE001 - already gone
+                pass
+            self._browser = None
+        if self._pw is not None:
+            await self._pw.stop()
+            self._pw = None
+
+
+class WebDriver:
+    """The Driver for one browser context and its page."""
+
+    def __init__(self, context: BrowserContext, page: Page) -> None:
+        self.context = context
+        self.page = page
+
+    async def capture(self, generation: int, keep: int | None = None) -> Capture:
+        """Capture the tree of the page (one evaluate; same-origin frames walked inside it).
+
+        Captured elements stay actable for the last few generations, and for ``keep`` (the refs
+        generation of the latest snapshot) until the page goes away.
+        """
+        try:
+            raw = await self.page.evaluate(
+                _CAPTURE_JS, {"testIdAttributes": TEST_ID_ATTRIBUTES, "generation": generation, "keep": keep}
+            )
+        except Exception as exc:  # noqa: BLE001 - mapped below
+            raise from_playwright(exc, action="capture") from None
+        return build_capture(raw)
+
+    async def element(self, generation: int, index: int) -> ElementHandle:
+        """The live element of node ``index`` in capture ``generation``."""
+        frames = [self.page.main_frame] + [f for f in self.page.frames if f is not self.page.main_frame]
+        for frame in frames:
+            try:
+                handle = await frame.evaluate_handle(_ELEMENT_JS, [generation, index])
+            except Exception:  # noqa: BLE001 - a frame that navigated away
+                continue
+            el = handle.as_element()
+            if el is not None:
+                return el
+            status = await handle.json_value()
+            if status in ("gone", "detached"):
+                raise StaleRef(
+                    f"@e{index} is no longer on the page ({'navigated away' if status == 'gone' else 'removed'})",
+                    hint="take a new snapshot (`replay snapshot -i`) and use its refs",
+                )
+        raise StaleRef(f"@e{index} could not be found in any frame", hint="take a new snapshot")
+
+    async def is_attached(self, generation: int, index: int) -> bool:
+        """Whether the element is still connected."""
+        try:
+            await self.element(generation, index)
+        except StaleRef:
+            return False
+        return True
+
+    async def locate(self, generation: int, index: int, in_generation: int) -> int | None:
+        """Map a node of one capture to the same element's index in another."""
+        found = await self.page.evaluate(_LOCATE_JS, [generation, index, in_generation])
+        return int(found) if isinstance(found, int) and found >= 0 else None
+
+    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
+        """Act on one node through Playwright's actionability checks."""
+        el = await self.element(generation, index)
+        try:
+            if command in ("click", "press"):
+                await el.click(timeout=timeout_ms)
+            elif command == "dblclick":
+                await el.dblclick(timeout=timeout_ms)
+            elif command == "hover":
+                await el.hover(timeout=timeout_ms)
+            elif command == "fill":
+                await el.fill(str(params["text"]), timeout=timeout_ms)
+            elif command == "check":
+                await el.check(timeout=timeout_ms)
+            elif command == "uncheck":
+                await el.uncheck(timeout=timeout_ms)
+            elif command == "select":
+                value = str(params["value"])
+                try:
+                    await el.select_option(value=value, timeout=timeout_ms)
+                except Exception:  # noqa: BLE001 - fall back to the option's label
+                    await el.select_option(label=value, timeout=timeout_ms)
+            elif command == "scroll":
+                await el.scroll_into_view_if_needed(timeout=timeout_ms)
+            elif command == "focus":
+                await el.focus()
+            elif command == "get_text":
+                return await el.inner_text()
+            elif command == "get_value":
+                return await el.input_value()
+            elif command == "get_attrs":
+                return await el.evaluate(
+                    "e => Object.fromEntries(Array.from(e.attributes).map(a => [a.name, a.value]))"
+                )
+            else:
+                raise ActionFailed(f"{command} is not an element action", hint="see docs/ad-format.md")
+        except (ActionFailed, StaleRef):
+            raise
+        except Exception as exc:  # noqa: BLE001 - mapped in one place
+            raise from_playwright(exc, action=command, timeout_ms=timeout_ms) from None
+        return None
+
+    async def navigate(self, url: str, timeout_ms: int) -> None:
+        """Go to URL and wait for the load event."""
+        try:
+            await self.page.goto(url, timeout=timeout_ms, wait_until="load")
+        except Exception as exc:  # noqa: BLE001
+            raise from_playwright(exc, action=f"open {url}", timeout_ms=timeout_ms) from None
+
+    async def history(self, direction: str, timeout_ms: int) -> None:
+        """back / forward / reload."""
+        try:
+            if direction == "back":
+                await self.page.go_back(timeout=timeout_ms, wait_until="load")
+            elif direction == "forward":
+                await self.page.go_forward(timeout=timeout_ms, wait_until="load")
+            else:
+                await self.page.reload(timeout=timeout_ms, wait_until="load")
+        except Exception as exc:  # noqa: BLE001
+            raise from_playwright(exc, action=direction, timeout_ms=timeout_ms) from None
+
+    async def keyboard(self, kind: str, text: str) -> None:
+        """Press a key/chord or type text."""
+        try:
+            if kind == "press":
+                await self.page.keyboard.press(text)
+            else:
+                await self.page.keyboard.type(text)
+        except Exception as exc:  # noqa: BLE001
+            raise from_playwright(exc, action=kind) from None
+
+    async def scroll(self, direction: str, amount: float | None) -> None:
+        """Wheel-scroll the page at its centre."""
+        vp = self.page.viewport_size or {"width": 1280, "height": 800}
+        size = vp["height"] if direction in ("up", "down") else vp["width"]
+        px = size * 0.8 if amount is None else (size * amount if amount <= 1 else amount)
+        dx, dy = {"up": (0, -px), "down": (0, px), "left": (-px, 0), "right": (px, 0)}[direction]
+        await self.page.mouse.move(vp["width"] / 2, vp["height"] / 2)
+        await self.page.mouse.wheel(dx, dy)
+        await self.page.wait_for_timeout(50)  # let the scroll land before the next capture
+
+    async def screenshot(self, path: str, full_page: bool) -> None:
+        """Save a PNG of the page."""
+        await self.page.screenshot(path=path, full_page=full_page)
+
+    async def wait(self, ms: int) -> None:
+        """Pause."""
+        await self.page.wait_for_timeout(ms)
+
+    async def page_info(self) -> tuple[str, str]:
+        """(url, title)."""
+        return self.page.url, await self.page.title()
+
+    async def close(self) -> None:
+        """Close the context (and its page)."""
+        try:
+            await self.context.close()
+        except Exception:  # noqa: BLE001 - already closed
+            pass

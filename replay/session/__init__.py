@@ -1,0 +1,1 @@
+"""Sessions, the action journal, recording and publication, and the daemon that holds them."""

@@ -1,0 +1,283 @@
+"""The per-user session daemon: a Unix socket in $REPLAY_HOME speaking line-delimited JSON.
+
+    python -m replay.session.daemon --home ~/.replay [--idle-timeout 1800] [--linger 5]
+
+The socket directory is 0700, the socket 0600, and every connection's peer uid is checked.
+Nothing listens on TCP.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import fcntl
+import json
+import logging
+import os
+import shutil
+import signal
+import socket
+import struct
+import sys
+import time
+from typing import Any
+
+from replay.errors import InvalidArgs, Location, ReplayError, SessionNotFound
+from replay.script.ast import Action
+from replay.script.parser import parse_action, parse_argv
+from replay.session.protocol import socket_path, valid_session_name
+from replay.session.session import Session
+
+log = logging.getLogger("replay.daemon")
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The uid of the process at the other end of a Unix socket (Linux SO_PEERCRED)."""
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    except (OSError, AttributeError):
+        return None
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return uid
+
+
+class Daemon:
+    """Holds the sessions and serves requests."""
+
+    def __init__(self, home: str, *, idle_timeout: float, linger: float) -> None:
+        self.home = home
+        self.idle_timeout = idle_timeout
+        self.linger = linger
+        self.sessions: dict[str, Session] = {}
+        self.browsers: dict[tuple[str, bool], Any] = {}
+        self.stop = asyncio.Event()
+        self.empty_since: float | None = time.monotonic()
+        self._create_lock = asyncio.Lock()
+
+    async def browser(self, name: str, headed: bool) -> Any:
+        """The shared browser for (name, headed), launched on first use."""
+        from replay.drivers.web import WebBrowser
+
+        key = (name, headed)
+        if key not in self.browsers:
+            browser = WebBrowser(browser=name, headed=headed)
+            await browser.start()
+            self.browsers[key] = browser
+        return self.browsers[key]
+
+    # requests -----------------------------------------------------------------------------
+
+    async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Dispatch one request; errors become ``{"ok": false, "error": …}``."""
+        try:
+            result = await self._dispatch(request)
+            return {"ok": True, "result": result}
+        except ReplayError as err:
+            return {"ok": False, "error": err.to_dict()}
+        except Exception as exc:  # noqa: BLE001 - never let one request kill the daemon
+            log.exception("internal error")
+            return {"ok": False, "error": {"code": "INTERNAL", "message": f"internal error: {exc}", "exitCode": 1}}
+
+    async def _dispatch(self, request: dict[str, Any]) -> Any:
+        op = request.get("op")
+        if op == "ping":
+            return {"pid": os.getpid(), "sessions": len(self.sessions)}
+        if op == "sessions":
+            return {"sessions": [self._describe(s) for s in self.sessions.values()]}
+        if op == "shutdown":
+            self.stop.set()
+            return {"stopping": True}
+        name = str(request.get("session") or "")
+        if not valid_session_name(name):
+            raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+        if op == "close":
+            return await self._close(name, request.get("save_script"), bool(request.get("discard")))
+        if op == "command":
+            if "line" in request:  # a script line: script semantics (${VAR} references are references)
+                action = parse_action(str(request["line"]), Location("<line>", 1))
+            else:  # shell words typed interactively: literal text
+                action = parse_argv(list(request.get("argv") or []))
+            return await self._command(name, action, dict(request.get("options") or {}))
+        raise InvalidArgs(f"unknown request {op!r}")
+
+    async def _command(self, name: str, action: Action, options: dict[str, Any]) -> Any:
+        session = self.sessions.get(name)
+        if session is None:
+            if action.command != "open":
+                raise SessionNotFound(
+                    f"no session {name.split('-')[0] if name.startswith('default-') else name!r} is open",
+                    hint="start one with `replay open URL` (add --session NAME to name it)",
+                )
+            async with self._create_lock:
+                session = self.sessions.get(name)
+                if session is None:
+                    browser = await self.browser(str(options.get("browser") or "chromium"), bool(options.get("headed")))
+                    session = Session(name, self.home, await browser.new_driver())
+                    self.sessions[name] = session
+                    self.empty_since = None
+        async with session.lock:
+            if action.command == "open" and options.get("save_script") is not None:
+                path = options["save_script"] or None
+                session.start_recording(os.path.abspath(path) if path else None)
+            timeout = options.get("timeout")
+            values = {str(k): str(v) for k, v in dict(options.get("values") or {}).items()}
+            result = await session.execute(action, timeout_ms=int(timeout) if timeout else None, values=values)
+            result["session"] = name
+            result["recording"] = session.recording is not None
+            return result
+
+    async def _close(self, name: str, save_script: str | None, discard: bool) -> Any:
+        session = self.sessions.get(name)
+        if session is None:
+            raise SessionNotFound(f"no session {name!r} is open", hint="`replay session list` shows the open sessions")
+        async with session.lock:
+            written = None
+            if session.recording is not None and not discard:
+                written = session.write_recording(os.path.abspath(save_script) if save_script else None)
+            await session.close()
+            self.sessions.pop(name, None)
+            shutil.rmtree(os.path.join(self.home, "sessions", name), ignore_errors=True)
+        if not self.sessions:
+            self.empty_since = time.monotonic()
+        return {"closed": name, "script": written}
+
+    def _describe(self, session: Session) -> dict[str, Any]:
+        page = getattr(session.driver, "page", None)
+        return {
+            "name": session.name,
+            "url": page.url if page is not None else None,
+            "recording": session.recording is not None,
+            "actions": len(session.journal.entries),
+            "idleSeconds": round(time.monotonic() - session.last_used, 1),
+        }
+
+    # lifecycle ----------------------------------------------------------------------------
+
+    async def reap(self) -> None:
+        """Close idle sessions; stop when there have been none for ``linger`` seconds."""
+        interval = max(0.2, min(5.0, self.idle_timeout / 4, self.linger / 2 if self.linger else 5.0))
+        while not self.stop.is_set():
+            await asyncio.sleep(interval)
+            now = time.monotonic()
+            for name, session in list(self.sessions.items()):
+                if now - session.last_used > self.idle_timeout and not session.lock.locked():
+                    log.info("reaping idle session %s", name)
+                    await self._teardown(name, session)
+            if not self.sessions:
+                if self.empty_since is None:
+                    self.empty_since = now
+                elif now - self.empty_since >= self.linger:
+                    log.info("no sessions for %.1fs: exiting", self.linger)
+                    self.stop.set()
+
+    async def _teardown(self, name: str, session: Session) -> None:
+        # recording is committed on any teardown; a failure is logged (the journal stays on disk)
+        async with session.lock:
+            if session.recording is not None:
+                try:
+                    path = session.write_recording()
+                    log.info("session %s: recording written to %s", name, path)
+                except ReplayError as err:
+                    log.warning("session %s: recording not written: %s", name, err)
+            await session.close()
+            self.sessions.pop(name, None)
+
+    async def shutdown(self) -> None:
+        """Tear every session down and stop the browsers."""
+        for name, session in list(self.sessions.items()):
+            await self._teardown(name, session)
+        for browser in self.browsers.values():
+            await browser.stop()
+
+
+async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    sock = writer.get_extra_info("socket")
+    uid = peer_uid(sock) if sock is not None else None
+    if uid != os.getuid():
+        log.warning("refused a connection from uid %s", uid)
+        writer.write(b'{"ok": false, "error": {"code": "PERMISSION_DENIED", "message": "wrong user", "exitCode": 1}}\n')
+        await writer.drain()
+        writer.close()
+        return
+    try:
+        while True:
+            line = await reader.readline()
+            if not line:
+                break
+            try:
+                request = json.loads(line)
+            except json.JSONDecodeError:
+                response: dict[str, Any] = {
+                    "ok": False,
+                    "error": {"code": "INVALID_ARGS", "message": "bad request", "exitCode": 2},
+                }
+            else:
+                response = await daemon.handle(request)
+            writer.write(json.dumps(response, ensure_ascii=False).encode("utf-8") + b"\n")
+            await writer.drain()
+    except (ConnectionResetError, BrokenPipeError):
+        pass
+    finally:
+        with contextlib.suppress(Exception):
+            writer.close()
+
+
+def prepare_home(home: str) -> None:
+    """Create $REPLAY_HOME private to the user (0700)."""
+    os.makedirs(home, mode=0o700, exist_ok=True)
+    os.chmod(home, 0o700)
+
+
+async def run(home: str, idle_timeout: float, linger: float) -> int:
+    """Serve until stopped; returns the exit status."""
+    prepare_home(home)
+    lock_fd = os.open(os.path.join(home, "daemon.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return 0  # another daemon owns this home
+    path = socket_path(home)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(path)  # stale socket of a crashed daemon: we hold the lock, so nobody serves it
+    daemon = Daemon(home, idle_timeout=idle_timeout, linger=linger)
+    old_umask = os.umask(0o177)
+    try:
+        server = await asyncio.start_unix_server(lambda r, w: _serve_connection(daemon, r, w), path=path)
+    finally:
+        os.umask(old_umask)
+    os.chmod(path, 0o600)
+    with open(os.path.join(home, "daemon.pid"), "w") as fh:
+        fh.write(str(os.getpid()))
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, daemon.stop.set)
+    reaper = asyncio.create_task(daemon.reap())
+    log.info("daemon %s serving %s", os.getpid(), path)
+    try:
+        await daemon.stop.wait()
+    finally:
+        server.close()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(path)
+        reaper.cancel()
+        await daemon.shutdown()
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(os.path.join(home, "daemon.pid"))
+        os.close(lock_fd)
+    return 0
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point of the daemon process."""
+    parser = argparse.ArgumentParser(prog="replay-daemon")
+    parser.add_argument("--home", required=True)
+    parser.add_argument("--idle-timeout", type=float, default=float(os.environ.get("REPLAY_IDLE_TIMEOUT", 1800)))
+    parser.add_argument("--linger", type=float, default=float(os.environ.get("REPLAY_DAEMON_LINGER", 5)))
+    args = parser.parse_args(argv)
+    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
+    sys.exit(asyncio.run(run(os.path.abspath(args.home), args.idle_timeout, args.linger)))
+
+
+if __name__ == "__main__":
+    main()

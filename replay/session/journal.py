@@ -1,0 +1,85 @@
+"""The action journal: append-only NDJSON on disk, flushed per action (SPEC §7).
+
+It holds typed text (needed to re-type it), so the file is private (0600) and entries are never
+printed; responses and logs carry ``JournalEntry.public()`` only.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+INTERACTIVE = "interactive"
+PLAN = "plan"
+
+
+@dataclass
+class JournalEntry:
+    """One executed action."""
+
+    seq: int
+    command: str
+    provenance: str = INTERACTIVE
+    record: bool = True  # written to a recorded/healed script
+    line: str | None = None  # the canonical .ad line (materialized), None if unmaterialized
+    evidence: str | None = None  # target-v1 payload JSON
+    ref: str | None = None
+    describe: str | None = None  # e.g. '@e7 button "Place order"' (no typed text)
+    selector: str | None = None
+    verification: str | None = None
+    ts: float = field(default_factory=time.time)
+
+    @property
+    def materialized(self) -> bool:
+        """False when an element action has no portable selector (R4)."""
+        return self.line is not None
+
+    def public(self) -> dict[str, Any]:
+        """What may be shown: everything but the line (which may hold typed text)."""
+        out = asdict(self)
+        out.pop("line")
+        out["materialized"] = self.materialized
+        return out
+
+
+class Journal:
+    """Append-only journal file of one session."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
+        self.entries: list[JournalEntry] = []
+        if os.path.exists(path):
+            self.entries = list(read_journal(path))
+
+    def append(self, entry: JournalEntry) -> None:
+        """Persist one entry before the action's response is sent."""
+        data = json.dumps(asdict(entry), ensure_ascii=False) + "\n"
+        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, data.encode("utf-8"))
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        self.entries.append(entry)
+
+    def next_seq(self) -> int:
+        """The sequence number of the next entry."""
+        return len(self.entries) + 1
+
+
+def read_journal(path: str) -> list[JournalEntry]:
+    """Entries of a journal file; a torn last line (crash mid-write) is ignored."""
+    out: list[JournalEntry] = []
+    with open(path, encoding="utf-8") as fh:
+        for raw in fh:
+            try:
+                data = json.loads(raw)
+            except json.JSONDecodeError:
+                continue
+            known = {k: v for k, v in data.items() if k in JournalEntry.__dataclass_fields__}
+            out.append(JournalEntry(**known))
+    return out

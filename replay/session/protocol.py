@@ -1,0 +1,37 @@
+"""What client and daemon agree on: where the socket is and how sessions are named.
+
+Kept free of heavy imports: the CLI client path must not load Playwright or lxml.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+
+DEFAULT_SESSION = "default"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
+
+
+def replay_home() -> str:
+    """``$REPLAY_HOME`` or ``~/.replay``."""
+    return os.path.abspath(os.environ.get("REPLAY_HOME") or os.path.join(os.path.expanduser("~"), ".replay"))
+
+
+def socket_path(home: str) -> str:
+    """The daemon's Unix socket inside the home."""
+    return os.path.join(home, "daemon.sock")
+
+
+def valid_session_name(name: str) -> bool:
+    """Session names are used as directory names."""
+    return bool(_NAME.match(name))
+
+
+def session_key(name: str | None, cwd: str) -> str:
+    """The daemon-side key: explicit names are per user; ``default`` is scoped to the working directory."""
+    name = name or os.environ.get("REPLAY_SESSION") or DEFAULT_SESSION
+    if name == DEFAULT_SESSION:
+        digest = hashlib.sha1(os.path.realpath(cwd).encode("utf-8")).hexdigest()[:10]
+        return f"{DEFAULT_SESSION}-{digest}"
+    return name

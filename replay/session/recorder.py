@@ -1,0 +1,34 @@
+"""Serialize journal entries into an `.ad` script (recording; later healing)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from replay.errors import Unmaterialized
+from replay.script import evidence as ev_codec
+from replay.session.journal import JournalEntry
+
+
+def script_text(entries: Sequence[JournalEntry], *, platform: str = "web", header: Sequence[str] = ()) -> str:
+    """The script for ``entries`` (only those marked ``record``), ending with ``close``.
+
+    Fails loudly (``UNMATERIALIZED_ACTION``) naming the first action without a portable selector.
+    """
+    lines = list(header) or [f"context platform={platform}"]
+    step = 0
+    for entry in entries:
+        if not entry.record or entry.command == "close":
+            continue
+        step += 1
+        if entry.line is None:
+            raise Unmaterialized(
+                f"recorded step {step} ({entry.command} {entry.describe or entry.ref or ''}) has no portable selector",
+                hint="nothing was written; redo that step on an element with a label, test id, placeholder or text, "
+                "or close with --discard",
+                details={"step": step, "seq": entry.seq},
+            )
+        if entry.evidence is not None:
+            lines.append(ev_codec.WRITE_PREFIX + entry.evidence)
+        lines.append(entry.line)
+    lines.append("close")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""The UI tree: model, capture, refs, selector matching, materialization, identity evidence."""

@@ -1,0 +1,285 @@
+// One-round-trip capture of the UI tree (SPEC §4). Reads the DOM, never writes it: the only
+// state it keeps is an array of the captured elements on `window`, so refs can act later.
+(opts) => {
+  const TEST_ID_ATTRS = opts.testIdAttributes;
+  const gen = opts.generation;
+  const MAX_TEXT = 300;
+  const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'columnheader', 'rowheader',
+    'gridcell', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio',
+    'switch', 'treeitem', 'tooltip', 'row']);
+  const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
+    'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider',
+    'spinbutton', 'treeitem', 'gridcell']);
+  const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE']);
+  const KNOWN_ROLES = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote',
+    'button', 'caption', 'cell', 'checkbox', 'code', 'columnheader', 'combobox', 'complementary',
+    'contentinfo', 'definition', 'deletion', 'dialog', 'directory', 'document', 'emphasis', 'feed',
+    'figure', 'form', 'generic', 'grid', 'gridcell', 'group', 'heading', 'img', 'insertion', 'link', 'list',
+    'listbox', 'listitem', 'log', 'main', 'marquee', 'math', 'meter', 'menu', 'menubar', 'menuitem',
+    'menuitemcheckbox', 'menuitemradio', 'navigation', 'none', 'note', 'option', 'paragraph',
+    'presentation', 'progressbar', 'radio', 'radiogroup', 'region', 'row', 'rowgroup', 'rowheader',
+    'scrollbar', 'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'strong',
+    'subscript', 'superscript', 'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time',
+    'timer', 'toolbar', 'tooltip', 'tree', 'treegrid', 'treeitem']);
+  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  const topWin = window;
+  const vw = topWin.innerWidth, vh = topWin.innerHeight;
+
+  const hasName = (el) => !!(norm(el.getAttribute('aria-label')) || el.getAttribute('aria-labelledby') || norm(el.getAttribute('title')));
+  const inSectioning = (el) => !!el.parentElement && !!el.parentElement.closest('article,aside,main,nav,section');
+
+  function implicitRole(el) {
+    const tag = el.tagName;
+    switch (tag) {
+      case 'A': case 'AREA': return el.hasAttribute('href') ? 'link' : null;
+      case 'BUTTON': return 'button';
+      case 'INPUT': {
+        const t = (el.getAttribute('type') || 'text').toLowerCase();
+        if (t === 'hidden') return null;
+        if (['button', 'submit', 'reset', 'image'].includes(t)) return 'button';
+        if (t === 'checkbox') return 'checkbox';
+        if (t === 'radio') return 'radio';
+        if (t === 'range') return 'slider';
+        if (t === 'number') return 'spinbutton';
+        if (el.hasAttribute('list')) return 'combobox';
+        if (t === 'search') return 'searchbox';
+        if (['text', 'email', 'tel', 'url', 'password', ''].includes(t)) return 'textbox';
+        return 'textbox';
+      }
+      case 'SELECT': return (el.multiple || el.size > 1) ? 'listbox' : 'combobox';
+      case 'TEXTAREA': return 'textbox';
+      case 'OPTION': return 'option';
+      case 'IMG': return el.getAttribute('alt') === '' && !hasName(el) ? 'presentation' : 'img';
+      case 'H1': case 'H2': case 'H3': case 'H4': case 'H5': case 'H6': return 'heading';
+      case 'UL': case 'OL': case 'MENU': return 'list';
+      case 'LI': return 'listitem';
+      case 'NAV': return 'navigation';
+      case 'MAIN': return 'main';
+      case 'ASIDE': return 'complementary';
+      case 'ARTICLE': return 'article';
+      case 'HEADER': return inSectioning(el) ? null : 'banner';
+      case 'FOOTER': return inSectioning(el) ? null : 'contentinfo';
+      case 'SECTION': return hasName(el) ? 'region' : null;
+      case 'FORM': return hasName(el) ? 'form' : null;
+      case 'DIALOG': return 'dialog';
+      case 'TABLE': return 'table';
+      case 'TR': return 'row';
+      case 'TD': return 'cell';
+      case 'TH': return 'columnheader';
+      case 'THEAD': case 'TBODY': case 'TFOOT': return 'rowgroup';
+      case 'FIELDSET': case 'DETAILS': return 'group';
+      case 'P': return 'paragraph';
+      case 'HR': return 'separator';
+      case 'PROGRESS': return 'progressbar';
+      case 'METER': return 'meter';
+      case 'OUTPUT': return 'status';
+      case 'FIGURE': return 'figure';
+      case 'BLOCKQUOTE': return 'blockquote';
+      case 'SEARCH': return 'search';
+      default: return null;
+    }
+  }
+
+  function roleOf(el) {
+    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/).find((r) => KNOWN_ROLES.has(r));
+    if (explicit) return (explicit === 'none' || explicit === 'presentation') ? null : explicit;
+    const r = implicitRole(el);
+    return r === 'presentation' ? null : r;
+  }
+
+  function isHiddenStyle(el, style) {
+    return style.display === 'none' || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert');
+  }
+
+  // Text of a subtree as an accessible name from content (simplified accname).
+  function textFrom(node, depth) {
+    if (depth > 20) return '';
+    let out = '';
+    const kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
+    for (const c of kids) {
+      if (c.nodeType === 3) { out += c.data; continue; }
+      if (c.nodeType !== 1 || SKIP_TAGS.has(c.tagName)) continue;
+      if (c.getAttribute('aria-hidden') === 'true') continue;
+      const st = c.ownerDocument.defaultView.getComputedStyle(c);
+      if (st.display === 'none' || st.visibility === 'hidden') continue;
+      const al = norm(c.getAttribute('aria-label'));
+      if (al) { out += ' ' + al + ' '; continue; }
+      if (c.tagName === 'IMG') { out += ' ' + (c.getAttribute('alt') || '') + ' '; continue; }
+      if (c.tagName === 'INPUT' || c.tagName === 'TEXTAREA' || c.tagName === 'SELECT') continue;
+      const block = st.display !== 'inline';
+      out += (block ? ' ' : '') + textFrom(c, depth + 1) + (block ? ' ' : '');
+    }
+    return out;
+  }
+
+  function byIds(el, attr) {
+    const ids = (el.getAttribute(attr) || '').trim().split(/\s+/).filter(Boolean);
+    const root = el.getRootNode();
+    return ids.map((id) => root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id)).filter(Boolean);
+  }
+
+  function labelOf(el, role) {
+    const lb = byIds(el, 'aria-labelledby');
+    if (lb.length) {
+      const t = norm(lb.map((e) => norm(e.getAttribute('aria-label')) || textFrom(e, 0)).join(' '));
+      if (t) return t;
+    }
+    const al = norm(el.getAttribute('aria-label'));
+    if (al) return al;
+    const tag = el.tagName;
+    if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'METER' || tag === 'PROGRESS' || tag === 'OUTPUT') {
+      const t = (el.getAttribute('type') || '').toLowerCase();
+      if (tag === 'INPUT' && ['button', 'submit', 'reset'].includes(t)) {
+        const v = norm(el.value);
+        if (v) return v;
+        if (t === 'submit') return 'Submit';
+        if (t === 'reset') return 'Reset';
+      }
+      if (tag === 'INPUT' && t === 'image') { const a = norm(el.getAttribute('alt')); if (a) return a; }
+      if (el.labels && el.labels.length) {
+        const t2 = norm(Array.from(el.labels).map((l) => textFrom(l, 0)).join(' '));
+        if (t2) return t2;
+      }
+    }
+    if (tag === 'IMG' || tag === 'AREA') { const a = norm(el.getAttribute('alt')); if (a) return a; }
+    if (tag === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) { const t = norm(textFrom(lg, 0)); if (t) return t; } }
+    if (tag === 'TABLE') { const c = el.querySelector(':scope > caption'); if (c) { const t = norm(textFrom(c, 0)); if (t) return t; } }
+    if (tag === 'FIGURE') { const c = el.querySelector(':scope > figcaption'); if (c) { const t = norm(textFrom(c, 0)); if (t) return t; } }
+    if (role && NAME_FROM_CONTENT.has(role)) { const t = norm(textFrom(el, 0)); if (t) return t; }
+    const title = norm(el.getAttribute('title'));
+    if (title) return title;
+    const ph = norm(el.getAttribute('placeholder'));
+    if (ph) return ph;
+    return '';
+  }
+
+  function testIdOf(el) {
+    for (const a of TEST_ID_ATTRS) { const v = el.getAttribute(a); if (v) return v; }
+    return el.id || '';
+  }
+
+  function ownText(el) {
+    let t = '';
+    for (const c of el.childNodes) if (c.nodeType === 3) t += c.data;
+    return norm(t);
+  }
+
+  const nodes = [];
+  const elements = [];
+  let frameCount = 0;
+  const F_VISIBLE = 1, F_ENABLED = 2, F_EDITABLE = 4, F_CHECKED = 8, F_SELECTED = 16, F_FOCUSED = 32,
+    F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256;
+
+  function deepActive(doc) {
+    let a = doc.activeElement;
+    while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+    return a;
+  }
+
+  function scrollableStyle(el, st) {
+    const oy = st.overflowY, ox = st.overflowX;
+    return ((oy === 'auto' || oy === 'scroll') && el.scrollHeight > el.clientHeight + 1) ||
+      ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1);
+  }
+
+  // Returns the rendered text of the subtree (hidden parts excluded), capped as it bubbles up.
+  function visit(el, parent, frame, ox, oy, active) {
+    if (SKIP_TAGS.has(el.tagName)) return '';
+    const win = el.ownerDocument.defaultView;
+    const st = win.getComputedStyle(el);
+    if (isHiddenStyle(el, st)) return '';
+    const role = roleOf(el);
+    const label = labelOf(el, role);
+    const id = testIdOf(el);
+    const own = ownText(el);
+    const focusable = el.tabIndex >= 0 && (el.hasAttribute('tabindex') || el.isContentEditable);
+    const parentEl = el.parentElement;
+    const ownPointer = st.cursor === 'pointer' && !(parentEl && win.getComputedStyle(parentEl).cursor === 'pointer');
+    const clickable = ownPointer || el.hasAttribute('onclick');
+    const keep = !!role || !!label || !!id || focusable || clickable || !!own || el.tagName === 'IFRAME';
+    let index = parent;
+    if (keep) {
+      const r = el.getBoundingClientRect();
+      const x = r.left + ox, y = r.top + oy, w = r.width, h = r.height;
+      const visible = w > 0 && h > 0 && st.visibility !== 'hidden' && st.visibility !== 'collapse';
+      const enabled = !(el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true');
+      const tag = el.tagName.toLowerCase();
+      const type = (el.getAttribute('type') || '').toLowerCase();
+      const editable = (el.isContentEditable || ((tag === 'input' && !['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'range', 'color', 'file', 'hidden'].includes(type)) || tag === 'textarea') && !el.readOnly) && enabled;
+      const checked = ((tag === 'input' && (type === 'checkbox' || type === 'radio')) ? el.checked : el.getAttribute('aria-checked') === 'true');
+      const selected = tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true';
+      const actionable = (!!role && INTERACTIVE.has(role)) || focusable || clickable;
+      let hittable = false;
+      const cx = x + w / 2, cy = y + h / 2;
+      if (visible && enabled && cx >= 0 && cy >= 0 && cx < vw && cy < vh) {
+        const root = el.getRootNode();
+        const hit = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(r.left + w / 2, r.top + h / 2);
+        hittable = !!hit && (hit === el || el.contains(hit) || (el.shadowRoot && el.shadowRoot.contains(hit)));
+      }
+      const scrollable = scrollableStyle(el, st);
+      let value = null;
+      if (tag === 'input' || tag === 'textarea' || tag === 'select') {
+        value = type === 'password' ? (el.value ? '•••' : '') : el.value;
+      }
+      let flags = 0;
+      if (visible) flags |= F_VISIBLE;
+      if (enabled) flags |= F_ENABLED;
+      if (editable) flags |= F_EDITABLE;
+      if (checked) flags |= F_CHECKED;
+      if (selected) flags |= F_SELECTED;
+      if (el === active) flags |= F_FOCUSED;
+      if (hittable) flags |= F_HITTABLE;
+      if (scrollable) flags |= F_SCROLLABLE;
+      if (actionable) flags |= F_ACTIONABLE;
+      index = nodes.length;
+      nodes.push([parent, role || 'generic', label, id, value, '', el.getAttribute('placeholder') || '', tag,
+        el.getAttribute('href'), Math.round(x * 100) / 100, Math.round(y * 100) / 100, Math.round(w * 100) / 100,
+        Math.round(h * 100) / 100, flags, frame]);
+      elements.push(el);
+    }
+    let text = '';
+    if (el.tagName === 'IFRAME') {
+      let doc = null;
+      try { doc = el.contentDocument; } catch (e) { doc = null; }
+      if (doc && doc.documentElement) {
+        const fr = el.getBoundingClientRect();
+        frameCount += 1;
+        const fid = frameCount;
+        const body = doc.body || doc.documentElement;
+        visit_children(body, index, fid, ox + fr.left + el.clientLeft, oy + fr.top + el.clientTop, deepActive(doc));
+      }
+    } else {
+      text = visit_children(el, index, frame, ox, oy, active);
+    }
+    if (keep && index !== parent) {
+      const t = el.tagName;
+      nodes[index][5] = (t === 'INPUT' || t === 'SELECT' || t === 'TEXTAREA') ? '' : norm(text).slice(0, MAX_TEXT);
+    }
+    if (st.visibility === 'hidden') return '';
+    return st.display === 'inline' ? text : ' ' + text + ' ';
+  }
+
+  function visit_children(el, parent, frame, ox, oy, active) {
+    let text = '';
+    if (el.shadowRoot) for (const c of el.shadowRoot.children) text += visit(c, parent, frame, ox, oy, active);
+    for (const c of el.childNodes) {
+      if (c.nodeType === 3) text += c.data;
+      else if (c.nodeType === 1) text += visit(c, parent, frame, ox, oy, active);
+      if (text.length > MAX_TEXT * 8) text = text.slice(0, MAX_TEXT * 8);
+    }
+    return text;
+  }
+
+  const doc = document;
+  const se = doc.scrollingElement || doc.documentElement;
+  let rootFlags = 1 | 2;
+  if (se.scrollHeight > se.clientHeight + 1 || se.scrollWidth > se.clientWidth + 1) rootFlags |= 128;
+  nodes.push([-1, 'document', norm(doc.title), '', null, '', '', 'html', null, 0, 0, vw, vh, rootFlags, 0]);
+  elements.push(doc.documentElement);
+  if (doc.body) visit_children(doc.body, 0, 0, 0, 0, deepActive(doc));
+
+  const store = (window.__replayCapture = window.__replayCapture || { gens: {} });
+  store.gens[gen] = elements;
+  for (const g of Object.keys(store.gens)) if (Number(g) < gen - 4 && Number(g) !== opts.keep) delete store.gens[g];
+  return { generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], nodes };
+}

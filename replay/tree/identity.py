@@ -1,0 +1,265 @@
+"""Identity evidence: record it for a node, and verify it before acting (SPEC §5).
+
+Recording and the record-time self-check use the same ``verify`` that replay runs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlparse
+
+from replay.script.evidence import (
+    MAX_ANCESTRY,
+    UNVERIFIABLE,
+    VERIFIED,
+    Ancestor,
+    Page,
+    Rect,
+    Region,
+    TargetEvidence,
+    decode,
+    encode,
+    normalize_label,
+)
+from replay.script.selector import Selector
+from replay.tree.match import describe, match_set, resolve_matches
+from replay.tree.model import Capture, Node
+
+# verification outcomes (the kinds of SPEC §5)
+VERIFIED_KIND = "verified"
+SELECTOR_MISS = "selector-miss"
+IDENTITY_MISMATCH = "identity-mismatch"
+IDENTITY_UNVERIFIABLE = "identity-unverifiable"
+
+
+def _norm(text: str | None) -> str | None:
+    return normalize_label(text)
+
+
+def id_is_unique(capture: Capture, node: Node) -> bool:
+    """Whether the node's test id appears once in the tree."""
+    if not node.test_id:
+        return False
+    return sum(1 for n in capture.nodes if n.test_id == node.test_id) == 1
+
+
+def region_of(node: Node) -> Node | None:
+    """The nearest scrollable ancestor (the document root counts), or None."""
+    p = node.parent_node
+    while p is not None:
+        if p.scrollable:
+            return p
+        p = p.parent_node
+    return None
+
+
+def region_identity(region: Node | None) -> Region | None:
+    """The ``scrollRegion`` evidence of a region node."""
+    if region is None:
+        return None
+    return Region(region.role, _norm(region.label), region.test_id if region.parent_node is not None else None)
+
+
+def ancestry_of(node: Node) -> tuple[Ancestor, ...]:
+    """Up to 8 ancestors, nearest first, never the document root."""
+    return tuple(Ancestor(a.role, _norm(a.label)) for a in node.ancestors()[:MAX_ANCESTRY])
+
+
+def sibling_of(node: Node) -> int:
+    """Index among the parent's children in the pruned tree."""
+    parent = node.getparent()
+    if parent is None:
+        return 0
+    for i, child in enumerate(parent):
+        if child is node:
+            return i
+    return 0  # pragma: no cover - a node is always among its parent's children
+
+
+def carries_identity(node: Node, ev: TargetEvidence) -> bool:
+    """Identity tier: id+role (or role+label) and the leaf-anchored ancestry prefix, case-sensitive."""
+    if ev.role is None or node.role != ev.role:
+        return False
+    if ev.id is not None:
+        if node.test_id != ev.id:
+            return False
+    elif ev.label is None or _norm(node.label) != ev.label:
+        return False
+    if ev.ancestry:
+        actual = node.ancestors()
+        if len(actual) < len(ev.ancestry):
+            return False
+        for want, have in zip(ev.ancestry, actual, strict=False):
+            if have.role != want.role or _norm(have.label) != want.label:
+                return False
+    return True
+
+
+def identity_members(capture: Capture, ev: TargetEvidence, among: list[Node] | None = None) -> list[Node]:
+    """Nodes carrying the recorded identity (of ``among``, default the whole tree)."""
+    pool = capture.nodes[1:] if among is None else among
+    return [n for n in pool if carries_identity(n, ev)]
+
+
+def viewport_order(capture: Capture, node: Node, ev: TargetEvidence) -> int:
+    """Order by rect centre (top-to-bottom, then left-to-right) among identity peers in the same region."""
+    region = region_of(node)
+    peers = [n for n in identity_members(capture, ev) if region_of(n) is region]
+    if node not in peers:
+        peers.append(node)
+    peers.sort(key=lambda n: (round(n.center[1], 1), round(n.center[0], 1), n.position))
+    return peers.index(node)
+
+
+def evidence_target(capture: Capture, node: Node) -> Node:
+    """The node to record: a click on an identity-empty container goes to its first labeled descendant.
+
+    Guards: the container's subtree has no competing interactive node, and the descendant's centre
+    lies inside the container.
+    """
+    if node.label or node.test_id:
+        return node
+    descendants = [d for d in node.iterdescendants() if isinstance(d, Node)]
+    if any(d.actionable for d in descendants):
+        return node
+    x, y, w, h = node.rect
+    for d in descendants:
+        if d.label:
+            cx, cy = d.center
+            if x <= cx <= x + w and y <= cy <= y + h:
+                return d
+            return node
+    return node
+
+
+def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
+    """The identity evidence of ``node`` in ``capture`` (before the self-check)."""
+    unique_id = node.test_id if id_is_unique(capture, node) else None
+    x, y, w, h = node.rect
+    parsed = urlparse(capture.url)
+    ev = TargetEvidence(
+        role=node.role,
+        id=unique_id,
+        label=_norm(node.label),
+        ancestry=ancestry_of(node),
+        sibling=sibling_of(node),
+        scroll_region=region_identity(region_of(node)),
+        rect=Rect(x, y, w, h),
+        page=Page(parsed.path or "/", _norm(capture.title)),
+        verification=VERIFIED if (unique_id or node.label) else UNVERIFIABLE,
+    )
+    ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})
+    # what is written is what a reader will see: pass through the codec (bounds, normalization)
+    return decode(encode(ev))
+
+
+@dataclass
+class Verdict:
+    """The outcome of verification before acting."""
+
+    kind: str  # verified | selector-miss | identity-mismatch | identity-unverifiable
+    match_count: int | None = None
+    winner: Node | None = None
+    target: Node | None = None
+    matches: list[Node] = field(default_factory=list)
+    members: list[Node] = field(default_factory=list)
+    resolution: dict[str, Any] | None = None
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def verified(self) -> bool:
+        """True only on the path that may act."""
+        return self.kind == VERIFIED_KIND
+
+    def candidates(self) -> list[str]:
+        """Up to 5 candidate lines."""
+        pool = self.members or self.matches
+        return [describe(n) for n in pool[:5]]
+
+
+def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
+    out: list[str] = []
+    if ev.role is not None and node.role != ev.role:
+        out.append(f"role: recorded {ev.role!r}, found {node.role!r}")
+    if ev.id is not None and node.test_id != ev.id:
+        out.append(f"id: recorded {ev.id!r}, found {node.test_id!r}")
+    if ev.id is None and ev.label is not None and _norm(node.label) != ev.label:
+        out.append(f"label: recorded {ev.label!r}, found {_norm(node.label)!r}")
+    actual = node.ancestors()
+    for i, want in enumerate(ev.ancestry):
+        if i >= len(actual):
+            out.append(f"ancestry[{i}]: recorded {want.role} {want.label or ''}, found none".rstrip())
+            break
+        have = actual[i]
+        if have.role != want.role or _norm(have.label) != want.label:
+            out.append(f"ancestry[{i}]: recorded {want.role} {want.label!r}, found {have.role} {_norm(have.label)!r}")
+            break
+    return out
+
+
+def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
+    """SPEC §5 verification; only a ``verified`` verdict may act, on ``verdict.target``."""
+    if ev.verification == UNVERIFIABLE:
+        return Verdict(IDENTITY_UNVERIFIABLE)
+    alternative, matches = match_set(capture, selector)
+    if not matches:
+        return Verdict(SELECTOR_MISS, 0)
+    resolution = resolve_matches(matches, alternative)
+    winner = resolution.winner
+    members = identity_members(capture, ev, matches)
+
+    def make(kind: str, **extra: Any) -> Verdict:
+        return Verdict(kind, match_count=len(matches), winner=winner, matches=matches, members=members, **extra)
+
+    if not members:
+        probe = winner if winner is not None else matches[0]
+        return make(IDENTITY_MISMATCH, resolution=resolution.to_dict(), mismatches=_mismatches(probe, ev))
+    if len(members) == 1:
+        target = members[0]
+        if winner is target:
+            return make(VERIFIED_KIND, target=target, resolution=resolution.to_dict())
+        if winner is None:
+            disclosed = {"kind": "evidence", "matchCount": len(matches), "signal": "identity"}
+            return make(VERIFIED_KIND, target=target, resolution=disclosed)
+        return make(
+            IDENTITY_MISMATCH,
+            resolution=resolution.to_dict(),
+            mismatches=[f"the selector resolves to {winner.ref}, the recorded element is {target.ref}"],
+        )
+    isolated, signal = _isolate(capture, members, ev)
+    if isolated is None:
+        return make(IDENTITY_UNVERIFIABLE, resolution=resolution.to_dict())
+    if winner is None:
+        disclosed = {"kind": "evidence", "matchCount": len(matches), "signal": signal}
+        return make(VERIFIED_KIND, target=isolated, resolution=disclosed)
+    if winner is isolated:
+        return make(VERIFIED_KIND, target=isolated, resolution=resolution.to_dict())
+    return make(
+        IDENTITY_MISMATCH,
+        resolution=resolution.to_dict(),
+        mismatches=[f"the selector resolves to {winner.ref}, the recorded element is {isolated.ref}"],
+    )
+
+
+def _isolate(capture: Capture, members: list[Node], ev: TargetEvidence) -> tuple[Node | None, str | None]:
+    if ev.sibling is not None:
+        by_sibling = [m for m in members if sibling_of(m) == ev.sibling]
+        if len(by_sibling) == 1:
+            return by_sibling[0], "sibling"
+    if ev.viewport_order is not None:
+        same_region = [m for m in members if region_identity(region_of(m)) == ev.scroll_region]
+        by_order = [m for m in same_region if viewport_order(capture, m, ev) == ev.viewport_order]
+        if len(by_order) == 1:
+            return by_order[0], "viewportOrder"
+    return None, None
+
+
+def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvidence) -> TargetEvidence:
+    """Mark evidence ``verified`` only if replay's verification isolates exactly ``node``."""
+    if ev.verification == UNVERIFIABLE:
+        return ev
+    verdict = verify(capture, selector, ev)
+    if verdict.verified and verdict.target is node:
+        return ev
+    return TargetEvidence(**{**ev.__dict__, "verification": UNVERIFIABLE})

@@ -1,0 +1,137 @@
+"""Selector matching and resolution on a capture (SPEC §4).
+
+Geometry, depth or size never choose among distinct targets: several matches resolve only when
+they are one ancestor–descendant chain (structural collapse).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.script.selector import Selector, Term
+from replay.tree.model import Capture, Node
+
+MAX_CANDIDATES = 5
+
+
+def fold(text: str | None) -> str:
+    """Selector normalization: NFC, trimmed, inner whitespace collapsed, case-insensitive."""
+    if not text:
+        return ""
+    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
+
+
+_BOOL_FIELDS = {
+    "visible": lambda n: n.visible,
+    "hidden": lambda n: not n.visible,
+    "enabled": lambda n: n.enabled,
+    "editable": lambda n: n.editable,
+    "checked": lambda n: n.checked,
+    "selected": lambda n: n.selected,
+    "hittable": lambda n: n.hittable,
+}
+
+
+def term_matches(node: Node, term: Term, regex_cache: dict[str, re.Pattern[str]] | None = None) -> bool:
+    """Whether one term holds for a node."""
+    if isinstance(term.value, bool):
+        return bool(_BOOL_FIELDS[term.key](node)) == term.value
+    value = node.field(term.key)
+    if value is None:
+        return False
+    if term.op == "~=":
+        cache = regex_cache if regex_cache is not None else {}
+        pattern = cache.get(term.value)
+        if pattern is None:
+            pattern = cache[term.value] = re.compile(term.value)
+        return pattern.search(value) is not None
+    return fold(value) == fold(term.value)
+
+
+def alternative_matches(capture: Capture, terms: tuple[Term, ...]) -> list[Node]:
+    """Nodes (document order, root excluded) for which every term holds."""
+    cache: dict[str, re.Pattern[str]] = {}
+    return [n for n in capture.nodes[1:] if all(term_matches(n, t, cache) for t in terms)]
+
+
+def match_set(capture: Capture, selector: Selector) -> tuple[int, list[Node]]:
+    """The first alternative (index into ``selector.expanded()``) with a match, and its matches."""
+    alternatives = selector.expanded()
+    for i, terms in enumerate(alternatives):
+        found = alternative_matches(capture, terms)
+        if found:
+            return i, found
+    return -1, []
+
+
+def is_chain(nodes: list[Node]) -> bool:
+    """Whether nodes (document order) lie on one root-to-leaf path."""
+    for outer, inner in zip(nodes, nodes[1:], strict=False):
+        if outer not in inner.iterancestors():
+            return False
+    return True
+
+
+def describe(node: Node) -> str:
+    """One candidate line: ``@e7 button "Place order" [disabled]``."""
+    out = f"{node.ref} {node.role}"
+    if node.label:
+        out += f' "{node.label}"'
+    elif node.content:
+        out += f' text="{node.content[:60]}"'
+    if node.test_id:
+        out += f" id={node.test_id}"
+    ancestors = [a for a in node.ancestors() if a.label][:1]
+    if ancestors:
+        out += f' in {ancestors[0].role} "{ancestors[0].label}"'
+    return out
+
+
+@dataclass
+class Resolution:
+    """How a selector resolved: its kind, match count, winner and (when ambiguous) candidates."""
+
+    kind: str  # unique | disambiguated | ambiguous | none
+    match_count: int
+    winner: Node | None = None
+    matches: list[Node] = field(default_factory=list)
+    tiebreak: str | None = None
+    alternative: int = -1
+
+    def to_dict(self) -> dict[str, Any]:
+        """The ``resolution`` disclosed by every action response."""
+        out: dict[str, Any] = {"kind": self.kind, "matchCount": self.match_count}
+        if self.tiebreak:
+            out["tiebreak"] = self.tiebreak
+        if self.alternative >= 0:
+            out["alternative"] = self.alternative
+        if self.kind == "ambiguous":
+            out["candidates"] = [describe(n) for n in self.matches[:MAX_CANDIDATES]]
+        return out
+
+
+def resolve_matches(matches: list[Node], alternative: int = -1) -> Resolution:
+    """Resolve a match set: one node; a chain around one actionable node; else ambiguous."""
+    if not matches:
+        return Resolution("none", 0, alternative=alternative)
+    if len(matches) == 1:
+        return Resolution("unique", 1, matches[0], matches, alternative=alternative)
+    if is_chain(matches):
+        actionable = [n for n in matches if n.actionable]
+        if len(actionable) == 1:
+            return Resolution(
+                "disambiguated", len(matches), actionable[0], matches, "structural-equivalence", alternative
+            )
+        if not actionable:
+            # nested containers that all carry the text: the innermost element is the one that holds it
+            return Resolution("disambiguated", len(matches), matches[-1], matches, "structural-innermost", alternative)
+    return Resolution("ambiguous", len(matches), None, matches, alternative=alternative)
+
+
+def resolve(capture: Capture, selector: Selector) -> Resolution:
+    """Match and resolve a selector against a capture."""
+    alternative, matches = match_set(capture, selector)
+    return resolve_matches(matches, alternative)

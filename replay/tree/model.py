@@ -1,0 +1,256 @@
+"""The UI tree model: lxml elements in document (pre-order) order, one per kept node (SPEC §4)."""
+
+from __future__ import annotations
+
+import unicodedata
+from dataclasses import dataclass, field
+from typing import Any
+
+from lxml import etree
+
+F_VISIBLE = 1
+F_ENABLED = 2
+F_EDITABLE = 4
+F_CHECKED = 8
+F_SELECTED = 16
+F_FOCUSED = 32
+F_HITTABLE = 64
+F_SCROLLABLE = 128
+F_ACTIONABLE = 256
+
+# Order of the fields in one raw node row produced by capture.js.
+RAW_FIELDS = (
+    "parent",
+    "role",
+    "label",
+    "id",
+    "value",
+    "text",
+    "placeholder",
+    "tag",
+    "href",
+    "x",
+    "y",
+    "width",
+    "height",
+    "flags",
+    "frame",
+)
+_STRING_ATTRS = ("role", "label", "id", "value", "text", "placeholder", "tag", "href")
+
+
+def normalize(text: str | None) -> str:
+    """NFC with whitespace collapsed: how labels and texts are stored and compared."""
+    if not text:
+        return ""
+    return " ".join(unicodedata.normalize("NFC", text).split())
+
+
+class Node(etree.ElementBase):
+    """One node of the tree; fields live in the element's attributes."""
+
+    @property
+    def position(self) -> int:
+        """Position in document order (0 is the document root)."""
+        return int(self.get("i") or 0)
+
+    @property
+    def ref(self) -> str:
+        """The ref this node has in its capture's generation."""
+        return f"@e{self.position}"
+
+    def _s(self, key: str) -> str | None:
+        value = self.get(key)
+        return value if value else None
+
+    @property
+    def role(self) -> str:
+        """ARIA role, explicit or implicit; ``generic`` when none."""
+        return self.get("role") or "generic"
+
+    @property
+    def label(self) -> str | None:
+        """Accessible name (normalized), or None."""
+        return self._s("label")
+
+    @property
+    def test_id(self) -> str | None:
+        """Test id (data-testid …) else DOM id, or None."""
+        return self._s("id")
+
+    @property
+    def value(self) -> str | None:
+        """Form value (passwords masked), or None."""
+        return self.get("value")
+
+    @property
+    def content(self) -> str | None:
+        """Normalized rendered text of the subtree (capped), or None; the selector key ``text``."""
+        return self._s("text")
+
+    @property
+    def placeholder(self) -> str | None:
+        """Placeholder attribute, or None."""
+        return self._s("placeholder")
+
+    @property
+    def tag_name(self) -> str:
+        """Lower-case HTML tag."""
+        return self.get("tag") or ""
+
+    @property
+    def href(self) -> str | None:
+        """Raw href attribute, or None."""
+        return self._s("href")
+
+    @property
+    def rect(self) -> tuple[float, float, float, float]:
+        """(x, y, width, height) in CSS px of the top viewport."""
+        return (
+            float(self.get("x") or 0),
+            float(self.get("y") or 0),
+            float(self.get("w") or 0),
+            float(self.get("h") or 0),
+        )
+
+    @property
+    def center(self) -> tuple[float, float]:
+        """Centre of the rect."""
+        x, y, w, h = self.rect
+        return (x + w / 2, y + h / 2)
+
+    @property
+    def flags(self) -> int:
+        """Bit set of the F_* flags."""
+        return int(self.get("f") or 0)
+
+    def has(self, flag: int) -> bool:
+        """Whether flag is set."""
+        return bool(self.flags & flag)
+
+    visible = property(lambda self: self.has(F_VISIBLE), doc="Rendered with a size.")
+    enabled = property(lambda self: self.has(F_ENABLED), doc="Not disabled.")
+    editable = property(lambda self: self.has(F_EDITABLE), doc="Accepts text input.")
+    checked = property(lambda self: self.has(F_CHECKED), doc="Checked checkbox/radio.")
+    selected = property(lambda self: self.has(F_SELECTED), doc="Selected option/tab.")
+    focused = property(lambda self: self.has(F_FOCUSED), doc="Has focus.")
+    hittable = property(lambda self: self.has(F_HITTABLE), doc="Visible, enabled, in viewport, topmost at centre.")
+    scrollable = property(lambda self: self.has(F_SCROLLABLE), doc="Scrolls its content.")
+    actionable = property(lambda self: self.has(F_ACTIONABLE), doc="An interactive control.")
+
+    @property
+    def frame(self) -> int:
+        """0 for the main frame, else the same-origin iframe's number."""
+        return int(self.get("frame") or 0)
+
+    @property
+    def parent_node(self) -> Node | None:
+        """The parent in the pruned tree (None for the root)."""
+        p = self.getparent()
+        return p if isinstance(p, Node) else None
+
+    def ancestors(self) -> list[Node]:
+        """Ancestors, nearest first, excluding the document root."""
+        out: list[Node] = []
+        p = self.parent_node
+        while p is not None and p.parent_node is not None:
+            out.append(p)
+            p = p.parent_node
+        return out
+
+    def field(self, key: str) -> str | None:
+        """A selector field by its key (``id``, ``role``, ``label``, …)."""
+        if key == "id":
+            return self.test_id
+        if key == "tag":
+            return self.tag_name
+        if key == "role":
+            return self.role
+        return self._s(key) if key != "value" else self.value
+
+    def to_dict(self) -> dict[str, Any]:
+        """The full JSON projection of the node (``snapshot --json``)."""
+        x, y, w, h = self.rect
+        return {
+            "ref": self.ref,
+            "role": self.role,
+            "label": self.label,
+            "id": self.test_id,
+            "value": self.value,
+            "text": self.content,
+            "placeholder": self.placeholder,
+            "tag": self.tag_name,
+            "href": self.href,
+            "rect": {"x": x, "y": y, "width": w, "height": h},
+            "visible": self.visible,
+            "enabled": self.enabled,
+            "editable": self.editable,
+            "checked": self.checked,
+            "selected": self.selected,
+            "focused": self.focused,
+            "hittable": self.hittable,
+            "scrollable": self.scrollable,
+            "actionable": self.actionable,
+            "frame": self.frame,
+            "depth": len(self.ancestors()),
+        }
+
+
+_LOOKUP = etree.ElementDefaultClassLookup(element=Node)
+_PARSER = etree.XMLParser()
+_PARSER.set_element_class_lookup(_LOOKUP)
+
+
+@dataclass
+class Capture:
+    """One capture of the screen: its tree, its nodes in document order, and its generation."""
+
+    generation: int
+    url: str
+    title: str
+    viewport: tuple[float, float]
+    root: Node
+    nodes: list[Node] = field(default_factory=list)
+
+    def node(self, index: int) -> Node:
+        """The node at ``index`` (document order)."""
+        return self.nodes[index]
+
+    def __len__(self) -> int:
+        return len(self.nodes)
+
+
+def _clean(text: str) -> str:
+    # XML attributes cannot hold control characters; they carry no meaning for matching
+    return "".join(ch for ch in text if ch >= " " or ch in "\t\n\r")
+
+
+def build_capture(raw: dict[str, Any]) -> Capture:
+    """Build the lxml tree from capture.js output."""
+    rows = raw["nodes"]
+    elements: list[Node] = []
+    for i, row in enumerate(rows):
+        attrib = {"i": str(i)}
+        for key, value in zip(RAW_FIELDS, row, strict=True):
+            if key in ("parent",):
+                continue
+            if key in ("x", "y", "width", "height"):
+                attrib[{"width": "w", "height": "h"}.get(key, key)] = repr(float(value))
+            elif key == "flags":
+                attrib["f"] = str(int(value))
+            elif key == "frame":
+                if value:
+                    attrib["frame"] = str(int(value))
+            elif value is not None and value != "":
+                text = _clean(str(value))
+                attrib[key] = normalize(text) if key in ("label", "text") else text
+            elif key == "value" and value == "":
+                attrib[key] = ""
+        el = _PARSER.makeelement("node", attrib)
+        parent = row[0]
+        if parent >= 0:
+            elements[parent].append(el)
+        elements.append(el)  # type: ignore[arg-type]
+    root = elements[0]
+    vw, vh = raw.get("viewport", [0, 0])
+    return Capture(int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), root, elements)

@@ -1,0 +1,207 @@
+from __future__ import annotations
+
+from replay.script.evidence import TargetEvidence
+from replay.script.selector import parse_selector
+from replay.tree.identity import (
+    IDENTITY_MISMATCH,
+    IDENTITY_UNVERIFIABLE,
+    SELECTOR_MISS,
+    VERIFIED_KIND,
+    evidence_target,
+    record_evidence,
+    self_check,
+    verify,
+)
+from replay.tree.materialize import materialize
+
+from .treebuild import N, by_label, capture
+
+
+def nested(depth: int) -> N:
+    leaf = N("button", label="Deep")
+    node = leaf
+    for i in range(depth):
+        node = N("group", label=f"g{i}")(node)
+    return node
+
+
+# recording
+
+
+def test_duplicate_test_id_is_demoted_to_role_and_label() -> None:
+    cap = capture(N("button", label="Save", id="dup"), N("button", label="Cancel", id="dup"))
+    ev = record_evidence(cap, by_label(cap, "Save"))
+    assert ev.id is None and ev.role == "button" and ev.label == "Save"
+
+
+def test_unique_test_id_is_recorded() -> None:
+    cap = capture(N("button", label="Save", id="save"))
+    assert record_evidence(cap, by_label(cap, "Save")).id == "save"
+
+
+def test_ancestry_is_leaf_anchored_nearest_first_and_excludes_the_root() -> None:
+    cap = capture(N("main")(N("form", label="Checkout")(N("button", label="Pay"))), title="Shop (3)")
+    ev = record_evidence(cap, by_label(cap, "Pay"))
+    assert [(a.role, a.label) for a in ev.ancestry] == [("form", "Checkout"), ("main", None)]
+
+
+def test_ancestry_keeps_at_most_eight_entries() -> None:
+    cap = capture(nested(12))
+    ev = record_evidence(cap, by_label(cap, "Deep"))
+    assert len(ev.ancestry) == 8 and ev.ancestry[0].label == "g0"
+
+
+def test_sibling_is_the_index_among_the_parents_children() -> None:
+    cap = capture(
+        N("list", label="L1")(N("button", label="x1"), N("button", label="Buy")),
+        N("list", label="L2")(N("button", label="Buy"), N("button", label="x2")),
+    )
+    assert record_evidence(cap, by_label(cap, "Buy", 0)).sibling == 1
+    assert record_evidence(cap, by_label(cap, "Buy", 1)).sibling == 0
+
+
+def test_viewport_order_is_counted_within_the_same_scroll_region() -> None:
+    cap = capture(
+        N("region", label="Left", scrollable=True)(
+            N("button", label="Add", rect=(0, 200, 10, 10)), N("button", label="Add", rect=(0, 100, 10, 10))
+        ),
+        N("region", label="Right", scrollable=True)(N("button", label="Add", rect=(500, 0, 10, 10))),
+    )
+    lower, upper = by_label(cap, "Add", 0), by_label(cap, "Add", 1)
+    right = by_label(cap, "Add", 2)
+    assert record_evidence(cap, upper).viewport_order == 0
+    assert record_evidence(cap, lower).viewport_order == 1
+    assert record_evidence(cap, right).viewport_order == 0  # its own partition
+    assert record_evidence(cap, right).scroll_region is not None
+    assert record_evidence(cap, right).scroll_region.label == "Right"  # type: ignore[union-attr]
+
+
+def test_identity_empty_container_is_recorded_against_its_first_labeled_descendant() -> None:
+    cap = capture(
+        N("generic", actionable=True, rect=(0, 0, 300, 40))(N("heading", label="Order A-100", rect=(10, 5, 100, 20)))
+    )
+    row = cap.nodes[1]
+    assert evidence_target(cap, row) is by_label(cap, "Order A-100")
+
+
+def test_container_with_a_competing_interactive_node_is_recorded_as_itself() -> None:
+    cap = capture(
+        N("generic", actionable=True, rect=(0, 0, 300, 40))(
+            N("heading", label="Order", rect=(10, 5, 100, 20)), N("button", label="Delete", rect=(200, 5, 50, 20))
+        )
+    )
+    assert evidence_target(cap, cap.nodes[1]) is cap.nodes[1]
+
+
+def test_container_whose_labeled_descendant_lies_outside_is_recorded_as_itself() -> None:
+    cap = capture(
+        N("generic", actionable=True, rect=(0, 0, 100, 40))(N("heading", label="Far", rect=(500, 500, 50, 20)))
+    )
+    assert evidence_target(cap, cap.nodes[1]) is cap.nodes[1]
+
+
+def test_self_check_marks_a_node_singled_out_by_evidence_verified() -> None:
+    cap = capture(
+        N("article", label="Teapot")(N("button", label="Add to cart")),
+        N("article", label="Kettle")(N("button", label="Add to cart")),
+    )
+    node = by_label(cap, "Add to cart", 1)
+    mat = materialize(cap, node)
+    assert mat.selector is not None and not mat.unique
+    ev = self_check(cap, mat.selector, node, record_evidence(cap, node))
+    assert ev.verification == "verified"
+    assert verify(cap, mat.selector, ev).target is node
+
+
+def test_self_check_marks_indistinguishable_duplicates_unverifiable() -> None:
+    cap = capture(N("group")(N("button", label="Add")), N("group")(N("button", label="Add")))
+    node = by_label(cap, "Add", 0)
+    mat = materialize(cap, node)
+    assert mat.selector is not None
+    ev = record_evidence(cap, node)
+    # same identity, same ancestry, same sibling index, same (empty) region: nothing isolates it
+    ev = TargetEvidence(**{**ev.__dict__, "viewport_order": None})
+    assert self_check(cap, mat.selector, node, ev).verification == "unverifiable"
+
+
+# verification paths (SPEC §5)
+
+
+def _ev(**kw: object) -> TargetEvidence:
+    base: dict[str, object] = {"role": "button", "label": "Pay"}
+    base.update(kw)
+    return TargetEvidence(**base)  # type: ignore[arg-type]
+
+
+def test_path_1_recorded_unverifiable_is_identity_unverifiable_without_resolution() -> None:
+    cap = capture(N("button", label="Pay"))
+    v = verify(cap, parse_selector('label="Pay"'), _ev(verification="unverifiable"))
+    assert v.kind == IDENTITY_UNVERIFIABLE and v.match_count is None and v.resolution is None
+
+
+def test_path_2_no_match_is_selector_miss() -> None:
+    v = verify(capture(N("button", label="Submit")), parse_selector('label="Pay"'), _ev())
+    assert v.kind == SELECTOR_MISS and v.match_count == 0
+
+
+def test_path_3_matches_without_the_identity_are_identity_mismatch() -> None:
+    cap = capture(N("link", label="Pay"))
+    v = verify(cap, parse_selector('label="Pay"'), _ev())
+    assert v.kind == IDENTITY_MISMATCH and any("role" in m for m in v.mismatches)
+
+
+def test_changed_ancestry_is_identity_mismatch() -> None:
+    cap = capture(N("dialog", label="Promo")(N("button", label="Pay")))
+    ev = _ev(ancestry=(__import__("replay.script.evidence", fromlist=["Ancestor"]).Ancestor("form", "Checkout"),))
+    v = verify(cap, parse_selector('label="Pay"'), ev)
+    assert v.kind == IDENTITY_MISMATCH and "ancestry[0]" in v.mismatches[0]
+
+
+def test_recorded_id_never_matches_a_node_without_it() -> None:
+    cap = capture(N("button", label="Pay"))
+    v = verify(cap, parse_selector('role=button label="Pay"'), _ev(id="pay"))
+    assert v.kind == IDENTITY_MISMATCH
+
+
+def test_test_id_that_moved_to_another_kind_of_control_is_a_mismatch() -> None:
+    cap = capture(N("link", label="Pay", id="pay"))
+    assert verify(cap, parse_selector('id="pay"'), _ev(id="pay")).kind == IDENTITY_MISMATCH
+
+
+def test_path_4_one_member_that_is_the_winner_is_verified() -> None:
+    cap = capture(N("button", label="Pay"))
+    v = verify(cap, parse_selector('label="Pay"'), _ev())
+    assert v.kind == VERIFIED_KIND and v.target is by_label(cap, "Pay")
+
+
+def test_path_5_one_member_but_another_winner_is_identity_mismatch() -> None:
+    # the chain collapses to the actionable link, while the identity is on the heading inside it
+    cap = capture(N("link", label="Pay now", text="Pay")(N("heading", label="Pay", text="Pay")))
+    v = verify(cap, parse_selector('text="Pay"'), TargetEvidence(role="heading", label="Pay"))
+    assert v.kind == IDENTITY_MISMATCH and v.winner is not None and v.winner.role == "link"
+
+
+def test_path_6_sibling_isolates_one_member_among_distinct_subtrees() -> None:
+    cap = capture(
+        N("group", label="G")(N("button", label="Pay")),
+        N("group", label="G")(N("paragraph", text="x"), N("button", label="Pay")),
+    )
+    v = verify(cap, parse_selector('label="Pay"'), _ev(sibling=1))
+    assert v.kind == VERIFIED_KIND and v.target is by_label(cap, "Pay", 1)
+    assert v.resolution == {"kind": "evidence", "matchCount": 2, "signal": "sibling"}
+
+
+def test_path_6_viewport_order_isolates_when_sibling_does_not() -> None:
+    cap = capture(
+        N("group")(N("button", label="Pay", rect=(0, 300, 10, 10))),
+        N("group")(N("button", label="Pay", rect=(0, 100, 10, 10))),
+    )
+    v = verify(cap, parse_selector('label="Pay"'), _ev(sibling=0, viewport_order=0))
+    assert v.kind == VERIFIED_KIND and v.target is by_label(cap, "Pay", 1)
+    assert v.resolution is not None and v.resolution["signal"] == "viewportOrder"
+
+
+def test_path_6_nothing_isolates_is_identity_unverifiable_with_candidates() -> None:
+    cap = capture(N("group")(N("button", label="Pay")), N("group")(N("button", label="Pay")))
+    v = verify(cap, parse_selector('label="Pay"'), _ev(sibling=0))
+    assert v.kind == IDENTITY_UNVERIFIABLE and len(v.candidates()) == 2

@@ -1,0 +1,83 @@
+"""Build captures by hand for unit tests: the same raw rows capture.js produces."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.tree.model import (
+    F_ACTIONABLE,
+    F_CHECKED,
+    F_ENABLED,
+    F_HITTABLE,
+    F_SCROLLABLE,
+    F_VISIBLE,
+    Capture,
+    build_capture,
+)
+
+INTERACTIVE = {"button", "link", "textbox", "checkbox", "radio", "combobox", "searchbox", "option", "tab"}
+
+
+@dataclass
+class N:
+    role: str = "generic"
+    label: str = ""
+    id: str = ""
+    text: str = ""
+    placeholder: str = ""
+    rect: tuple[float, float, float, float] = (0, 0, 10, 10)
+    children: list[N] = field(default_factory=list)
+    actionable: bool | None = None
+    scrollable: bool = False
+    visible: bool = True
+    enabled: bool = True
+    checked: bool = False
+    value: str | None = None
+    tag: str = "div"
+
+    def __call__(self, *children: N) -> N:
+        self.children = list(children)
+        return self
+
+
+def capture(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.html", generation: int = 1) -> Capture:
+    rows: list[list[Any]] = [[-1, "document", title, "", None, "", "", "html", None, 0, 0, 1280, 800, 3, 0]]
+
+    def add(node: N, parent: int) -> None:
+        actionable = node.role in INTERACTIVE if node.actionable is None else node.actionable
+        flags = (F_VISIBLE if node.visible else 0) | (F_ENABLED if node.enabled else 0)
+        flags |= (F_ACTIONABLE if actionable else 0) | (F_SCROLLABLE if node.scrollable else 0)
+        flags |= F_CHECKED if node.checked else 0
+        flags |= F_HITTABLE if node.visible and node.enabled else 0
+        x, y, w, h = node.rect
+        rows.append(
+            [
+                parent,
+                node.role,
+                node.label,
+                node.id,
+                node.value,
+                node.text or node.label,
+                node.placeholder,
+                node.tag,
+                None,
+                x,
+                y,
+                w,
+                h,
+                flags,
+                0,
+            ]
+        )
+        me = len(rows) - 1
+        for child in node.children:
+            add(child, me)
+
+    for child in children:
+        add(child, 0)
+    return build_capture({"generation": generation, "url": url, "title": title, "viewport": [1280, 800], "nodes": rows})
+
+
+def by_label(cap: Capture, label: str, nth: int = 0) -> Any:
+    return [n for n in cap.nodes if n.label == label][nth]
