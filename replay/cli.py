@@ -217,9 +217,8 @@ def _action_text(result: dict[str, Any]) -> str:
         parts = [f"{'pass' if result.get('pass') else 'FAIL'}: is {result.get('predicate')} — {result.get('observed')}"]
     res = result.get("resolution")
     if isinstance(res, dict):
-        parts.append(
-            f"[{res.get('kind')}{', ' + str(res.get('matchCount')) + ' matches' if res.get('matchCount', 1) > 1 else ''}]"
-        )
+        count = int(res.get("matchCount") or 1)
+        parts.append(f"[{res.get('kind')}{f', {count} matches' if count > 1 else ''}]")
     text = " ".join(parts)
     if "value" in result:
         text += "\n" + (

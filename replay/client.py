@@ -14,7 +14,7 @@ import sys
 import time
 from typing import Any
 
-from replay.errors import DaemonUnavailable, InvalidArgs, ReplayError, from_dict
+from replay.errors import DaemonUnavailable, InvalidArgs, ReplayError, SessionNotFound, from_dict
 from replay.session.protocol import replay_home, session_key, socket_path, valid_session_name
 
 START_TIMEOUT_S = 20.0
@@ -102,7 +102,23 @@ class Client:
     def command(self, *argv: str, **options: Any) -> dict[str, Any]:
         """Run one command (``client.command("click", "@e3")``)."""
         payload = {"op": "command", "session": self.session, "argv": list(argv), "options": options}
-        return dict(self.request(payload, start=argv[:1] == ("open",)))
+        return self._session_request(payload, start=argv[:1] == ("open",))
+
+    def _session_request(self, payload: dict[str, Any], *, start: bool) -> dict[str, Any]:
+        try:
+            return dict(self.request(payload, start=start))
+        except DaemonUnavailable:
+            if start:
+                raise
+            # no daemon means no session: say so in the user's terms
+            raise SessionNotFound(
+                "no session is open", hint="start one with `replay open URL` (add --session NAME to name it)"
+            ) from None
+
+    def run_line(self, line: str, **options: Any) -> dict[str, Any]:
+        """Run one `.ad` script line (``${VAR}`` resolved from ``options["values"]``)."""
+        payload = {"op": "command", "session": self.session, "line": line, "options": options}
+        return self._session_request(payload, start=line.lstrip().startswith("open"))
 
     def open(
         self, url: str, *, save_script: str | None = None, relaunch: bool = False, **options: Any
@@ -137,7 +153,7 @@ class Client:
     def close(self, *, save_script: str | None = None, discard: bool = False) -> dict[str, Any]:
         """Close the session (writing its recording, if any)."""
         payload = {"op": "close", "session": self.session, "save_script": save_script, "discard": discard}
-        return dict(self.request(payload, start=False))
+        return self._session_request(payload, start=False)
 
     def sessions(self) -> list[dict[str, Any]]:
         """The open sessions."""

@@ -1,0 +1,126 @@
+"""Real parts: a real HTTP server for the fixture apps, a real daemon on a real socket, real Chromium."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "fixtures"))
+
+from serve import serve  # noqa: E402
+
+REPLAY = shutil.which("replay", path=os.path.dirname(sys.executable)) or "replay"
+T = TypeVar("T")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if "tests/integration" in str(item.fspath):
+            item.add_marker(pytest.mark.integration)
+
+
+@pytest.fixture(scope="session")
+def web() -> Iterator[str]:
+    """Base URL of the fixture web apps (``{web}/shop/index.html``)."""
+    with serve() as url:
+        yield url
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # a zombie child counts as gone
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().split()[2] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+def stop_daemon(home: str) -> None:
+    """Shut the daemon of ``home`` down; kill it (by its own PID) if it does not go."""
+    pid_file = Path(home) / "daemon.pid"
+    pid = int(pid_file.read_text()) if pid_file.exists() else None
+    from replay.client import Client
+
+    Client(home=home).shutdown()
+    if pid is None:
+        return
+    deadline = time.monotonic() + 15
+    while _pid_alive(pid) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if _pid_alive(pid):
+        os.kill(pid, signal.SIGKILL)
+
+
+@pytest.fixture
+def home() -> Iterator[str]:
+    """A private $REPLAY_HOME (short path: Unix socket paths are limited to 108 bytes)."""
+    path = tempfile.mkdtemp(prefix="rh-", dir="/tmp")
+    try:
+        yield path
+    finally:
+        stop_daemon(path)
+        shutil.rmtree(path, ignore_errors=True)
+
+
+class Cli:
+    """Runs the real `replay` console script against one home and working directory."""
+
+    def __init__(self, home: str, cwd: str, env: dict[str, str] | None = None) -> None:
+        self.home = home
+        self.cwd = cwd
+        self.env = {**os.environ, "REPLAY_HOME": home, "REPLAY_DAEMON_LINGER": "3", **(env or {})}
+        self.env.pop("REPLAY_SESSION", None)
+
+    def __call__(self, *args: str, ok: bool | None = True, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+        proc = subprocess.run(
+            [REPLAY, *args], capture_output=True, text=True, cwd=self.cwd, env=self.env, timeout=timeout
+        )
+        if ok is True and proc.returncode != 0:
+            raise AssertionError(f"replay {' '.join(args)} failed ({proc.returncode}):\n{proc.stdout}\n{proc.stderr}")
+        return proc
+
+    def json(self, *args: str, ok: bool | None = True) -> dict[str, Any]:
+        proc = self(*args, "--json", ok=ok)
+        return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+@pytest.fixture
+def cli(home: str, tmp_path: Path) -> Cli:
+    return Cli(home, str(tmp_path))
+
+
+def run_async(factory: Callable[[], Awaitable[T]]) -> T:
+    return asyncio.run(factory())  # type: ignore[arg-type]
+
+
+@contextlib.asynccontextmanager
+async def live_page(url: str) -> Any:
+    """A real Chromium page through our web driver (no daemon)."""
+    from replay.drivers.web import WebBrowser
+
+    browser = WebBrowser()
+    driver = await browser.new_driver()
+    try:
+        await driver.navigate(url, 30000)
+        yield driver
+    finally:
+        await driver.close()
+        await browser.stop()

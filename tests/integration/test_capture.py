@@ -1,0 +1,144 @@
+"""Tree capture on real Chromium against the fixture shop."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.tree.identity import record_evidence
+from replay.tree.model import Capture
+
+from .conftest import live_page, run_async
+
+
+def _labels(cap: Capture) -> set[tuple[str, str | None]]:
+    return {(n.role, n.label) for n in cap.nodes}
+
+
+def test_capture_walks_open_shadow_roots(web: str) -> None:
+    async def go() -> Capture:
+        async with live_page(f"{web}/shop/index.html") as d:
+            return await d.capture(1)
+
+    cap = run_async(go)
+    assert ("group", "Rate us") in _labels(cap)
+    up = next(n for n in cap.nodes if n.label == "Thumbs up")
+    assert up.parent_node is not None and up.parent_node.label == "Rate us"
+
+
+def test_capture_walks_same_origin_iframes_with_frame_offsets(web: str) -> None:
+    async def go() -> Capture:
+        async with live_page(f"{web}/shop/index.html") as d:
+            return await d.capture(1)
+
+    cap = run_async(go)
+    ask = next(n for n in cap.nodes if n.label == "Ask")
+    frame = next(n for n in cap.nodes if n.label == "Support chat")
+    assert ask.frame == 1 and frame in list(ask.iterancestors())
+    fx, fy, fw, fh = frame.rect
+    cx, cy = ask.center
+    assert fx <= cx <= fx + fw and fy <= cy <= fy + fh
+
+
+def test_capture_computes_roles_labels_ids_and_flags(web: str) -> None:
+    async def go() -> Capture:
+        async with live_page(f"{web}/shop/checkout.html") as d:
+            return await d.capture(1)
+
+    cap = run_async(go)
+    by = {n.label: n for n in cap.nodes if n.label}
+    assert by["Email"].role == "textbox" and by["Email"].test_id == "email" and by["Email"].editable
+    assert by["Full name"].placeholder == "Ada Lovelace"
+    assert by["Country"].role == "combobox"
+    assert by["I accept the terms"].role == "checkbox" and not by["I accept the terms"].checked
+    assert by["Place order"].test_id == "place-order" and by["Place order"].hittable
+    assert by["Delivery notes"].placeholder == "Notes for the courier"
+    assert by["Checkout"].role in ("form", "heading")
+    assert any(n.role == "form" and n.label == "Checkout" for n in cap.nodes)
+
+
+def test_icon_only_button_is_named_by_aria_label(web: str) -> None:
+    async def go() -> Capture:
+        async with live_page(f"{web}/shop/index.html") as d:
+            return await d.capture(1)
+
+    cart = next(n for n in run_async(go).nodes if n.test_id == "cart-button")
+    assert cart.role == "button" and cart.label == "Cart"
+
+
+def test_closed_dialog_and_layout_wrappers_are_pruned(web: str) -> None:
+    async def go() -> Capture:
+        async with live_page(f"{web}/shop/index.html") as d:
+            return await d.capture(1)
+
+    cap = run_async(go)
+    assert not any(n.label == "Newsletter" and n.role == "dialog" for n in cap.nodes)
+    link = next(n for n in cap.nodes if n.test_id == "go-checkout")
+    assert link.parent_node is not None and link.parent_node.role == "main"  # three wrapper divs lifted
+
+
+def test_password_values_are_masked_in_the_capture(web: str) -> None:
+    async def go() -> Capture:
+        async with live_page(f"{web}/shop/checkout.html") as d:
+            cap = await d.capture(1)
+            pw = next(n for n in cap.nodes if n.label == "Password")
+            await d.act(1, pw.position, "fill", {"text": "hunter2-secret"}, 5000)
+            return await d.capture(2)
+
+    cap = run_async(go)
+    pw = next(n for n in cap.nodes if n.label == "Password")
+    assert pw.value == "•••"
+    assert all("hunter2" not in (n.value or "") for n in cap.nodes)
+
+
+def test_capture_never_mutates_the_dom(web: str) -> None:
+    async def go() -> tuple[str, str, int]:
+        async with live_page(f"{web}/shop/index.html") as d:
+            page = d.page
+            await page.evaluate(
+                "() => { window.__mut = 0; new MutationObserver(m => window.__mut += m.length)"
+                ".observe(document, {subtree: true, childList: true, attributes: true, characterData: true}); }"
+            )
+            before = await page.evaluate("() => document.documentElement.outerHTML")
+            await d.capture(1)
+            await d.capture(2)
+            after = await page.evaluate("() => document.documentElement.outerHTML")
+            await page.wait_for_timeout(50)
+            return before, after, await page.evaluate("() => window.__mut")
+
+    before, after, mutations = run_async(go)
+    assert before == after and mutations == 0
+
+
+def test_role_and_name_agree_with_playwright_get_by_role(web: str) -> None:
+    async def go() -> list[Any]:
+        problems = []
+        for path in ("shop/index.html", "shop/checkout.html"):
+            async with live_page(f"{web}/{path}") as d:
+                cap = await d.capture(1)
+                for n in cap.nodes[1:]:
+                    if not n.label or n.role == "generic" or n.frame:
+                        continue
+                    ours = await d.element(1, n.position)
+                    loc = d.page.get_by_role(n.role, name=n.label, exact=True)  # type: ignore[arg-type]
+                    count = await loc.count()
+                    same = False
+                    for i in range(count):
+                        theirs = await loc.nth(i).element_handle()
+                        same = same or await d.page.evaluate("([a, b]) => a === b", [ours, theirs])
+                    if not same:
+                        problems.append((path, n.role, n.label, count))
+        return problems
+
+    assert run_async(go) == []
+
+
+def test_identical_buttons_in_distinct_cards_get_distinct_ancestry(web: str) -> None:
+    async def go() -> Capture:
+        async with live_page(f"{web}/shop/index.html") as d:
+            return await d.capture(1)
+
+    cap = run_async(go)
+    adds = [n for n in cap.nodes if n.label == "Add to cart"]
+    assert len(adds) == 3
+    cards = [record_evidence(cap, n).ancestry[0].label for n in adds]
+    assert cards == ["Teapot", "Kettle", "Mug"]
