@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from importlib import resources
@@ -120,12 +121,12 @@ class WebDriver:
         generation of the latest snapshot) until the page goes away.
         """
         try:
-            raw = await self.page.evaluate(
+            text = await self.page.evaluate(
                 _CAPTURE_JS, {"testIdAttributes": TEST_ID_ATTRIBUTES, "generation": generation, "keep": keep}
             )
         except Exception as exc:  # noqa: BLE001 - mapped below
             raise from_playwright(exc, action="capture") from None
-        return build_capture(raw)
+        return build_capture(json.loads(text))
 
     async def element(self, generation: int, index: int) -> ElementHandle:
         """The live element of node ``index`` in capture ``generation``."""

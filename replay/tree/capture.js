@@ -3,7 +3,7 @@
 (opts) => {
   const TEST_ID_ATTRS = opts.testIdAttributes;
   const gen = opts.generation;
-  const MAX_TEXT = 300;
+  const MAX_TEXT = 200;
   const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'columnheader', 'rowheader',
     'gridcell', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio',
     'switch', 'treeitem', 'tooltip', 'row']);
@@ -21,7 +21,7 @@
     'scrollbar', 'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'strong',
     'subscript', 'superscript', 'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time',
     'timer', 'toolbar', 'tooltip', 'tree', 'treegrid', 'treeitem']);
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim().normalize('NFC');
   const topWin = window;
   const vw = topWin.innerWidth, vh = topWin.innerHeight;
 
@@ -183,7 +183,7 @@
   }
 
   // Returns the rendered text of the subtree (hidden parts excluded), capped as it bubbles up.
-  function visit(el, parent, frame, ox, oy, active) {
+  function visit(el, parent, frame, ox, oy, active, parentCursor) {
     if (SKIP_TAGS.has(el.tagName)) return '';
     const win = el.ownerDocument.defaultView;
     const st = win.getComputedStyle(el);
@@ -193,8 +193,7 @@
     const id = testIdOf(el);
     const own = ownText(el);
     const focusable = el.tabIndex >= 0 && (el.hasAttribute('tabindex') || el.isContentEditable);
-    const parentEl = el.parentElement;
-    const ownPointer = st.cursor === 'pointer' && !(parentEl && win.getComputedStyle(parentEl).cursor === 'pointer');
+    const ownPointer = st.cursor === 'pointer' && parentCursor !== 'pointer';
     const clickable = ownPointer || el.hasAttribute('onclick');
     const keep = !!role || !!label || !!id || focusable || clickable || !!own || el.tagName === 'IFRAME';
     let index = parent;
@@ -246,10 +245,10 @@
         frameCount += 1;
         const fid = frameCount;
         const body = doc.body || doc.documentElement;
-        visit_children(body, index, fid, ox + fr.left + el.clientLeft, oy + fr.top + el.clientTop, deepActive(doc));
+        visit_children(body, index, fid, ox + fr.left + el.clientLeft, oy + fr.top + el.clientTop, deepActive(doc), '');
       }
     } else {
-      text = visit_children(el, index, frame, ox, oy, active);
+      text = visit_children(el, index, frame, ox, oy, active, st.cursor);
     }
     if (keep && index !== parent) {
       const t = el.tagName;
@@ -259,12 +258,12 @@
     return st.display === 'inline' ? text : ' ' + text + ' ';
   }
 
-  function visit_children(el, parent, frame, ox, oy, active) {
+  function visit_children(el, parent, frame, ox, oy, active, cursor) {
     let text = '';
-    if (el.shadowRoot) for (const c of el.shadowRoot.children) text += visit(c, parent, frame, ox, oy, active);
+    if (el.shadowRoot) for (const c of el.shadowRoot.children) text += visit(c, parent, frame, ox, oy, active, cursor);
     for (const c of el.childNodes) {
       if (c.nodeType === 3) text += c.data;
-      else if (c.nodeType === 1) text += visit(c, parent, frame, ox, oy, active);
+      else if (c.nodeType === 1) text += visit(c, parent, frame, ox, oy, active, cursor);
       if (text.length > MAX_TEXT * 8) text = text.slice(0, MAX_TEXT * 8);
     }
     return text;
@@ -276,10 +275,36 @@
   if (se.scrollHeight > se.clientHeight + 1 || se.scrollWidth > se.clientWidth + 1) rootFlags |= 128;
   nodes.push([-1, 'document', norm(doc.title), '', null, '', '', 'html', null, 0, 0, vw, vh, rootFlags, 0]);
   elements.push(doc.documentElement);
-  if (doc.body) visit_children(doc.body, 0, 0, 0, 0, deepActive(doc));
+  if (doc.body) visit_children(doc.body, 0, 0, 0, 0, deepActive(doc), getComputedStyle(doc.body).cursor);
 
   const store = (window.__replayCapture = window.__replayCapture || { gens: {} });
   store.gens[gen] = elements;
   for (const g of Object.keys(store.gens)) if (Number(g) < gen - 4 && Number(g) !== opts.keep) delete store.gens[g];
-  return { generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], nodes };
+  // The tree crosses the protocol as one XML string (lxml parses it in C): far faster than a
+  // structured value of thousands of rows. Attributes use single quotes so JSON escapes little.
+  const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  const CTRL = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
+  const SPECIAL = /[&<'\x00-\x1f\ud800-\udfff\ufffe\uffff]/;
+  const esc = (v) => { const s = String(v); return SPECIAL.test(s) ? escSlow(s) : s; };
+  const escSlow = (v) => v.replace(CTRL, '').replace(LONE, '\ufffd').replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;').replace(/'/g, '&apos;').replace(/\n/g, '&#10;').replace(/\r/g, '&#13;').replace(/\t/g, '&#9;');
+  const out = [];
+  const open = [];
+  for (let i = 0; i < nodes.length; i++) {
+    const r = nodes[i];
+    while (open.length && open[open.length - 1] !== r[0]) { out.push('</node>'); open.pop(); }
+    let a = "<node i='" + i + "' role='" + esc(r[1]) + "' tag='" + esc(r[7]) + "' x='" + r[9] + "' y='" + r[10] +
+      "' w='" + r[11] + "' h='" + r[12] + "' f='" + r[13] + "'";
+    if (r[2]) a += " label='" + esc(r[2]) + "'";
+    if (r[3]) a += " id='" + esc(r[3]) + "'";
+    if (r[4] !== null && r[4] !== undefined) a += " value='" + esc(r[4]) + "'";
+    if (r[5]) a += " text='" + esc(r[5]) + "'";
+    if (r[6]) a += " placeholder='" + esc(r[6]) + "'";
+    if (r[8]) a += " href='" + esc(r[8]) + "'";
+    if (r[14]) a += " frame='" + r[14] + "'";
+    out.push(a + '>');
+    open.push(i);
+  }
+  while (open.length) { out.push('</node>'); open.pop(); }
+  return JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], xml: out.join('') });
 }

@@ -18,25 +18,8 @@ F_HITTABLE = 64
 F_SCROLLABLE = 128
 F_ACTIONABLE = 256
 
-# Order of the fields in one raw node row produced by capture.js.
-RAW_FIELDS = (
-    "parent",
-    "role",
-    "label",
-    "id",
-    "value",
-    "text",
-    "placeholder",
-    "tag",
-    "href",
-    "x",
-    "y",
-    "width",
-    "height",
-    "flags",
-    "frame",
-)
-_STRING_ATTRS = ("role", "label", "id", "value", "text", "placeholder", "tag", "href")
+# A node's attributes: i (document order), role, tag, x, y, w, h, f (flags), and when present
+# label, id, value, text, placeholder, href, frame.
 
 
 def normalize(text: str | None) -> str:
@@ -197,7 +180,7 @@ class Node(etree.ElementBase):
 
 
 _LOOKUP = etree.ElementDefaultClassLookup(element=Node)
-_PARSER = etree.XMLParser()
+_PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=True)
 _PARSER.set_element_class_lookup(_LOOKUP)
 
 
@@ -220,37 +203,9 @@ class Capture:
         return len(self.nodes)
 
 
-def _clean(text: str) -> str:
-    # XML attributes cannot hold control characters; they carry no meaning for matching
-    return "".join(ch for ch in text if ch >= " " or ch in "\t\n\r")
-
-
 def build_capture(raw: dict[str, Any]) -> Capture:
-    """Build the lxml tree from capture.js output."""
-    rows = raw["nodes"]
-    elements: list[Node] = []
-    for i, row in enumerate(rows):
-        attrib = {"i": str(i)}
-        for key, value in zip(RAW_FIELDS, row, strict=True):
-            if key in ("parent",):
-                continue
-            if key in ("x", "y", "width", "height"):
-                attrib[{"width": "w", "height": "h"}.get(key, key)] = repr(float(value))
-            elif key == "flags":
-                attrib["f"] = str(int(value))
-            elif key == "frame":
-                if value:
-                    attrib["frame"] = str(int(value))
-            elif value is not None and value != "":
-                text = _clean(str(value))
-                attrib[key] = normalize(text) if key in ("label", "text") else text
-            elif key == "value" and value == "":
-                attrib[key] = ""
-        el = _PARSER.makeelement("node", attrib)
-        parent = row[0]
-        if parent >= 0:
-            elements[parent].append(el)
-        elements.append(el)  # type: ignore[arg-type]
-    root = elements[0]
+    """Build the tree from capture.js output: ``xml`` holds nested ``<node>`` elements in document order."""
+    root = etree.fromstring(raw["xml"].encode("utf-8"), _PARSER)
+    nodes: list[Node] = list(root.iter())  # type: ignore[arg-type]
     vw, vh = raw.get("viewport", [0, 0])
-    return Capture(int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), root, elements)
+    return Capture(int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), root, nodes)  # type: ignore[arg-type]

@@ -76,7 +76,40 @@ def capture(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page
 
     for child in children:
         add(child, 0)
-    return build_capture({"generation": generation, "url": url, "title": title, "viewport": [1280, 800], "nodes": rows})
+    return build_capture(
+        {"generation": generation, "url": url, "title": title, "viewport": [1280, 800], "xml": rows_to_xml(rows)}
+    )
+
+
+def rows_to_xml(rows: list[list[Any]]) -> str:
+    """The XML capture.js produces, from rows [parent, role, label, id, value, text, placeholder, tag, href, x, y, w, h,
+    flags, frame]."""
+    from lxml import etree
+
+    elements: list[Any] = []
+    for i, (parent, role, label, tid, value, text, ph, tag, href, x, y, w, h, flags, frame) in enumerate(rows):
+        attrib = {
+            "i": str(i),
+            "role": role,
+            "tag": tag,
+            "x": str(x),
+            "y": str(y),
+            "w": str(w),
+            "h": str(h),
+            "f": str(flags),
+        }
+        for key, val in (("label", label), ("id", tid), ("text", text), ("placeholder", ph), ("href", href)):
+            if val:
+                attrib[key] = str(val)
+        if value is not None:
+            attrib["value"] = str(value)
+        if frame:
+            attrib["frame"] = str(frame)
+        el = etree.Element("node", attrib)
+        if parent >= 0:
+            elements[parent].append(el)
+        elements.append(el)
+    return etree.tostring(elements[0], encoding="unicode")
 
 
 def by_label(cap: Capture, label: str, nth: int = 0) -> Any:
