@@ -330,6 +330,33 @@ def session_list(as_json: bool) -> None:
     emit(as_json, {"sessions": sessions}, "\n".join(lines) or "no open sessions")
 
 
+@main.group("daemon")
+def daemon_group() -> None:
+    """Inspect or stop the per-user session daemon."""
+
+
+@daemon_group.command("status")
+@json_option
+@handles_errors
+def daemon_status(as_json: bool) -> None:
+    """Whether the daemon runs, its pid and session count."""
+    from replay.client import Client
+
+    info = Client().request({"op": "ping"}, start=False)
+    emit(as_json, {"daemon": info}, f"daemon {info['pid']} serving {info['sessions']} session(s)")
+
+
+@daemon_group.command("stop")
+@json_option
+@handles_errors
+def daemon_stop(as_json: bool) -> None:
+    """Stop the daemon; every session is torn down (recordings are written)."""
+    from replay.client import Client
+
+    Client().shutdown()
+    emit(as_json, {"stopped": True}, "daemon stopped")
+
+
 _register_interactive()
 
 

@@ -58,7 +58,9 @@ def region_identity(region: Node | None) -> Region | None:
     """The ``scrollRegion`` evidence of a region node."""
     if region is None:
         return None
-    return Region(region.role, _norm(region.label), region.test_id if region.parent_node is not None else None)
+    if region.parent_node is None:
+        return Region("document")  # never the page title: titles churn ("Inbox (3)")
+    return Region(region.role, _norm(region.label), region.test_id)
 
 
 def ancestry_of(node: Node) -> tuple[Ancestor, ...]:
