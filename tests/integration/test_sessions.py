@@ -271,3 +271,13 @@ def test_interactive_text_with_dollar_brace_is_recorded_literally(cli: Cli, web:
 
     assert resolve(str(fill.param("text")), {}) == "Price ${AMOUNT}"
     assert os.path.exists(out)
+
+
+def test_opened_modal_dialog_appears_in_the_snapshot_and_is_actionable(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html")
+    assert 'dialog "Newsletter"' not in cli("snapshot").stdout
+    cli("click", "Newsletter")
+    snap = cli("snapshot", "-i", "-s", "role=dialog").stdout
+    assert snap.splitlines()[0].split(maxsplit=1)[1].startswith('dialog "Newsletter"')
+    cli("click", 'role=button label="Close dialog"')
+    assert cli("is", "absent", "role=dialog").returncode == 0
