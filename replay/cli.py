@@ -67,7 +67,16 @@ def emit(as_json: bool, payload: dict[str, Any], text: str | None) -> None:
         click.echo(text)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class ReplayGroup(click.Group):
+    """``replay FLOW.ad …`` is shorthand for ``replay run FLOW.ad …``."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        if args and args[0] not in self.commands and (args[0].endswith(".ad") or os.path.isfile(args[0])):
+            args = ["run", *args]
+        return super().resolve_command(ctx, args)
+
+
+@click.group(cls=ReplayGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", prog_name="replay")
 def main() -> None:
     """Record, replay and heal UI flows; every element step is verified before it acts."""
@@ -185,6 +194,67 @@ def digest(file: str, platform: str | None, as_json: bool) -> None:
         {"path": file, "platform": plan.platform, "steps": len(plan.steps), "planDigest": plan.digest},
         plan.digest,
     )
+
+
+@main.command("run")
+@click.argument("file")
+@click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable (highest precedence).")
+@click.option("--session", "session", default=None, metavar="NAME", help="Run in this session (default: a new one).")
+@click.option("--from", "from_step", type=int, default=None, metavar="N", help="Resume at plan step N (same session).")
+@click.option("--plan-digest", "plan_digest", default=None, metavar="D", help="The digest the resume expects.")
+@click.option(
+    "--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout (default: context, else 5000)."
+)
+@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default", help="Divergence detail.")
+@platform_option
+@click.option("--headed", is_flag=True, help="Show the browser window.")
+@json_option
+@handles_errors
+def run_cmd(
+    file: str,
+    env_pairs: tuple[str, ...],
+    session: str | None,
+    from_step: int | None,
+    plan_digest: str | None,
+    timeout: int | None,
+    level: str,
+    platform: str | None,
+    headed: bool,
+    as_json: bool,
+) -> None:
+    """Replay FILE, verifying every element before acting; exit 3 with a divergence when the app drifted."""
+    from replay.client import Client
+    from replay.errors import DivergenceError
+    from replay.script.loader import read_text
+    from replay.script.variables import parse_cli_assignment
+
+    values = dict(parse_cli_assignment(p) for p in env_pairs)
+    read_text(file)  # a missing file is a usage error here, before any daemon
+    client = Client(session)
+    try:
+        result = client.run(
+            file,
+            from_step=from_step,
+            plan_digest=plan_digest,
+            values=values,
+            timeout=timeout,
+            platform=platform,
+            level=level,
+            headed=headed,
+        )
+    except DivergenceError as err:
+        d = err.divergence
+        if as_json:
+            click.echo(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False))
+        else:
+            from replay.engine.divergence import render_text
+
+            resume = f"replay run {file} --session {d.get('session')}"  # the session keeps this run's -e values
+            click.echo(render_text(d, resume))
+        sys.exit(err.exit_code)
+    ran = int(result["ran"])
+    text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
+    emit(as_json, {"result": result}, text)
 
 
 # interactive commands ------------------------------------------------------------------------

@@ -30,6 +30,8 @@ class Client:
         if name is not None and not valid_session_name(name):
             raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
         self.session = session_key(name, cwd or os.getcwd())
+        self.explicit = name is not None  # `run` uses an ephemeral session unless one is named
+        self.cwd = cwd or os.getcwd()
 
     # transport ----------------------------------------------------------------------------
 
@@ -114,6 +116,35 @@ class Client:
             raise SessionNotFound(
                 "no session is open", hint="start one with `replay open URL` (add --session NAME to name it)"
             ) from None
+
+    def run(
+        self,
+        path: str,
+        *,
+        from_step: int | None = None,
+        plan_digest: str | None = None,
+        values: dict[str, str] | None = None,
+        timeout: int | None = None,
+        platform: str | None = None,
+        level: str = "default",
+        headed: bool = False,
+    ) -> dict[str, Any]:
+        """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted."""
+        payload = {
+            "op": "run",
+            "path": os.path.abspath(os.path.join(self.cwd, path)),
+            "display": path,
+            "session": self.session if self.explicit else None,
+            "from": from_step,
+            "plan_digest": plan_digest,
+            "values": values or {},
+            "shell": {k: v for k, v in os.environ.items() if k.startswith("REPLAY_VAR_")},
+            "timeout": timeout,
+            "platform": platform,
+            "level": level,
+            "headed": headed,
+        }
+        return dict(self.request(payload, start=True))
 
     def run_line(self, line: str, **options: Any) -> dict[str, Any]:
         """Run one `.ad` script line (``${VAR}`` resolved from ``options["values"]``)."""

@@ -193,6 +193,23 @@ class Unmaterialized(ReplayError):
     exit_code = EXIT_WRITE
 
 
+class DivergenceError(ReplayError):
+    """Replay stopped because reality differs from the recording; ``divergence`` says how."""
+
+    code = "DIVERGENCE"
+    exit_code = EXIT_DIVERGENCE
+
+    def __init__(self, message: str, divergence: dict[str, Any], **kwargs: Any) -> None:
+        super().__init__(message, **kwargs)
+        self.divergence = divergence
+
+    def to_dict(self) -> dict[str, Any]:
+        """The error JSON, carrying the complete divergence object."""
+        out = super().to_dict()
+        out["divergence"] = self.divergence
+        return out
+
+
 class FormatCheckFailed(ReplayError):
     """``replay fmt --check`` found a file that is not in canonical form."""
 
@@ -217,6 +234,7 @@ ALL_ERRORS: tuple[type[ReplayError], ...] = (
     RepairSessionExpired,
     TargetExists,
     Unmaterialized,
+    DivergenceError,
     FormatCheckFailed,
 )
 
@@ -227,6 +245,8 @@ def from_dict(data: dict[str, Any]) -> ReplayError:
     """Rebuild an error from its JSON projection (the client side of the daemon wire)."""
     cls = _BY_CODE.get(str(data.get("code")), ReplayError)
     loc = data.get("location")
+    if cls is DivergenceError:
+        return DivergenceError(str(data.get("message", "")), dict(data.get("divergence") or {}), hint=data.get("hint"))
     location = Location(loc.get("path"), loc.get("line"), loc.get("column")) if isinstance(loc, dict) else None
     return cls(
         str(data.get("message", "")),

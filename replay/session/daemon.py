@@ -15,6 +15,7 @@ import fcntl
 import json
 import logging
 import os
+import secrets
 import shutil
 import signal
 import socket
@@ -23,7 +24,7 @@ import sys
 import time
 from typing import Any
 
-from replay.errors import InvalidArgs, Location, ReplayError, SessionNotFound
+from replay.errors import DivergenceError, InvalidArgs, Location, ReplayError, SessionNotFound
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session.protocol import socket_path, valid_session_name
@@ -88,6 +89,8 @@ class Daemon:
         if op == "shutdown":
             self.stop.set()
             return {"stopping": True}
+        if op == "run":
+            return await self._run(request)
         name = str(request.get("session") or "")
         if not valid_session_name(name):
             raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
@@ -101,21 +104,99 @@ class Daemon:
             return await self._command(name, action, dict(request.get("options") or {}))
         raise InvalidArgs(f"unknown request {op!r}")
 
-    async def _command(self, name: str, action: Action, options: dict[str, Any]) -> Any:
+    async def _session(self, name: str, options: dict[str, Any], *, create: bool, ephemeral: bool = False) -> Session:
         session = self.sessions.get(name)
-        if session is None:
-            if action.command != "open":
+        if session is not None:
+            return session
+        if not create:
+            shown = "default" if name.startswith("default-") else name
+            raise SessionNotFound(
+                f"no session {shown!r} is open",
+                hint="start one with `replay open URL` (add --session NAME to name it)",
+            )
+        async with self._create_lock:
+            session = self.sessions.get(name)
+            if session is None:
+                browser = await self.browser(str(options.get("browser") or "chromium"), bool(options.get("headed")))
+                session = Session(name, self.home, await browser.new_driver())
+                session.ephemeral = ephemeral
+                self.sessions[name] = session
+                self.empty_since = None
+        return session
+
+    async def _run(self, request: dict[str, Any]) -> Any:
+        from replay.engine.resume import LastDivergence, check_resume
+        from replay.engine.runner import Runner, RunOptions
+        from replay.script.loader import read_text
+        from replay.script.parser import parse
+        from replay.script.plan import build_plan
+        from replay.script.resolve import unresolved, variables_for
+
+        path = str(request["path"])
+        display = str(request.get("display") or path)
+        script = parse(read_text(path), display)
+        script = type(script)(script.path, script.items, script.context, script.env, os.path.realpath(path))
+        plan = build_plan(script, request.get("platform"))
+        requested = request.get("session")
+        ephemeral = not requested
+        name = str(requested) if requested else f"run-{secrets.token_hex(3)}"
+        if not valid_session_name(name):
+            raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+        artifacts = str(request.get("artifacts_dir") or os.path.join(self.home, "artifacts", name))
+        shown = "default" if name.startswith("default-") else name
+        given = {
+            "cli": {str(k): str(v) for k, v in dict(request.get("values") or {}).items()},
+            "shell": {str(k): str(v) for k, v in dict(request.get("shell") or {}).items()},
+        }
+        from_step = request.get("from")
+        known = self.sessions.get(name)
+        if from_step is not None and known is not None and not given["cli"] and known.run_values:
+            given = known.run_values  # a resume reuses the diverged run's -e values unless given again
+        values = variables_for(
+            script, platform=plan.platform, session=shown, artifacts=artifacts, cli=given["cli"], shell=given["shell"]
+        )
+        problems = unresolved(script, values)
+        if problems:
+            raise problems[0]
+        session = self.sessions.get(name)
+        if from_step is not None:
+            if session is None:
                 raise SessionNotFound(
-                    f"no session {name.split('-')[0] if name.startswith('default-') else name!r} is open",
-                    hint="start one with `replay open URL` (add --session NAME to name it)",
+                    f"--from needs the session that diverged; no session {shown!r} is open",
+                    hint="resume with the --session the divergence report names, or re-run from step 1",
                 )
-            async with self._create_lock:
-                session = self.sessions.get(name)
-                if session is None:
-                    browser = await self.browser(str(options.get("browser") or "chromium"), bool(options.get("headed")))
-                    session = Session(name, self.home, await browser.new_driver())
-                    self.sessions[name] = session
-                    self.empty_since = None
+            check_resume(
+                plan, int(from_step), request.get("plan_digest"), session.last_divergence, session.recorded_count()
+            )
+        session = await self._session(name, request, create=True, ephemeral=ephemeral)
+        timeout = int(request.get("timeout") or plan.script.context.get("timeout") or 5000)
+        options = RunOptions(
+            start=int(from_step or 1),
+            values=values,
+            timeout_ms=timeout,
+            level=str(request.get("level") or "default"),
+            artifacts_dir=artifacts,
+        )
+        async with session.lock:
+            session.last_used = time.monotonic()
+            runner = Runner(session, plan, options)
+            try:
+                result = await runner.run()
+            except DivergenceError:
+                d = runner.last_divergence
+                assert d is not None
+                session.last_divergence = LastDivergence(plan.digest, d.index, d.repair_hint, session.recorded_count())
+                session.run_values = given
+                raise
+            session.last_divergence = None
+        out = result.to_dict()
+        out["session"] = shown
+        if session.ephemeral:
+            await self._close(name, None, discard=True)
+        return out
+
+    async def _command(self, name: str, action: Action, options: dict[str, Any]) -> Any:
+        session = await self._session(name, options, create=action.command == "open")
         async with session.lock:
             if action.command == "open" and options.get("save_script") is not None:
                 path = options["save_script"] or None

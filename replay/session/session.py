@@ -59,6 +59,9 @@ class Session:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     journal: Journal = field(init=False)
     _raw: Action | None = field(default=None, init=False, repr=False)
+    last_divergence: Any = None  # replay.engine.resume.LastDivergence of the latest divergence
+    ephemeral: bool = False  # created by `replay run` without --session
+    run_values: dict[str, dict[str, str]] = field(default_factory=dict)  # -e/shell values of the last diverged run
 
     def __post_init__(self) -> None:
         self.journal = Journal(os.path.join(self.home, "sessions", self.name, "journal.ndjson"))
@@ -252,7 +255,6 @@ class Session:
         target = action.target
         assert target is not None
         cmd = action.command
-        result: dict[str, Any] = {"command": cmd}
         if cmd == "is":
             return await self._assert(action, target, timeout, provenance, record_flag, no_record)
         if cmd == "wait":
@@ -278,6 +280,73 @@ class Session:
             act_gen, act_index = capture.generation, node.position
             resolution = res.to_dict()
             shown = node
+        return await self._perform(
+            action,
+            phase,
+            capture,
+            node,
+            (act_gen, act_index),
+            resolution,
+            shown,
+            provenance,
+            timeout,
+            record_flag,
+            no_record,
+        )
+
+    async def perform(
+        self,
+        raw: Action,
+        action: Action,
+        capture: Capture,
+        node: Node,
+        resolution: dict[str, Any],
+        *,
+        provenance: str,
+        timeout_ms: int,
+    ) -> dict[str, Any]:
+        """Act on a node the engine has already resolved and verified, and journal it.
+
+        ``raw`` is the step as written (its line keeps ``${VAR}``); ``action`` has values resolved.
+        """
+        self.last_used = time.monotonic()
+        self._raw = raw
+        spec = REGISTRY.get(action.command)
+        assert spec is not None
+        form = next(f for f in spec.forms if f.name == action.form)
+        return await self._perform(
+            action,
+            form.phase,
+            capture,
+            node,
+            (capture.generation, node.position),
+            resolution,
+            node,
+            provenance,
+            timeout_ms,
+            action.flag("--record") is True,
+            action.flag("--no-record") is True,
+        )
+
+    async def _perform(
+        self,
+        action: Action,
+        phase: str,
+        capture: Capture,
+        node: Node | None,
+        handle: tuple[int, int],
+        resolution: dict[str, Any],
+        shown: Node,
+        provenance: str,
+        timeout: int,
+        record_flag: bool,
+        no_record: bool,
+    ) -> dict[str, Any]:
+        target = action.target
+        assert target is not None
+        cmd = action.command
+        act_gen, act_index = handle
+        result: dict[str, Any] = {"command": cmd}
         result["target"] = describe(shown)
         result["resolution"] = resolution
         line, evidence, verification, selector_text = None, None, None, None
@@ -425,6 +494,21 @@ class Session:
             action, provenance, record=not no_record, line=line, ref=target.ref, element=target.ref is not None
         )
         return {"command": "wait", "form": action.form}
+
+    # replay hooks ---------------------------------------------------------------------------
+
+    def issue_refs(self, capture: Capture) -> None:
+        """Make ``capture`` the refs generation (a divergence's screen refs act at once)."""
+        self.refs_capture = capture
+
+    def journal_plan_step(self, raw: Action) -> None:
+        """Journal a plan step the engine ran itself (``wait``)."""
+        self._raw = raw
+        self._journal(raw, "plan", record=True, line=self._raw_line())
+
+    def recorded_count(self) -> int:
+        """Recorded (script-bound) actions in the journal: a corrective action raises it."""
+        return sum(1 for e in self.journal.entries if e.record)
 
     # journal and recording ---------------------------------------------------------------
 

@@ -45,9 +45,12 @@ def id_is_unique(capture: Capture, node: Node) -> bool:
 
 
 def region_of(node: Node) -> Node | None:
-    """The nearest scrollable ancestor (the document root counts), or None."""
+    """The nearest scrollable ancestor element, or None for the page itself.
+
+    The document is not a region: a page-level scroller is no container (every screen has one).
+    """
     p = node.parent_node
-    while p is not None:
+    while p is not None and p.parent_node is not None:
         if p.scrollable:
             return p
         p = p.parent_node
@@ -58,8 +61,6 @@ def region_identity(region: Node | None) -> Region | None:
     """The ``scrollRegion`` evidence of a region node."""
     if region is None:
         return None
-    if region.parent_node is None:
-        return Region("document")  # never the page title: titles churn ("Inbox (3)")
     return Region(region.role, _norm(region.label), region.test_id)
 
 

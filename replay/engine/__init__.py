@@ -1,0 +1,1 @@
+"""Replay: step execution, verification before acting, divergences, repairHint, resume preflight."""

@@ -1,0 +1,369 @@
+"""The divergence: one typed object, built in one place, projected to text, JSON, Python and MCP.
+
+``Divergence.to_dict(level)`` is the canonical JSON; every surface prints or wraps exactly that.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.engine import hint as hints
+from replay.script.ast import Action, Target
+from replay.script.evidence import TargetEvidence, decode, encode
+from replay.script.formatter import format_action
+from replay.script.selector import Selector
+from replay.script.variables import Literal, Reference, parse_template
+from replay.tree.match import describe
+from replay.tree.model import Capture, Node
+from replay.tree.suggest import rank
+
+VERSION = 1
+MAX_FIELD_BYTES = 256
+TRUNCATED = "…[truncated]"
+LEVELS = {
+    # level: (byte ceiling, max refs, max suggestions)
+    "digest": (8 * 1024, 8, 0),
+    "default": (24 * 1024, 12, 5),
+    "full": (64 * 1024, 20, 5),
+}
+OVERLAY_ROLES = ("dialog", "alertdialog")
+
+
+def clip(text: str | None, limit: int = MAX_FIELD_BYTES) -> str | None:
+    """A string cut to ``limit`` UTF-8 bytes, with a truncation marker."""
+    if text is None:
+        return None
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    keep = limit - len(TRUNCATED.encode("utf-8"))
+    return data[:keep].decode("utf-8", errors="ignore") + TRUNCATED
+
+
+def redacted_text(value: str) -> str:
+    """What a report shows of typed text: ``<var:NAME>`` for variables, never the literal."""
+    parts = parse_template(value)
+    if parts and all(isinstance(p, Reference) for p in parts):
+        return " ".join(f"<var:{p.name}>" for p in parts if isinstance(p, Reference))
+    if any(isinstance(p, Reference) for p in parts):
+        return "".join(
+            f"<var:{p.name}>" if isinstance(p, Reference) else "<redacted>"
+            for p in parts
+            if not (isinstance(p, Literal) and not p.text)
+        )
+    return "<redacted>"
+
+
+TYPED_PARAMS = {("fill", "text"), ("type", "text"), ("find", "arg")}
+
+
+def action_text(action: Action) -> str:
+    """The step as written, with typed text redacted."""
+    params = tuple(
+        (k, redacted_text(v) if (action.command, k) in TYPED_PARAMS and isinstance(v, str) else v)
+        for k, v in action.params
+    )
+    shown = Action(action.line, action.command, action.form, params, action.flags, None)
+    return format_action(shown).replace('"<redacted>"', "<redacted>")
+
+
+def node_view(node: Node) -> dict[str, Any]:
+    """A node as reports show it: no values (typed text lives there)."""
+    out: dict[str, Any] = {"ref": node.ref, "role": node.role}
+    if node.label:
+        out["label"] = clip(node.label)
+    elif node.content:
+        out["text"] = clip(node.content)
+    if node.test_id:
+        out["id"] = clip(node.test_id)
+    flags = [
+        f
+        for f, on in (
+            ("disabled", node.actionable and not node.enabled),
+            ("hidden", not node.visible),
+            ("checked", node.checked),
+        )
+        if on
+    ]
+    if flags:
+        out["flags"] = flags
+    return out
+
+
+def screen_refs(capture: Capture) -> list[Node]:
+    """Interactive and labeled nodes, those inside an open dialog first, then document order."""
+    nodes = [n for n in capture.nodes[1:] if n.actionable or n.label]
+    dialogs = [n for n in capture.nodes[1:] if n.role in OVERLAY_ROLES and n.visible]
+
+    def in_overlay(n: Node) -> bool:
+        return any(d is n or d in n.iterancestors() for d in dialogs)
+
+    return sorted(nodes, key=lambda n: (0 if in_overlay(n) else 1, n.position))
+
+
+@dataclass
+class Screen:
+    """What the screen holds now, under a fresh refs generation — or why it cannot say."""
+
+    available: bool
+    refs_generation: int | None = None
+    refs: list[dict[str, Any]] = field(default_factory=list)
+    reason: str | None = None
+    hint: str | None = None
+
+    def to_dict(self, max_refs: int) -> dict[str, Any]:
+        """The JSON of ``screen``."""
+        if not self.available:
+            return {"state": "unavailable", "reason": clip(self.reason), "hint": clip(self.hint)}
+        return {
+            "state": "available",
+            "refsGeneration": self.refs_generation,
+            "refs": self.refs[:max_refs],
+            "truncated": len(self.refs) > max_refs,
+        }
+
+
+@dataclass
+class Divergence:
+    """A structured stop before acting (or after a failed dispatch)."""
+
+    kind: str
+    index: int
+    path: str
+    line: int
+    action: str
+    cause: str
+    repair_hint: str
+    screen: Screen
+    suggestions: list[dict[str, Any]]
+    resume: dict[str, Any]
+    binding: dict[str, Any]
+    session: str | None = None
+    overflow: str | None = None
+
+    def to_dict(self, level: str = "default") -> dict[str, Any]:
+        """The canonical JSON at ``level``, within its byte ceiling."""
+        ceiling, max_refs, max_sugg = LEVELS[level]
+        out: dict[str, Any] = {
+            "version": VERSION,
+            "kind": self.kind,
+            "step": {"index": self.index, "source": {"path": clip(self.path), "line": self.line}},
+            "action": clip(self.action),
+            "cause": clip(self.cause),
+            "repairHint": self.repair_hint,
+            "screen": self.screen.to_dict(max_refs),
+        }
+        if level == "digest":
+            out["suggestionCount"] = len(self.suggestions)
+        else:
+            out["suggestions"] = self.suggestions[:max_sugg]
+        out["resume"] = self.resume
+        binding = dict(self.binding)
+        if level == "digest":
+            binding = {k: binding[k] for k in ("classification", "matchCount") if k in binding}
+        out["targetBinding"] = binding
+        if self.session:
+            out["session"] = self.session
+        if self.overflow:
+            out["overflow"] = self.overflow
+        # stay under the ceiling: drop refs, then candidates, then recorded/observed detail
+        while _size(out) > ceiling:
+            screen = out["screen"]
+            if screen.get("refs"):
+                screen["refs"] = screen["refs"][: max(0, len(screen["refs"]) // 2)]
+                screen["truncated"] = True
+                continue
+            tb = out["targetBinding"]
+            if tb.get("candidates"):
+                tb["candidates"] = []
+                continue
+            if tb.get("recorded") or tb.get("observed"):
+                tb["recorded"] = tb["observed"] = None
+                continue
+            if out.get("suggestions"):
+                out["suggestions"] = out["suggestions"][:-1]
+                continue
+            break  # pragma: no cover - the fixed fields alone are far below every ceiling
+        return out
+
+    def write_overflow(self, directory: str, level: str) -> None:
+        """Write the full report when ``level`` cuts anything, and name it in ``overflow``."""
+        _, max_refs, max_sugg = LEVELS[level]
+        cut = len(self.screen.refs) > max_refs or len(self.suggestions) > max_sugg or level == "digest"
+        if not cut:
+            return
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        path = os.path.join(directory, f"divergence-step{self.index}.json")
+        full = Divergence(**{**self.__dict__, "overflow": None}).to_dict("full")
+        full["screen"]["refs"] = self.screen.refs if self.screen.available else []
+        full["screen"]["truncated"] = False if self.screen.available else None
+        with open(path, "w", encoding="utf-8") as fh:
+            json.dump(full, fh, ensure_ascii=False, indent=2)
+        self.overflow = path
+
+
+def _size(obj: dict[str, Any]) -> int:
+    return len(json.dumps(obj, ensure_ascii=False).encode("utf-8"))
+
+
+def build_screen(capture: Capture | None, failure: str | None = None) -> Screen:
+    """The ``screen`` of a divergence from its fresh capture (``None`` if capture failed)."""
+    if capture is None:
+        return Screen(False, reason=f"capture failed: {failure or 'unknown error'}", hint="take a snapshot to retry")
+    if hints.is_sparse(capture):
+        return Screen(
+            False,
+            reason=f"sparse screen: {hints.meaningful_nodes(capture)} meaningful node(s)",
+            hint="the page may still be loading or failed to render; take a snapshot to look",
+        )
+    return Screen(True, capture.generation, [node_view(n) for n in screen_refs(capture)])
+
+
+def build_suggestions(capture: Capture | None, evidence: TargetEvidence | None) -> list[dict[str, Any]]:
+    """Ranked suggestions (≤ 5) with score and basis."""
+    if capture is None or evidence is None or hints.is_sparse(capture):
+        return []
+    out = []
+    for s in rank(capture, evidence):
+        entry = node_view(s.node)
+        entry["score"] = s.score
+        entry["basis"] = "+".join(s.basis) or "position"
+        out.append(entry)
+    return out
+
+
+def evidence_json(ev: TargetEvidence | None) -> dict[str, Any] | None:
+    """The recorded evidence as JSON (its canonical payload)."""
+    return json.loads(encode(ev)) if ev is not None else None
+
+
+def target_text(target: Target | None) -> str:
+    """A short display of a target."""
+    if target is None:
+        return ""
+    if target.ref is not None:
+        return target.ref
+    from replay.script.selector import format_selector
+
+    assert isinstance(target.selector, Selector)
+    return format_selector(target.selector)
+
+
+def build_divergence(
+    *,
+    kind: str,
+    index: int,
+    path: str,
+    action: Action,
+    cause: str,
+    capture: Capture | None,
+    capture_error: str | None,
+    evidence: TargetEvidence | None,
+    match_count: int | None,
+    observed: Node | None,
+    mismatches: list[str],
+    candidates: list[str],
+    resume: dict[str, Any],
+    session: str | None,
+) -> Divergence:
+    """The one builder: hint, screen, suggestions and binding from the same full capture."""
+    repair = hints.repair_hint(kind, evidence, capture)
+    binding: dict[str, Any] = {
+        "classification": kind,
+        "matchCount": match_count,
+        "recorded": evidence_json(evidence),
+        "observed": node_view(observed) if observed is not None else None,
+        "mismatches": [clip(m) or "" for m in mismatches[:5]],
+        "candidates": [clip(c) or "" for c in candidates[:5]],
+    }
+    return Divergence(
+        kind=kind,
+        index=index,
+        path=path,
+        line=action.line,
+        action=action_text(action),
+        cause=cause,
+        repair_hint=repair,
+        screen=build_screen(capture, capture_error),
+        suggestions=build_suggestions(capture, evidence),
+        resume=resume,
+        binding=binding,
+        session=session,
+    )
+
+
+def resume_for(kind_hint: str, index: int, plan_len: int, digest: str, *, held: bool | None) -> dict[str, Any]:
+    """``resume``: from N+1 after record-and-heal (the agent performs the step), else N."""
+    from_n = index + 1 if kind_hint == hints.RECORD_AND_HEAL else index
+    out: dict[str, Any] = {"allowed": True, "from": from_n, "planDigest": digest}
+    if kind_hint in (hints.CAUTION, hints.MANUAL) and index + 1 <= plan_len + 1:
+        out["alternateFrom"] = index + 1
+    if held is not None:
+        out["repairSessionHeld"] = held
+    return out
+
+
+def _roundtrip_evidence(payload: dict[str, Any] | None) -> TargetEvidence | None:
+    return decode(json.dumps(payload)) if payload else None
+
+
+HINT_ADVICE = {
+    hints.RECORD_AND_HEAL: "perform this step yourself in the session (suggestions are ranked), then resume after it",
+    hints.STATE_REPAIR: "the recorded screen is not showing: bring the app back to it (--no-record), then resume here",
+    hints.CAUTION: "an element matches but it is not the recorded one: check it before acting; then resume",
+    hints.MANUAL: "a person must look: the evidence cannot decide what to do",
+}
+
+
+def render_text(d: dict[str, Any], command: str) -> str:
+    """The compact human report of a divergence JSON (CLI text projection)."""
+    step = d["step"]
+    lines = [
+        f"DIVERGENCE {d['kind']} at step {step['index']} ({step['source']['path']}:{step['source']['line']})",
+        f"  action: {d['action']}",
+        f"  cause:  {d['cause']}",
+        f"  hint:   {d['repairHint']} — {HINT_ADVICE[d['repairHint']]}",
+    ]
+    for m in d.get("targetBinding", {}).get("mismatches") or []:
+        lines.append(f"          {m}")
+    resume = d["resume"]
+    session = d.get("session")
+    sess = f" --session {session}" if session else ""
+    suggestions = d.get("suggestions") or []
+    verb = d["action"].split()[0]
+    if d["repairHint"] == hints.RECORD_AND_HEAL and suggestions:
+        arg = " <text>" if verb in ("fill", "select") else ""
+        lines.append(
+            f"  next:   replay {verb} {suggestions[0]['ref']}{arg}{sess}   # do the step on the best suggestion, then"
+        )
+    lines.append(f"  resume: {command} --from {resume['from']} --plan-digest {resume['planDigest']}")
+    if resume.get("alternateFrom"):
+        lines.append(f"          (or --from {resume['alternateFrom']} to skip this step)")
+    if suggestions:
+        lines.append("  suggestions:")
+        for sug in suggestions[:3]:
+            name = json.dumps(sug.get("label") or sug.get("text") or "", ensure_ascii=False)
+            lines.append(f"    {sug['ref']} {sug['role']} {name}  score {sug['score']} ({sug['basis']})")
+    elif "suggestionCount" in d:
+        lines.append(f"  suggestions: {d['suggestionCount']} (use --level default to list them)")
+    screen = d["screen"]
+    if screen["state"] == "available":
+        lines.append(f"  screen (refs generation {screen['refsGeneration']}):")
+        for ref in screen["refs"][:8]:
+            text = f"    {ref['ref']} {ref['role']}"
+            if ref.get("label") or ref.get("text"):
+                text += " " + json.dumps(ref.get("label") or ref.get("text"), ensure_ascii=False)
+            lines.append(text)
+        if screen.get("truncated") or len(screen["refs"]) > 8:
+            lines.append("    … (replay snapshot -i" + sess + " for the whole screen)")
+    else:
+        lines.append(f"  screen: unavailable — {screen['reason']}")
+    if d.get("overflow"):
+        lines.append(f"  full report: {d['overflow']}")
+    return "\n".join(lines)
+
+
+__all__ = ["Divergence", "build_divergence", "describe", "render_text", "resume_for"]

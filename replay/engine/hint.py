@@ -1,0 +1,99 @@
+"""repairHint: computed here and nowhere else (SPEC §6, R3).
+
+The mapping is total: every (kind, evidence, capture) gets exactly one hint.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from replay.script.evidence import TargetEvidence, normalize_label
+from replay.tree.model import Capture
+
+RECORD_AND_HEAL = "record-and-heal"
+STATE_REPAIR = "state-repair"
+CAUTION = "caution"
+MANUAL = "manual"
+
+SELECTOR_MISS = "selector-miss"
+IDENTITY_MISMATCH = "identity-mismatch"
+IDENTITY_UNVERIFIABLE = "identity-unverifiable"
+ACTION_FAILURE = "action-failure"
+
+LANDMARKS = ("form", "dialog", "main", "navigation", "region", "list", "table", "tabpanel")
+SPARSE_BELOW = 3
+
+
+@dataclass(frozen=True)
+class Container:
+    """The recorded container: a node identity to look for, or the recorded page path."""
+
+    source: str  # scrollRegion | ancestry-label | ancestry-landmark | page
+    role: str | None = None
+    label: str | None = None
+    id: str | None = None
+    path: str | None = None
+
+
+def meaningful_nodes(capture: Capture) -> int:
+    """Nodes an agent could use: labeled, actionable, or carrying text."""
+    return sum(1 for n in capture.nodes[1:] if n.label or n.actionable or n.content)
+
+
+def is_sparse(capture: Capture) -> bool:
+    """Fewer than 3 meaningful nodes: the screen tells nothing reliable."""
+    return meaningful_nodes(capture) < SPARSE_BELOW
+
+
+def recorded_container(ev: TargetEvidence) -> Container | None:
+    """First of: scroll region; nearest labeled ancestor; nearest landmark ancestor; the page."""
+    if ev.scroll_region is not None:
+        r = ev.scroll_region
+        return Container("scrollRegion", r.role, r.label, r.id)
+    for a in ev.ancestry:
+        if a.label:
+            return Container("ancestry-label", a.role, a.label)
+    for a in ev.ancestry:
+        if a.role in LANDMARKS:
+            return Container("ancestry-landmark", a.role)
+    if ev.page is not None and ev.page.path:
+        return Container("page", path=ev.page.path)
+    return None
+
+
+def container_present(container: Container, capture: Capture) -> bool:
+    """Whether the capture holds the container (role, and label/id when recorded)."""
+    if container.source == "page":
+        from urllib.parse import urlparse
+
+        return (urlparse(capture.url).path or "/") == container.path
+    for n in capture.nodes[1:]:
+        if n.role != container.role:
+            continue
+        if container.label is not None and normalize_label(n.label) != container.label:
+            continue
+        if container.id is not None and n.test_id != container.id:
+            continue
+        return True
+    return False
+
+
+def repair_hint(kind: str, evidence: TargetEvidence | None, capture: Capture | None) -> str:
+    """The one mechanical hint for a divergence, from the evidence and the full capture."""
+    if evidence is None:
+        return MANUAL
+    if capture is None or is_sparse(capture):
+        return MANUAL
+    if kind == IDENTITY_MISMATCH:
+        return CAUTION
+    if kind == IDENTITY_UNVERIFIABLE:
+        return MANUAL
+    container = recorded_container(evidence)
+    if container is None:
+        return MANUAL
+    present = container_present(container, capture)
+    if kind == SELECTOR_MISS:
+        return RECORD_AND_HEAL if present else STATE_REPAIR
+    if kind == ACTION_FAILURE:
+        return RECORD_AND_HEAL if present else MANUAL
+    return MANUAL
