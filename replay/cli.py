@@ -27,6 +27,17 @@ platform_option = click.option(
 )
 
 
+session_option = click.option(
+    "--session",
+    "session",
+    default=None,
+    metavar="NAME",
+    help="Session name (default: REPLAY_SESSION, else per directory).",
+)
+timeout_option = click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
+_PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
+
+
 def _print_error(err: ReplayError) -> None:
     click.echo(f"error: {err}", err=True)
     if err.hint:
@@ -257,17 +268,24 @@ def run_cmd(
     emit(as_json, {"result": result}, text)
 
 
-# interactive commands ------------------------------------------------------------------------
+@main.command("divergence")
+@session_option
+@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default")
+@json_option
+@handles_errors
+def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
+    """Show the session's latest divergence again (text, or --json)."""
+    from replay.client import Client
+    from replay.engine.divergence import render_text
 
-session_option = click.option(
-    "--session",
-    "session",
-    default=None,
-    metavar="NAME",
-    help="Session name (default: REPLAY_SESSION, else per directory).",
-)
-timeout_option = click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
-_PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
+    d = Client(session).divergence(level)
+    if as_json:
+        emit(True, {"divergence": d}, None)
+        return
+    click.echo(render_text(d, f"replay run {d['step']['source']['path']} --session {d.get('session')}"))
+
+
+# interactive commands ------------------------------------------------------------------------
 
 
 def _client(session: str | None) -> Any:

@@ -146,6 +146,11 @@ class Client:
         }
         return dict(self.request(payload, start=True))
 
+    def divergence(self, level: str = "default") -> dict[str, Any]:
+        """The session's latest divergence, projected at ``level`` (the same object `run` raised)."""
+        payload = {"op": "divergence", "session": self.session, "level": level}
+        return dict(self._session_request(payload, start=False)["divergence"])
+
     def run_line(self, line: str, **options: Any) -> dict[str, Any]:
         """Run one `.ad` script line (``${VAR}`` resolved from ``options["values"]``)."""
         payload = {"op": "command", "session": self.session, "line": line, "options": options}

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -67,7 +68,7 @@ def action_text(action: Action) -> str:
         for k, v in action.params
     )
     shown = Action(action.line, action.command, action.form, params, action.flags, None)
-    return format_action(shown).replace('"<redacted>"', "<redacted>")
+    return re.sub(r'"((?:<(?:var:\w+|redacted)> ?)+)"', r"\1", format_action(shown))
 
 
 def node_view(node: Node) -> dict[str, Any]:

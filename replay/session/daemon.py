@@ -94,6 +94,11 @@ class Daemon:
         name = str(request.get("session") or "")
         if not valid_session_name(name):
             raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+        if op == "divergence":
+            session = await self._session(name, {}, create=False)
+            if session.last_report is None:
+                raise InvalidArgs("this session has no divergence", hint="`replay run FLOW.ad --session NAME` first")
+            return {"divergence": session.last_report.to_dict(str(request.get("level") or "default"))}
         if op == "close":
             return await self._close(name, request.get("save_script"), bool(request.get("discard")))
         if op == "command":
@@ -186,6 +191,7 @@ class Daemon:
                 d = runner.last_divergence
                 assert d is not None
                 session.last_divergence = LastDivergence(plan.digest, d.index, d.repair_hint, session.recorded_count())
+                session.last_report = d
                 session.run_values = given
                 raise
             session.last_divergence = None

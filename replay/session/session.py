@@ -62,6 +62,7 @@ class Session:
     last_divergence: Any = None  # replay.engine.resume.LastDivergence of the latest divergence
     ephemeral: bool = False  # created by `replay run` without --session
     run_values: dict[str, dict[str, str]] = field(default_factory=dict)  # -e/shell values of the last diverged run
+    last_report: Any = None  # the replay.engine.divergence.Divergence of the latest divergence
 
     def __post_init__(self) -> None:
         self.journal = Journal(os.path.join(self.home, "sessions", self.name, "journal.ndjson"))

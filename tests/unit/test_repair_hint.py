@@ -1,0 +1,111 @@
+"""Every cell of the repairHint table (SPEC §6), including both fail-safes."""
+
+from __future__ import annotations
+
+import pytest
+
+from replay.engine.hint import (
+    ACTION_FAILURE,
+    CAUTION,
+    IDENTITY_MISMATCH,
+    IDENTITY_UNVERIFIABLE,
+    MANUAL,
+    RECORD_AND_HEAL,
+    SELECTOR_MISS,
+    STATE_REPAIR,
+    recorded_container,
+    repair_hint,
+)
+from replay.script.evidence import Ancestor, Page, Region, TargetEvidence
+
+from .treebuild import N, capture
+
+EV = TargetEvidence(role="button", label="Place order", ancestry=(Ancestor("form", "Checkout"), Ancestor("main")))
+WITH_FORM = capture(
+    N("main")(N("form", label="Checkout")(N("textbox", label="Name"), N("button", label="Submit order")))
+)
+WITHOUT_FORM = capture(
+    N("main")(N("heading", label="Before you continue"), N("button", label="Continue"), N("paragraph", text="x"))
+)
+SPARSE = capture(N("generic"), N("generic"))
+
+
+@pytest.mark.parametrize("kind", [SELECTOR_MISS, IDENTITY_MISMATCH, IDENTITY_UNVERIFIABLE, ACTION_FAILURE])
+def test_a_step_without_recorded_evidence_is_manual(kind: str) -> None:
+    assert repair_hint(kind, None, WITH_FORM) == MANUAL
+
+
+@pytest.mark.parametrize("kind", [SELECTOR_MISS, IDENTITY_MISMATCH, ACTION_FAILURE])
+def test_an_unavailable_capture_is_manual(kind: str) -> None:
+    assert repair_hint(kind, EV, None) == MANUAL
+
+
+@pytest.mark.parametrize("kind", [SELECTOR_MISS, IDENTITY_MISMATCH, ACTION_FAILURE])
+def test_a_sparse_capture_is_manual(kind: str) -> None:
+    assert repair_hint(kind, EV, SPARSE) == MANUAL
+
+
+def test_selector_miss_with_container_present_is_record_and_heal() -> None:
+    assert repair_hint(SELECTOR_MISS, EV, WITH_FORM) == RECORD_AND_HEAL
+
+
+def test_selector_miss_with_container_absent_is_state_repair() -> None:
+    assert repair_hint(SELECTOR_MISS, EV, WITHOUT_FORM) == STATE_REPAIR
+
+
+def test_identity_mismatch_is_caution() -> None:
+    assert repair_hint(IDENTITY_MISMATCH, EV, WITH_FORM) == CAUTION
+    assert repair_hint(IDENTITY_MISMATCH, EV, WITHOUT_FORM) == CAUTION
+
+
+def test_identity_unverifiable_is_manual() -> None:
+    assert repair_hint(IDENTITY_UNVERIFIABLE, EV, WITH_FORM) == MANUAL
+
+
+def test_action_failure_with_container_present_is_record_and_heal() -> None:
+    assert repair_hint(ACTION_FAILURE, EV, WITH_FORM) == RECORD_AND_HEAL
+
+
+def test_action_failure_with_container_absent_is_manual() -> None:
+    assert repair_hint(ACTION_FAILURE, EV, WITHOUT_FORM) == MANUAL
+
+
+def test_no_derivable_container_is_manual() -> None:
+    bare = TargetEvidence(role="button", label="Go")
+    assert recorded_container(bare) is None
+    assert repair_hint(SELECTOR_MISS, bare, WITH_FORM) == MANUAL
+
+
+def test_container_is_the_scroll_region_first() -> None:
+    ev = TargetEvidence(
+        role="button",
+        label="Go",
+        ancestry=(Ancestor("form", "Checkout"),),
+        scroll_region=Region("region", "Order form"),
+    )
+    c = recorded_container(ev)
+    assert c is not None and (c.source, c.role, c.label) == ("scrollRegion", "region", "Order form")
+
+
+def test_container_is_then_the_nearest_labeled_ancestor() -> None:
+    ev = TargetEvidence(
+        role="button", label="Go", ancestry=(Ancestor("group"), Ancestor("form", "Checkout"), Ancestor("main"))
+    )
+    c = recorded_container(ev)
+    assert c is not None and (c.role, c.label) == ("form", "Checkout")
+
+
+def test_container_is_then_the_nearest_landmark_ancestor() -> None:
+    ev = TargetEvidence(
+        role="button", label="Go", ancestry=(Ancestor("group"), Ancestor("navigation"), Ancestor("main"))
+    )
+    c = recorded_container(ev)
+    assert c is not None and (c.source, c.role) == ("ancestry-landmark", "navigation")
+
+
+def test_container_is_last_the_recorded_page_present_iff_the_path_is_the_same() -> None:
+    ev = TargetEvidence(role="button", label="Go", page=Page("/page.html", "T"))
+    assert recorded_container(ev) is not None
+    assert repair_hint(SELECTOR_MISS, ev, WITH_FORM) == RECORD_AND_HEAL  # url path /page.html
+    other = capture(N("button", label="a"), N("button", label="b"), N("button", label="c"), url="http://x/other.html")
+    assert repair_hint(SELECTOR_MISS, ev, other) == STATE_REPAIR
