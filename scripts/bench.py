@@ -16,6 +16,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "fixtures"))
@@ -118,8 +119,130 @@ def bench_roundtrip() -> dict[str, float]:
     return out
 
 
+# The 50-step flow: (how replay's recording targets it, how hand-written Playwright does it)
+FIFTY = [
+    ("click", 'button "Thumbs up"', lambda p: p.get_by_test_id("rate-up").click()),
+    ("click", 'button "Thumbs down"', lambda p: p.get_by_role("button", name="Thumbs down").click()),
+    ("fill", 'searchbox "Search"', lambda p: p.get_by_label("Search").fill("tea")),
+    ("click", 'heading "Order A-100"', lambda p: p.get_by_role("heading", name="Order A-100").click()),
+    ("click", 'heading "Order A-101"', lambda p: p.get_by_role("heading", name="Order A-101").click()),
+    ("fill", 'textbox "Question"', lambda p: p.frame_locator("iframe").get_by_label("Question").fill("when?")),
+    ("click", 'button "Ask"', lambda p: p.frame_locator("iframe").get_by_role("button", name="Ask").click()),
+]
+
+
+def record_fifty(url: str, home: str) -> Path:
+    """Record a clean 50-step flow (open + 49 actions) on the fixture shop, with evidence."""
+    from replay.client import Client
+
+    out = Path(home) / "fifty.ad"
+    c = Client("bench-record", home=home, cwd=home)
+    c.open(f"{url}/shop/index.html", save_script=str(out))
+    snap = c.snapshot(interactive=True)["text"]
+    refs = {needle: next(line.split()[0] for line in snap.splitlines() if needle in line) for _, needle, _ in FIFTY}
+    for i in range(49):
+        verb, needle, _ = FIFTY[i % len(FIFTY)]
+        c.command(verb, refs[needle], *(["tea" if "Search" in needle else "when?"] if verb == "fill" else []))
+    c.close()
+    return out
+
+
+async def playwright_fifty(url: str) -> float:
+    from playwright.async_api import async_playwright
+
+    from replay.drivers.web import LAUNCH_ARGS, find_chromium
+
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=find_chromium(), args=LAUNCH_ARGS)
+        t = time.perf_counter()
+        context = await browser.new_context(viewport={"width": 1280, "height": 800})
+        page = await context.new_page()
+        await page.goto(f"{url}/shop/index.html", wait_until="load")
+        for i in range(49):
+            await FIFTY[i % len(FIFTY)][2](page)
+        await context.close()
+        elapsed = time.perf_counter() - t
+        await browser.close()
+    return elapsed
+
+
+def bench_fifty() -> dict[str, float]:
+    from replay.client import Client
+
+    home = tempfile.mkdtemp(prefix="rb-", dir="/tmp")
+    try:
+        with serve() as url:
+            flow = record_fifty(url, home)
+            client = Client(home=home, cwd=home)
+            client.run(str(flow))  # warm: browser launched, caches hot
+            asyncio.run(playwright_fifty(url))
+            ours, theirs = [], []
+            for _ in range(5):
+                t = time.perf_counter()
+                client.run(str(flow))
+                ours.append(time.perf_counter() - t)
+                theirs.append(asyncio.run(playwright_fifty(url)))
+            steps = sum(1 for line in flow.read_text().splitlines() if line and not line.startswith(("#", "context")))
+    finally:
+        Client(home=home).shutdown()
+        time.sleep(1)
+        shutil.rmtree(home, ignore_errors=True)
+    return {"steps": steps, "replay": median_ms(ours), "playwright": median_ms(theirs)}
+
+
+def bench_verify() -> list[tuple[int, float, float]]:
+    from replay.drivers.web import WebBrowser
+    from replay.engine.divergence import build_divergence, resume_for
+    from replay.script import parse
+    from replay.tree.identity import record_evidence, verify
+
+    async def captures() -> list[Any]:
+        browser = WebBrowser()
+        out = []
+        for size in (5000, 7000):
+            driver = await browser.new_driver()
+            await driver.page.set_content(generated_page(size))
+            out.append(await driver.capture(1))
+            await driver.close()
+        await browser.stop()
+        return out
+
+    rows = []
+    for cap in asyncio.run(captures()):
+        node = next(n for n in cap.nodes if n.test_id == "b-40-3")
+        ev = record_evidence(cap, node)
+        # the recorded button was renamed: a selector-miss, the costliest report (suggestions over the tree)
+        action = parse('click id="b-40-3-x" || role=button label="Add 3 (renamed)"\n', "bench.ad").actions[0]
+        assert action.target is not None and action.target.selector is not None
+        samples_v, samples_d = [], []
+        for _ in range(REPEAT * 3):
+            t = time.perf_counter()
+            verdict = verify(cap, action.target.selector, ev)
+            t1 = time.perf_counter()
+            build_divergence(
+                kind=verdict.kind,
+                index=1,
+                path="bench.ad",
+                action=action,
+                cause="no node matches the selector",
+                capture=cap,
+                capture_error=None,
+                evidence=ev,
+                match_count=0,
+                observed=None,
+                mismatches=[],
+                candidates=[],
+                resume=resume_for("record-and-heal", 1, 1, "d", held=None),
+                session="bench",
+            ).to_dict()
+            samples_v.append(t1 - t)
+            samples_d.append(time.perf_counter() - t1)
+        rows.append((len(cap.nodes), median_ms(samples_v), median_ms(samples_d)))
+    return rows
+
+
 def main() -> None:
-    which = sys.argv[1:] or ["capture", "roundtrip"]
+    which = sys.argv[1:] or ["capture", "roundtrip", "fifty", "verify"]
     print(
         f"# replay benchmarks — {time.strftime('%Y-%m-%d %H:%M')} — {os.cpu_count()} cores, median of {REPEAT}+ runs\n"
     )
@@ -129,6 +252,19 @@ def main() -> None:
         print("|---:|---:|---:|---:|---:|")
         for dom, kept, ours, theirs in asyncio.run(bench_capture()):
             print(f"| {dom} | {kept} | {ours} | {theirs} | {ours / theirs:.2f}× |")
+        print()
+    if "fifty" in which:
+        print("## A clean 50-step flow: replay run vs hand-written Playwright (same run)\n")
+        r = bench_fifty()
+        print("| steps | replay run (ms) | Playwright Python API (ms) | ratio |")
+        print("|---:|---:|---:|---:|")
+        print(f"| {r['steps']} | {r['replay']} | {r['playwright']} | {r['replay'] / r['playwright']:.2f}× |\n")
+    if "verify" in which:
+        print("## Verification + divergence building (capture excluded)\n")
+        print("| tree nodes | verify (ms) | build divergence (ms) | total (ms) |")
+        print("|---:|---:|---:|---:|")
+        for nodes, v, d in bench_verify():
+            print(f"| {nodes} | {v} | {d} | {round(v + d, 1)} |")
         print()
     if "roundtrip" in which:
         print("## Warm-daemon round trips (small page)\n")

@@ -98,11 +98,10 @@ def screen_refs(capture: Capture) -> list[Node]:
     """Interactive and labeled nodes, those inside an open dialog first, then document order."""
     nodes = [n for n in capture.nodes[1:] if n.actionable or n.label]
     dialogs = [n for n in capture.nodes[1:] if n.role in OVERLAY_ROLES and n.visible]
-
-    def in_overlay(n: Node) -> bool:
-        return any(d is n or d in n.iterancestors() for d in dialogs)
-
-    return sorted(nodes, key=lambda n: (0 if in_overlay(n) else 1, n.position))
+    if not dialogs:
+        return nodes
+    covered = {int(n.get("i") or 0) for d in dialogs for n in (d, *d.iterdescendants())}
+    return sorted(nodes, key=lambda n: (0 if n.position in covered else 1, n.position))
 
 
 @dataclass
@@ -111,9 +110,14 @@ class Screen:
 
     available: bool
     refs_generation: int | None = None
-    refs: list[dict[str, Any]] = field(default_factory=list)
+    nodes: list[Node] = field(default_factory=list)  # ranked; rendered only up to the level's cap
     reason: str | None = None
     hint: str | None = None
+
+    @property
+    def refs(self) -> list[dict[str, Any]]:
+        """Every ref (for the overflow file)."""
+        return [node_view(n) for n in self.nodes]
 
     def to_dict(self, max_refs: int) -> dict[str, Any]:
         """The JSON of ``screen``."""
@@ -122,8 +126,8 @@ class Screen:
         return {
             "state": "available",
             "refsGeneration": self.refs_generation,
-            "refs": self.refs[:max_refs],
-            "truncated": len(self.refs) > max_refs,
+            "refs": [node_view(n) for n in self.nodes[:max_refs]],
+            "truncated": len(self.nodes) > max_refs,
         }
 
 
@@ -193,7 +197,7 @@ class Divergence:
     def write_overflow(self, directory: str, level: str) -> None:
         """Write the full report when ``level`` cuts anything, and name it in ``overflow``."""
         _, max_refs, max_sugg = LEVELS[level]
-        cut = len(self.screen.refs) > max_refs or len(self.suggestions) > max_sugg or level == "digest"
+        cut = len(self.screen.nodes) > max_refs or len(self.suggestions) > max_sugg or level == "digest"
         if not cut:
             return
         os.makedirs(directory, mode=0o700, exist_ok=True)
@@ -220,7 +224,7 @@ def build_screen(capture: Capture | None, failure: str | None = None) -> Screen:
             reason=f"sparse screen: {hints.meaningful_nodes(capture)} meaningful node(s)",
             hint="the page may still be loading or failed to render; take a snapshot to look",
         )
-    return Screen(True, capture.generation, [node_view(n) for n in screen_refs(capture)])
+    return Screen(True, capture.generation, screen_refs(capture))
 
 
 def build_suggestions(capture: Capture | None, evidence: TargetEvidence | None) -> list[dict[str, Any]]:

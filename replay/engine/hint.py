@@ -42,7 +42,13 @@ def meaningful_nodes(capture: Capture) -> int:
 
 def is_sparse(capture: Capture) -> bool:
     """Fewer than 3 meaningful nodes: the screen tells nothing reliable."""
-    return meaningful_nodes(capture) < SPARSE_BELOW
+    found = 0
+    for n in capture.nodes[1:]:
+        if n.label or n.actionable or n.content:
+            found += 1
+            if found >= SPARSE_BELOW:
+                return False
+    return True
 
 
 def recorded_container(ev: TargetEvidence) -> Container | None:

@@ -23,7 +23,7 @@ from replay.script.formatter import format_action
 from replay.script.registry import PHASE_ACT, PHASE_READ, PHASE_WAIT, REGISTRY
 from replay.script.resolve import resolve_action
 from replay.script.selector import Alternative, Selector, Term, escape_templates, format_selector
-from replay.session.journal import INTERACTIVE, Journal, JournalEntry
+from replay.session.journal import INTERACTIVE, PLAN, Journal, JournalEntry
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
 from replay.tree import snapshot as snap
@@ -351,7 +351,15 @@ class Session:
         result["target"] = describe(shown)
         result["resolution"] = resolution
         line, evidence, verification, selector_text = None, None, None, None
-        if node is not None:
+        verified_plan_step = provenance == PLAN and self.recording is None and self._raw is not None
+        if verified_plan_step and self._raw is not None and self._raw.annotation is not None:
+            # a verified plan step outside recording: its own line and evidence describe what was done
+            assert self._raw.target is not None and self._raw.target.selector is not None
+            line = self._raw_line()
+            evidence = ev_codec.encode(self._raw.annotation)
+            verification = self._raw.annotation.verification
+            selector_text = format_selector(self._raw.target.selector)
+        elif node is not None:
             recorded_node = evidence_target(capture, node) if cmd == "click" else node
             mat = materialize(capture, recorded_node)
             if mat.selector is not None:

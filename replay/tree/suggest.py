@@ -47,18 +47,10 @@ def _similar(a: str | None, b: str | None) -> float:
     return SequenceMatcher(None, a, b).ratio()
 
 
-def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
-    """Each component's 0..1 agreement between ``node`` and the evidence."""
+def _cheap(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
+    """The components that need no string similarity."""
     out: dict[str, float] = dict.fromkeys(WEIGHTS, 0.0)
     out["role"] = 1.0 if ev.role is not None and node.role == ev.role else 0.0
-    if ev.label:
-        out["label"] = max(
-            _similar(ev.label, normalize_label(node.label)),
-            _similar(ev.label, node.content),
-            _similar(ev.label, node.placeholder),
-        )
-    if ev.id:
-        out["id"] = _similar(ev.id, node.test_id)
     if ev.ancestry:
         actual = node.ancestors()
         agree = sum(
@@ -67,8 +59,9 @@ def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, fl
             if i < len(actual) and actual[i].role == want.role and normalize_label(actual[i].label) == want.label
         )
         out["ancestry"] = agree / len(ev.ancestry)
-    if ev.scroll_region is not None or region_of(node) is None:
-        out["region"] = 1.0 if region_identity(region_of(node)) == ev.scroll_region else 0.0
+    region = region_of(node)
+    if ev.scroll_region is not None or region is None:
+        out["region"] = 1.0 if region_identity(region) == ev.scroll_region else 0.0
     if ev.sibling is not None:
         out["sibling"] = 1.0 if sibling_of(node) == ev.sibling else 0.0
     if ev.rect is not None:
@@ -80,22 +73,63 @@ def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, fl
     return out
 
 
+def _strings(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str, float]:
+    if ev.label:
+        out["label"] = max(
+            _similar(ev.label, normalize_label(node.label)),
+            _similar(ev.label, node.content),
+            _similar(ev.label, node.placeholder),
+        )
+    if ev.id:
+        out["id"] = _similar(ev.id, node.test_id)
+    return out
+
+
+def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
+    """Each component's 0..1 agreement between ``node`` and the evidence."""
+    return _strings(node, ev, _cheap(capture, node, ev))
+
+
 def score(capture: Capture, node: Node, ev: TargetEvidence) -> tuple[float, tuple[str, ...]]:
     """The weighted similarity and the components that agreed."""
     parts = components(capture, node, ev)
-    total = sum(WEIGHTS[k] * v for k, v in parts.items())
-    basis = tuple(k for k, v in parts.items() if v >= BASIS_SHARE and k in ("role", "label", "id", "ancestry"))
-    return round(total, 3), basis
+    return round(_total(parts), 3), _basis(parts)
+
+
+def _total(parts: dict[str, float]) -> float:
+    return sum(WEIGHTS[k] * v for k, v in parts.items())
+
+
+def _basis(parts: dict[str, float]) -> tuple[str, ...]:
+    return tuple(k for k, v in parts.items() if v >= BASIS_SHARE and k in ("role", "label", "id", "ancestry"))
 
 
 def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
-    """The best candidates (≤ ``limit``), deduplicated, ties broken by document order."""
-    scored = []
+    """The best candidates (≤ ``limit``), deduplicated, ties broken by document order.
+
+    String similarity is the costly part, so nodes are scored exactly in order of their upper
+    bound (cheap components + full string credit), stopping once no bound can enter the top.
+    """
+    string_credit = (WEIGHTS["label"] if ev.label else 0.0) + (WEIGHTS["id"] if ev.id else 0.0)
+    bounded = []
     for node in capture.nodes[1:]:
         if not (node.actionable or node.label):
             continue
-        s, basis = score(capture, node, ev)
-        if s >= MIN_SCORE:
-            scored.append(Suggestion(node, s, basis))
-    scored.sort(key=lambda sug: (-sug.score, sug.node.position))
-    return scored[:limit]
+        cheap = _cheap(capture, node, ev)
+        bound = _total(cheap) + string_credit
+        if bound >= MIN_SCORE:
+            bounded.append((bound, node.position, node, cheap))
+    bounded.sort(key=lambda item: (-item[0], item[1]))
+    best: list[Suggestion] = []
+    for bound, _, node, cheap in bounded:
+        floor = max(MIN_SCORE, best[limit - 1].score if len(best) >= limit else 0.0)
+        if bound < floor:
+            break
+        parts = _strings(node, ev, cheap)
+        total = round(_total(parts), 3)
+        if total < MIN_SCORE:
+            continue
+        best.append(Suggestion(node, total, _basis(parts)))
+        best.sort(key=lambda sug: (-sug.score, sug.node.position))
+        del best[limit:]
+    return best
