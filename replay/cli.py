@@ -219,6 +219,15 @@ def digest(file: str, platform: str | None, as_json: bool) -> None:
 @click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default", help="Divergence detail.")
 @platform_option
 @click.option("--headed", is_flag=True, help="Show the browser window.")
+@click.option(
+    "--save-script",
+    "save_script",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[OUT]",
+    help="Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.",
+)
 @json_option
 @handles_errors
 def run_cmd(
@@ -231,6 +240,7 @@ def run_cmd(
     level: str,
     platform: str | None,
     headed: bool,
+    save_script: str | None,
     as_json: bool,
 ) -> None:
     """Replay FILE, verifying every element before acting; exit 3 with a divergence when the app drifted."""
@@ -252,6 +262,7 @@ def run_cmd(
             platform=platform,
             level=level,
             headed=headed,
+            save_script=save_script,
         )
     except DivergenceError as err:
         d = err.divergence
@@ -265,6 +276,11 @@ def run_cmd(
         sys.exit(err.exit_code)
     ran = int(result["ran"])
     text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
+    if result.get("healed"):
+        text += f"\nhealed script written to {result['healed']}"
+    elif result.get("repair"):
+        repair = result["repair"]
+        text += f"\nrepair {repair['state']}: `replay close --session {result['session']}` publishes {repair['target']}"
     emit(as_json, {"result": result}, text)
 
 
@@ -384,18 +400,66 @@ def open_cmd(
 
 
 @main.command("close")
-@click.option("--save-script", "save_script", default=None, metavar="PATH", help="Write the recording here instead.")
-@click.option("--discard", is_flag=True, help="Close without writing the recording.")
+@click.option("--save-script", "save_script", default=None, metavar="PATH", help="Write the script here instead.")
+@click.option("--discard", is_flag=True, help="Close without writing anything.")
+@click.option("--verify", is_flag=True, help="Replay the healed script in a fresh session (the acceptance gate).")
 @session_option
 @json_option
 @handles_errors
-def close_cmd(save_script: str | None, discard: bool, session: str | None, as_json: bool) -> None:
-    """Close the session; a recording session writes its script."""
-    result = _client(session).close(save_script=os.path.abspath(save_script) if save_script else None, discard=discard)
+def close_cmd(save_script: str | None, discard: bool, verify: bool, session: str | None, as_json: bool) -> None:
+    """Close the session: a complete repair publishes its healed script; a recording writes its script."""
+    result = _client(session).close(
+        save_script=os.path.abspath(save_script) if save_script else None, discard=discard, verify=verify
+    )
     text = f"closed session {result.get('closed')}"
     if result.get("script"):
         text += f"\nscript written to {result['script']}"
+    if result.get("healed"):
+        text += f"\nhealed script written to {result['healed']}"
+    if result.get("aborted"):
+        text += f"\n{result['aborted']}"
+    check = result.get("verify")
+    if check is not None:
+        text += "\n" + (
+            f"verified: the healed script passes in a fresh session ({check['steps']} steps)"
+            if check["passed"]
+            else f"verification FAILED: {check['divergence']['kind']} at step {check['divergence']['step']['index']}"
+        )
     emit(as_json, {"result": result}, text)
+    if check is not None and not check["passed"]:
+        sys.exit(3)
+
+
+@main.command("verify")
+@click.argument("file")
+@click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable.")
+@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS")
+@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default")
+@json_option
+@handles_errors
+def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level: str, as_json: bool) -> None:
+    """Replay FILE in a fresh session: the acceptance gate for a healed script (exit 0 pass, 3 divergence)."""
+    from replay.client import Client
+    from replay.errors import DivergenceError
+    from replay.script.loader import read_text
+    from replay.script.variables import parse_cli_assignment
+
+    read_text(file)
+    values = dict(parse_cli_assignment(p) for p in env_pairs)
+    try:
+        fresh = Client(None)
+        fresh.explicit = False  # always a new session, whatever REPLAY_SESSION says
+        result = fresh.run(file, values=values, timeout=timeout, level=level)
+    except DivergenceError as err:
+        if as_json:
+            click.echo(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False))
+        else:
+            from replay.engine.divergence import render_text
+
+            click.echo(f"verification FAILED: {file} diverges in a fresh session")
+            click.echo(render_text(err.divergence, f"replay run {file} --session {err.divergence.get('session')}"))
+        sys.exit(err.exit_code)
+    emit(as_json, {"result": result}, f"verified: {file} passes in a fresh session ({result['ran']} steps)")
 
 
 @main.group("session")

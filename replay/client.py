@@ -128,8 +128,12 @@ class Client:
         platform: str | None = None,
         level: str = "default",
         headed: bool = False,
+        save_script: str | None = None,
     ) -> dict[str, Any]:
-        """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted."""
+        """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted.
+
+        ``save_script`` (``""`` for ``<stem>.healed.ad``) arms a repair transaction.
+        """
         payload = {
             "op": "run",
             "path": os.path.abspath(os.path.join(self.cwd, path)),
@@ -143,6 +147,9 @@ class Client:
             "platform": platform,
             "level": level,
             "headed": headed,
+            "save_script": None
+            if save_script is None
+            else (os.path.abspath(os.path.join(self.cwd, save_script)) if save_script else ""),
         }
         return dict(self.request(payload, start=True))
 
@@ -150,6 +157,9 @@ class Client:
         """The session's latest divergence, projected at ``level`` (the same object `run` raised)."""
         payload = {"op": "divergence", "session": self.session, "level": level}
         return dict(self._session_request(payload, start=False)["divergence"])
+
+    def _abspath(self, path: str) -> str:
+        return os.path.abspath(os.path.join(self.cwd, path))
 
     def run_line(self, line: str, **options: Any) -> dict[str, Any]:
         """Run one `.ad` script line (``${VAR}`` resolved from ``options["values"]``)."""
@@ -186,9 +196,15 @@ class Client:
         """Assert a predicate."""
         return self.command("is", predicate, target, *([value] if value is not None else []))
 
-    def close(self, *, save_script: str | None = None, discard: bool = False) -> dict[str, Any]:
-        """Close the session (writing its recording, if any)."""
-        payload = {"op": "close", "session": self.session, "save_script": save_script, "discard": discard}
+    def close(self, *, save_script: str | None = None, discard: bool = False, verify: bool = False) -> dict[str, Any]:
+        """Close the session: a complete repair publishes its healed script, a recording its script."""
+        payload = {
+            "op": "close",
+            "session": self.session,
+            "save_script": save_script,
+            "discard": discard,
+            "verify": verify,
+        }
         return self._session_request(payload, start=False)
 
     def sessions(self) -> list[dict[str, Any]]:

@@ -258,7 +258,18 @@ def parse_action(line: str, where: Location) -> Action:
             )
     form = _choose_form(cmd, positionals)
     params = _bind(cmd, form, positionals, line, where)
+    _check_record_flag(cmd, form, flags, where)
     return Action(where.line or 0, cmd.name, form.name, params, tuple(flags))
+
+
+def _check_record_flag(cmd: Command, form: Form, flags: Sequence[tuple[str, str | bool]], where: Location) -> None:
+    # --record only makes sense on an observation: a mutating command is always written
+    if any(name == "--record" for name, _ in flags) and not (form.observation or cmd.name == "wait"):
+        raise InvalidArgs(
+            f"--record on `{cmd.name}`: only observations (snapshot, get, is, read-only find) take --record",
+            hint=f"`{cmd.name}` is always written to the script; use --no-record to keep a state fix out",
+            location=where,
+        )
 
 
 def _parse_context(rest: str, where: Location, offset: int) -> tuple[tuple[str, str], ...]:
@@ -495,4 +506,5 @@ def parse_argv(argv: Sequence[str], where: Location | None = None, *, literal: b
     positionals, flags = _split_flags(cmd, toks[1:], where)
     form = _choose_form(cmd, positionals)
     params = _bind(cmd, form, positionals, line, where)
+    _check_record_flag(cmd, form, flags, where)
     return Action(0, cmd.name, form.name, params, tuple(flags))

@@ -24,9 +24,11 @@ import sys
 import time
 from typing import Any
 
-from replay.errors import DivergenceError, InvalidArgs, Location, ReplayError, SessionNotFound
-from replay.script.ast import Action
+from replay.errors import DivergenceError, InvalidArgs, Location, ReplayError, SessionNotFound, TargetExists
+from replay.script.ast import Action, Context, Env
+from replay.script.formatter import format_item
 from replay.script.parser import parse_action, parse_argv
+from replay.session import repair
 from replay.session.protocol import socket_path, valid_session_name
 from replay.session.session import Session
 
@@ -100,7 +102,9 @@ class Daemon:
                 raise InvalidArgs("this session has no divergence", hint="`replay run FLOW.ad --session NAME` first")
             return {"divergence": session.last_report.to_dict(str(request.get("level") or "default"))}
         if op == "close":
-            return await self._close(name, request.get("save_script"), bool(request.get("discard")))
+            return await self._close(
+                name, request.get("save_script"), bool(request.get("discard")), bool(request.get("verify"))
+            )
         if op == "command":
             if "line" in request:  # a script line: script semantics (${VAR} references are references)
                 action = parse_action(str(request["line"]), Location("<line>", 1))
@@ -109,10 +113,14 @@ class Daemon:
             return await self._command(name, action, dict(request.get("options") or {}))
         raise InvalidArgs(f"unknown request {op!r}")
 
-    async def _session(self, name: str, options: dict[str, Any], *, create: bool, ephemeral: bool = False) -> Session:
+    async def _session(
+        self, name: str, options: dict[str, Any], *, create: bool, ephemeral: bool = False, arming: bool = False
+    ) -> Session:
         session = self.sessions.get(name)
         if session is not None:
             return session
+        if not arming:
+            repair.check_tombstone(self.home, name)
         if not create:
             shown = "default" if name.startswith("default-") else name
             raise SessionNotFound(
@@ -164,6 +172,17 @@ class Daemon:
         if problems:
             raise problems[0]
         session = self.sessions.get(name)
+        save_script = request.get("save_script")
+        arming = save_script is not None and from_step is None
+        if session is None and not arming:
+            repair.check_tombstone(self.home, name)
+        tx = session.repair if session is not None else None
+        if from_step is None and tx is not None and tx.state in (repair.ARMED, repair.COMPLETE):
+            raise InvalidArgs(  # R2: after a divergence the only continuation is --from
+                f"session {shown!r} holds an armed repair of {tx.display}; a full re-run is refused",
+                hint="continue it with --from N --plan-digest D from the divergence report, "
+                "or `replay close` the session (publishing the healed script if it is complete)",
+            )
         if from_step is not None:
             if session is None:
                 raise SessionNotFound(
@@ -173,14 +192,47 @@ class Daemon:
             check_resume(
                 plan, int(from_step), request.get("plan_digest"), session.last_divergence, session.recorded_count()
             )
-        session = await self._session(name, request, create=True, ephemeral=ephemeral)
+        if arming:
+            first = plan.steps[0].action.command if plan.steps else "nothing"
+            if first != "open":
+                raise InvalidArgs(  # R5: the healed script must be self-contained
+                    f"{display}: an armed run must start with `open` (step 1 is `{first}`)",
+                    hint="add an open URL step at the top so the healed script is self-contained",
+                )
+            target = os.path.abspath(str(save_script)) if save_script else repair.default_target(os.path.abspath(path))
+            if os.path.exists(target):
+                raise TargetExists(
+                    f"{target} already exists; it was left unchanged",
+                    hint="move it away or choose another path with --save-script=OUT",
+                )
+            repair.clear_tombstone(self.home, name)
+        session = await self._session(name, request, create=True, ephemeral=ephemeral, arming=arming)
+        if arming:
+            first_action = script.actions[0].line if script.actions else 0
+            header = [  # the original's header: leading comments, context and env lines
+                format_item(i)
+                for i in script.items
+                if isinstance(i, (Context, Env)) or (isinstance(i, Comment) and i.line < first_action)
+            ]
+            tx = repair.RepairTransaction(
+                script=os.path.abspath(path),
+                display=display,
+                target=target,
+                plan_digest=plan.digest,
+                platform=plan.platform,
+                watermark=len(session.journal.entries),
+                header=header,
+            )
+            session.arm(tx)
         timeout = int(request.get("timeout") or plan.script.context.get("timeout") or 5000)
+        armed = session.repair is not None and session.repair.state == repair.ARMED
         options = RunOptions(
             start=int(from_step or 1),
             values=values,
             timeout_ms=timeout,
             level=str(request.get("level") or "default"),
             artifacts_dir=artifacts,
+            held=True if armed else None,
         )
         async with session.lock:
             session.last_used = time.monotonic()
@@ -195,10 +247,17 @@ class Daemon:
                 session.run_values = given
                 raise
             session.last_divergence = None
+            session.run_values = given
+            if armed:
+                session.complete_repair()  # R7: the plan ran through; a terminal close is skipped
         out = result.to_dict()
         out["session"] = shown
+        if session.repair is not None:
+            out["repair"] = {"state": session.repair.state, "target": session.repair.target}
         if session.ephemeral:
-            await self._close(name, None, discard=True)
+            closed = await self._close(name, None, discard=session.repair is None)
+            if closed.get("healed"):
+                out["healed"] = closed["healed"]
         return out
 
     async def _command(self, name: str, action: Action, options: dict[str, Any]) -> Any:
@@ -214,20 +273,66 @@ class Daemon:
             result["recording"] = session.recording is not None
             return result
 
-    async def _close(self, name: str, save_script: str | None, discard: bool) -> Any:
+    async def _close(self, name: str, save_script: str | None, discard: bool, verify: bool = False) -> dict[str, Any]:
         session = self.sessions.get(name)
         if session is None:
+            repair.check_tombstone(self.home, name)
             raise SessionNotFound(f"no session {name!r} is open", hint="`replay session list` shows the open sessions")
+        out: dict[str, Any] = {"closed": name, "script": None}
         async with session.lock:
-            written = None
-            if session.recording is not None and not discard:
-                written = session.write_recording(os.path.abspath(save_script) if save_script else None)
+            tx = session.repair
+            if tx is not None:
+                if tx.state == repair.COMPLETE and not discard:
+                    if save_script:
+                        tx.target = os.path.abspath(save_script)
+                    out["healed"] = repair.commit(tx, session.journal.entries)  # fails loudly; session stays
+                    session.set_repair_state(repair.COMMITTED)
+                elif tx.state == repair.ARMED:
+                    out["aborted"] = "the repair was incomplete: nothing was published (never a prefix)"
+            elif session.recording is not None and not discard:
+                out["script"] = session.write_recording(os.path.abspath(save_script) if save_script else None)
+            run_values = session.run_values
             await session.close()
             self.sessions.pop(name, None)
             shutil.rmtree(os.path.join(self.home, "sessions", name), ignore_errors=True)
         if not self.sessions:
             self.empty_since = time.monotonic()
-        return {"closed": name, "script": written}
+        if verify and out.get("healed"):
+            out["verify"] = await self._verify(str(out["healed"]), run_values)
+        return out
+
+    async def _verify(self, path: str, values: dict[str, dict[str, str]]) -> dict[str, Any]:
+        """The acceptance gate: replay a script end to end in a fresh session."""
+        request = {"path": path, "display": path, "values": values.get("cli", {}), "shell": values.get("shell", {})}
+        try:
+            result = await self._run(request)
+        except DivergenceError as err:
+            return {"passed": False, "divergence": err.divergence}
+        return {"passed": True, "steps": result["ran"]}
+
+    def recover(self) -> None:
+        """At start-up: commit repairs a crash left COMPLETE; tombstone those it left ARMED."""
+        root = os.path.join(self.home, "sessions")
+        if not os.path.isdir(root):
+            return
+        from replay.session.journal import read_journal
+
+        for name in sorted(os.listdir(root)):
+            tx = repair.RepairTransaction.load(repair.repair_path(self.home, name))
+            if tx is None or tx.state == repair.COMMITTED:
+                continue
+            if tx.state == repair.COMPLETE:
+                journal = os.path.join(root, name, "journal.ndjson")
+                try:
+                    path = repair.commit(tx, read_journal(journal) if os.path.exists(journal) else [])
+                    tx.state = repair.COMMITTED
+                    tx.save(repair.repair_path(self.home, name))
+                    log.info("recovered session %s: healed script written to %s", name, path)
+                    continue
+                except ReplayError as err:
+                    log.warning("recovered session %s: healed script not written: %s", name, err.code)
+            repair.write_tombstone(self.home, name, "the daemon stopped during the repair", tx)
+            os.unlink(repair.repair_path(self.home, name))
 
     def _describe(self, session: Session) -> dict[str, Any]:
         page = getattr(session.driver, "page", None)
@@ -250,7 +355,7 @@ class Daemon:
             for name, session in list(self.sessions.items()):
                 if now - session.last_used > self.idle_timeout and not session.lock.locked():
                     log.info("reaping idle session %s", name)
-                    await self._teardown(name, session)
+                    await self._teardown(name, session, "reaped after being idle")
             if not self.sessions:
                 if self.empty_since is None:
                     self.empty_since = now
@@ -258,9 +363,26 @@ class Daemon:
                     log.info("no sessions for %.1fs: exiting", self.linger)
                     self.stop.set()
 
-    async def _teardown(self, name: str, session: Session) -> None:
-        # recording is committed on any teardown; a failure is logged (the journal stays on disk)
+    async def _teardown(self, name: str, session: Session, reason: str) -> None:
+        # R7: a repair commits iff COMPLETE, else aborts (nothing published) and leaves a tombstone;
+        # a plain recording is written. Failures are logged; the journal stays on disk.
         async with session.lock:
+            tx = session.repair
+            if tx is not None:
+                if tx.state == repair.COMPLETE:
+                    try:
+                        log.info(
+                            "session %s: healed script written to %s", name, repair.commit(tx, session.journal.entries)
+                        )
+                        session.set_repair_state(repair.COMMITTED)
+                    except ReplayError as err:
+                        log.warning("session %s: healed script not written: %s", name, err.code)
+                elif tx.state == repair.ARMED:
+                    repair.write_tombstone(self.home, name, reason, tx)
+                    log.info("session %s: incomplete repair aborted (%s); tombstone left", name, reason)
+                await session.close()
+                self.sessions.pop(name, None)
+                return
             if session.recording is not None:
                 try:
                     path = session.write_recording()
@@ -273,7 +395,7 @@ class Daemon:
     async def shutdown(self) -> None:
         """Tear every session down and stop the browsers."""
         for name, session in list(self.sessions.items()):
-            await self._teardown(name, session)
+            await self._teardown(name, session, "daemon shut down")
         for browser in self.browsers.values():
             await browser.stop()
 
@@ -328,6 +450,7 @@ async def run(home: str, idle_timeout: float, linger: float) -> int:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)  # stale socket of a crashed daemon: we hold the lock, so nobody serves it
     daemon = Daemon(home, idle_timeout=idle_timeout, linger=linger)
+    daemon.recover()
     old_umask = os.umask(0o177)
     try:
         server = await asyncio.start_unix_server(lambda r, w: _serve_connection(daemon, r, w), path=path)

@@ -86,3 +86,19 @@ def read_journal(path: str) -> list[JournalEntry]:
             known = {k: v for k, v in data.items() if k in JournalEntry.__dataclass_fields__}
             out.append(JournalEntry(**known))
     return out
+
+
+def written_to_script(*, provenance: str, command: str, observation: bool, record: bool, no_record: bool) -> bool:
+    """The observation-exclusion rule, in one place (SPEC §7).
+
+    Authored plan steps always survive (provenance, not command class); ``wait`` always records;
+    an observation typed interactively (snapshot, get, is, read-only find) only with ``--record``;
+    ``--no-record`` keeps a state fix out of the script.
+    """
+    if no_record:
+        return False
+    if provenance == PLAN or command == "wait":
+        return True
+    if observation:
+        return record
+    return True

@@ -23,9 +23,10 @@ from replay.script.formatter import format_action
 from replay.script.registry import PHASE_ACT, PHASE_READ, PHASE_WAIT, REGISTRY
 from replay.script.resolve import resolve_action
 from replay.script.selector import Alternative, Selector, Term, escape_templates, format_selector
-from replay.session.journal import INTERACTIVE, PLAN, Journal, JournalEntry
+from replay.session.journal import INTERACTIVE, PLAN, Journal, JournalEntry, written_to_script
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
+from replay.session.repair import COMPLETE, RepairTransaction, repair_path
 from replay.tree import snapshot as snap
 from replay.tree.identity import evidence_target, record_evidence, self_check
 from replay.tree.match import Resolution, describe, fold, resolve
@@ -63,6 +64,7 @@ class Session:
     ephemeral: bool = False  # created by `replay run` without --session
     run_values: dict[str, dict[str, str]] = field(default_factory=dict)  # -e/shell values of the last diverged run
     last_report: Any = None  # the replay.engine.divergence.Divergence of the latest divergence
+    repair: RepairTransaction | None = None
 
     def __post_init__(self) -> None:
         self.journal = Journal(os.path.join(self.home, "sessions", self.name, "journal.ndjson"))
@@ -171,7 +173,10 @@ class Session:
         result: dict[str, Any] = {"command": cmd}
         if cmd == "snapshot":
             result.update(await self.snapshot(action))
-            self._journal(action, provenance, record=record_flag is True, line=self._raw_line())
+            record = written_to_script(
+                provenance=provenance, command=cmd, observation=True, record=record_flag is True, no_record=no_record
+            )
+            self._journal(action, provenance, record=record, line=self._raw_line())
             return result
         if cmd == "find":
             return await self._find(action, provenance, timeout)
@@ -204,8 +209,13 @@ class Session:
             return result
         else:
             raise InvalidArgs(f"`{cmd} {action.form}` is not available interactively", hint="see docs/ad-format.md")
-        observation = form.observation
-        record = (not observation or record_flag is True) and not no_record
+        record = written_to_script(
+            provenance=provenance,
+            command=cmd,
+            observation=form.observation,
+            record=record_flag is True,
+            no_record=no_record,
+        )
         self._journal(action, provenance, record=record, line=self._raw_line())
         return result
 
@@ -378,8 +388,9 @@ class Session:
         else:
             params = {k: v for k, v in action.params if isinstance(v, str)}
             await self.driver.act(act_gen, act_index, cmd, params, timeout)
-        observation = phase == PHASE_READ
-        record = (not observation or record_flag) and not no_record
+        record = written_to_script(
+            provenance=provenance, command=cmd, observation=phase == PHASE_READ, record=record_flag, no_record=no_record
+        )
         if selector_text:
             result["selector"] = selector_text
             result["verification"] = verification
@@ -415,7 +426,10 @@ class Session:
         if node is not None:
             result["target"] = describe(node)
         line = self._raw_line() if target.ref is None else None
-        self._journal(action, provenance, record=record_flag and not no_record, line=line, element=True)
+        record = written_to_script(
+            provenance=provenance, command="is", observation=True, record=record_flag, no_record=no_record
+        )
+        self._journal(action, provenance, record=record, line=line, element=True)
         if not holds:
             raise AssertionFailed(
                 f"is {predicate} {format_target_brief(target)} failed: {observed}",
@@ -500,7 +514,14 @@ class Session:
             await asyncio.sleep(POLL_MS / 1000)
         line = self._raw_line() if target.ref is None else None
         self._journal(
-            action, provenance, record=not no_record, line=line, ref=target.ref, element=target.ref is not None
+            action,
+            provenance,
+            record=written_to_script(
+                provenance=provenance, command="wait", observation=False, record=False, no_record=no_record
+            ),
+            line=line,
+            ref=target.ref,
+            element=target.ref is not None,
         )
         return {"command": "wait", "form": action.form}
 
@@ -559,6 +580,25 @@ class Session:
     def start_recording(self, path: str | None) -> None:
         """Turn recording on from the current journal position."""
         self.recording = Recording(path, len(self.journal.entries))
+
+    # repair transactions ------------------------------------------------------------------
+
+    def arm(self, tx: RepairTransaction) -> None:
+        """R1: recording on and the watermark set before step 1; the transaction persisted."""
+        self.repair = tx
+        self.recording = Recording(tx.target, tx.watermark)
+        self.last_divergence = None
+        tx.save(repair_path(self.home, self.name))
+
+    def set_repair_state(self, state: str) -> None:
+        """Move the transaction along ARMED → COMPLETE → COMMITTED, persisted."""
+        assert self.repair is not None
+        self.repair.state = state
+        self.repair.save(repair_path(self.home, self.name))
+
+    def complete_repair(self) -> None:
+        """The plan ran through its last executable step with no outstanding divergence."""
+        self.set_repair_state(COMPLETE)
 
     def recorded_script(self) -> str:
         """The script recording has produced so far (fails loudly on an unmaterialized step)."""
