@@ -25,7 +25,7 @@ import time
 from typing import Any
 
 from replay.errors import DivergenceError, InvalidArgs, Location, ReplayError, SessionNotFound, TargetExists
-from replay.script.ast import Action, Context, Env
+from replay.script.ast import Action, Comment, Context, Env
 from replay.script.formatter import format_item
 from replay.script.parser import parse_action, parse_argv
 from replay.session import repair
