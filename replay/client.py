@@ -112,6 +112,10 @@ class Client:
         except DaemonUnavailable:
             if start:
                 raise
+            left = os.path.join(self.home, "sessions", self.session)
+            if any(os.path.exists(os.path.join(left, f)) for f in ("repair.json", "tombstone.json")):
+                # a repair outlived its daemon: start one, which recovers it and answers for it
+                return dict(self.request(payload, start=True))
             # no daemon means no session: say so in the user's terms
             raise SessionNotFound(
                 "no session is open", hint="start one with `replay open URL` (add --session NAME to name it)"

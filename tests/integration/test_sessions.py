@@ -24,7 +24,9 @@ def test_snapshot_prints_refs_with_roles_labels_and_flags(cli: Cli, web: str) ->
     cli("open", f"{web}/shop/checkout.html")
     text = cli("snapshot").stdout
     assert '@e0 document "Shop – Checkout"' in text
-    assert any(line.strip().endswith('button "Place order" id="place-order" [not hittable]') for line in text.splitlines())
+    assert any(
+        line.strip().endswith('button "Place order" id="place-order" [not hittable]') for line in text.splitlines()
+    )
 
 
 def test_snapshot_interactive_keeps_interactive_and_labeled_nodes_only(cli: Cli, web: str) -> None:

@@ -1,0 +1,255 @@
+"""Heal by doing: repair transactions (R1–R7) and healed scripts, end to end through the CLI."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from pathlib import Path
+from typing import Any
+
+from replay.script.loader import load
+
+from .conftest import REPLAY, ROOT, Cli, _pid_alive
+
+FLOW = ROOT / "fixtures" / "flows" / "checkout.ad"
+FAST = ("--timeout", "1500")
+
+
+def wait_until(predicate, timeout: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return bool(predicate())
+
+
+def copy_flow(tmp_path: Path) -> Path:
+    flow = tmp_path / "checkout.ad"
+    shutil.copy(FLOW, flow)
+    return flow
+
+
+def diverge(cli: Cli, *args: str) -> dict[str, Any]:
+    proc = cli(*args, "--json", ok=None)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    return dict(json.loads(proc.stdout.strip().splitlines()[-1])["error"]["divergence"])
+
+
+def test_record_and_heal_loop_publishes_a_healed_script_that_passes_in_a_fresh_session(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    flow = copy_flow(tmp_path)
+    original = flow.read_bytes()
+    drifted = f"SHOP={web}/drift/renamed"
+    d = diverge(cli, "run", str(flow), "--session", "fix", "-e", drifted, "--save-script", *FAST)
+    assert d["repairHint"] == "record-and-heal" and d["resume"]["repairSessionHeld"] is True
+    cli("snapshot", "-i", "--session", "fix")  # a diagnostic read: excluded from the healed script
+    cli("is", "visible", "Submit order", "--session", "fix")  # excluded too
+    cli("click", d["suggestions"][0]["ref"], "--session", "fix")  # the corrective action
+    resumed = cli(
+        "run",
+        str(flow),
+        "--session",
+        "fix",
+        "--from",
+        str(d["resume"]["from"]),
+        "--plan-digest",
+        d["resume"]["planDigest"],
+    )
+    assert "repair COMPLETE" in resumed.stdout
+    closed = cli("close", "--session", "fix", "--verify")
+    healed = tmp_path / "checkout.healed.ad"
+    assert f"healed script written to {healed}" in closed.stdout and "verified:" in closed.stdout
+    text = healed.read_text()
+    assert not re.search(r"(^|\s)@e[0-9]+", text)  # R4: no bare refs
+    assert text.count("\nopen ") == 1  # no duplicated prefix after --from
+    assert 'click id="submit-order" || role=button label="Submit order"' in text
+    assert 'is visible "Order placed"' in text  # an authored observation survives
+    assert "snapshot" not in text and 'Submit order"\n' not in text.replace('label="Submit order"', "")
+    assert text.rstrip().endswith("close\n# replay:heal-complete".rstrip())
+    for line in (
+        'env SHOP="http://127.0.0.1:8765/shop"',
+        'env PASSWORD="correct-horse-battery"',
+        '"${NAME}"',
+        '"${PASSWORD}"',
+    ):
+        assert line in text
+    assert flow.read_bytes() == original
+    assert cli("verify", str(healed), "-e", drifted).returncode == 0
+
+
+def test_state_repair_with_no_record_resumes_at_the_same_step_and_leaves_the_fix_out(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    flow = copy_flow(tmp_path)
+    d = diverge(
+        cli, "run", str(flow), "--session", "gate", "-e", f"SHOP={web}/drift/interstitial", "--save-script", *FAST
+    )
+    assert d["repairHint"] == "state-repair" and d["resume"]["from"] == 2
+    cli("click", "Continue", "--no-record", "--session", "gate")
+    cli("run", str(flow), "--session", "gate", "--from", "2", "--plan-digest", d["resume"]["planDigest"])
+    cli("close", "--session", "gate")
+    text = (tmp_path / "checkout.healed.ad").read_text()
+    assert "Continue" not in text and 'click id="place-order"' in text
+
+
+def test_watermark_excludes_earlier_actions_of_a_reused_session(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = copy_flow(tmp_path)
+    cli("open", f"{web}/shop/index.html", "--session", "reuse")
+    cli("click", "id=rate-up", "--session", "reuse")
+    cli("run", str(flow), "--session", "reuse", "-e", f"SHOP={web}/shop", "--save-script")
+    cli("close", "--session", "reuse")
+    text = (tmp_path / "checkout.healed.ad").read_text()
+    assert "rate-up" not in text and "index.html" not in text
+    assert [a.command for a in load(str(tmp_path / "checkout.healed.ad")).actions][:2] == ["open", "fill"]
+
+
+def test_full_rerun_on_an_armed_session_is_refused(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = copy_flow(tmp_path)
+    diverge(cli, "run", str(flow), "--session", "r2", "-e", f"SHOP={web}/drift/moved", "--save-script", *FAST)
+    proc = cli("run", str(flow), "--session", "r2", ok=None)
+    assert proc.returncode == 2 and "full re-run is refused" in proc.stderr
+
+
+def test_blind_resume_is_refused_in_an_armed_run(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = copy_flow(tmp_path)
+    d = diverge(cli, "run", str(flow), "--session", "blind", "-e", f"SHOP={web}/drift/renamed", "--save-script", *FAST)
+    proc = cli(
+        "run", str(flow), "--session", "blind", "--from", "7", "--plan-digest", d["resume"]["planDigest"], ok=None
+    )
+    assert proc.returncode == 2 and "blind resume" in proc.stderr
+
+
+def test_an_armed_run_must_start_with_open(cli: Cli, tmp_path: Path) -> None:
+    flow = tmp_path / "noopen.ad"
+    flow.write_text('click "Place order"\n')
+    proc = cli("run", str(flow), "--save-script", ok=None)
+    assert proc.returncode == 2 and "must start with `open`" in proc.stderr
+    assert cli.json("session", "list")["sessions"] == []
+
+
+def test_an_unmaterializable_action_fails_the_commit_loudly(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = tmp_path / "swatch.ad"
+    flow.write_text(f'open {web}/shop/index.html\nclick "No such button"\n')
+    d = diverge(cli, "run", str(flow), "--session", "r4", "--save-script", *FAST)
+    snap = cli("snapshot", "--session", "r4").stdout
+    swatch = next(  # the colour swatch: a clickable div with no label, id, placeholder or text
+        line.split()[0]
+        for line in snap.splitlines()
+        if line.strip().split()[1:2] == ["generic"] and "text=" not in line and '"' not in line
+    )
+    cli("click", swatch, "--session", "r4")
+    cli(
+        "run",
+        str(flow),
+        "--session",
+        "r4",
+        "--from",
+        str(d["resume"]["alternateFrom"]),
+        "--plan-digest",
+        d["resume"]["planDigest"],
+    )
+    proc = cli("close", "--session", "r4", ok=None)
+    assert proc.returncode == 4 and "UNMATERIALIZED_ACTION" in proc.stderr and "step 2 (click" in proc.stderr
+    assert not (tmp_path / "swatch.healed.ad").exists()
+    cli("close", "--session", "r4", "--discard")
+
+
+def test_existing_target_is_refused_before_step_one(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = copy_flow(tmp_path)
+    target = tmp_path / "checkout.healed.ad"
+    target.write_text("# mine\n")
+    proc = cli("run", str(flow), "-e", f"SHOP={web}/shop", "--save-script", ok=None)
+    assert proc.returncode == 4 and "TARGET_EXISTS" in proc.stderr
+    assert target.read_text() == "# mine\n"
+
+
+def test_closing_an_incomplete_repair_publishes_nothing(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = copy_flow(tmp_path)
+    diverge(cli, "run", str(flow), "--session", "abort", "-e", f"SHOP={web}/drift/moved", "--save-script", *FAST)
+    out = cli("close", "--session", "abort").stdout
+    assert "nothing was published" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkout.ad"]
+
+
+def test_a_killed_daemon_mid_repair_leaves_no_partial_file_and_a_tombstone(
+    cli: Cli, home: str, web: str, tmp_path: Path
+) -> None:
+    flow = copy_flow(tmp_path)
+    diverge(cli, "run", str(flow), "--session", "crash", "-e", f"SHOP={web}/drift/renamed", "--save-script", *FAST)
+    pid = int((Path(home) / "daemon.pid").read_text())
+    os.kill(pid, signal.SIGKILL)
+    assert wait_until(lambda: not _pid_alive(pid))
+    proc = cli("snapshot", "--session", "crash", ok=None)
+    assert proc.returncode == 2 and "REPAIR_SESSION_EXPIRED" in proc.stderr and "--save-script" in proc.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkout.ad"]  # nothing partial
+    # a new armed run clears the tombstone
+    cli("run", str(flow), "--session", "crash", "-e", f"SHOP={web}/shop", "--save-script")
+    assert cli("snapshot", "--session", "crash").returncode == 0
+
+
+def test_a_complete_repair_is_committed_when_the_idle_session_is_reaped(home: str, web: str, tmp_path: Path) -> None:
+    cli = Cli(home, str(tmp_path), env={"REPLAY_IDLE_TIMEOUT": "2", "REPLAY_DAEMON_LINGER": "1"})
+    flow = copy_flow(tmp_path)
+    cli("run", str(flow), "--session", "reap", "-e", f"SHOP={web}/shop", "--save-script")
+    healed = tmp_path / "checkout.healed.ad"
+    assert wait_until(healed.exists)
+    assert healed.read_text().rstrip().endswith("# replay:heal-complete")
+
+
+def test_an_incomplete_repair_reaped_leaves_a_tombstone(home: str, web: str, tmp_path: Path) -> None:
+    cli = Cli(home, str(tmp_path), env={"REPLAY_IDLE_TIMEOUT": "2", "REPLAY_DAEMON_LINGER": "1"})
+    flow = copy_flow(tmp_path)
+    diverge(cli, "run", str(flow), "--session", "idle", "-e", f"SHOP={web}/drift/moved", "--save-script", *FAST)
+    tomb = Path(home) / "sessions" / "idle" / "tombstone.json"
+    assert wait_until(tomb.exists)
+    assert "REPAIR_SESSION_EXPIRED" in cli("snapshot", "--session", "idle", ok=None).stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkout.ad"]
+
+
+def test_two_concurrent_commits_to_one_target_publish_exactly_one_file(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = copy_flow(tmp_path)
+    out = tmp_path / "one.ad"
+    for name in ("a", "b"):
+        cli("run", str(flow), "--session", name, "-e", f"SHOP={web}/shop", f"--save-script={out}")
+    procs = [
+        subprocess.Popen(
+            [REPLAY, "close", "--session", name],
+            cwd=cli.cwd,
+            env=cli.env,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for name in ("a", "b")
+    ]
+    codes = sorted(p.wait(timeout=60) for p in procs)
+    errors = "".join(p.stderr.read() for p in procs if p.stderr)
+    assert codes == [0, 4] and "TARGET_EXISTS" in errors
+    assert out.exists() and out.read_text().rstrip().endswith("# replay:heal-complete")
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []  # no temp files left
+
+
+def test_record_on_a_mutating_command_is_invalid_args(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html")
+    proc = cli("click", "id=rate-up", "--record", ok=None)
+    assert proc.returncode == 2 and "--record" in proc.stderr
+
+
+def test_a_complete_repair_outlived_by_a_killed_daemon_is_committed_at_the_next_start(
+    cli: Cli, home: str, web: str, tmp_path: Path
+) -> None:
+    flow = copy_flow(tmp_path)
+    cli("run", str(flow), "--session", "done", "-e", f"SHOP={web}/shop", "--save-script")
+    pid = int((Path(home) / "daemon.pid").read_text())
+    os.kill(pid, signal.SIGKILL)
+    assert wait_until(lambda: not _pid_alive(pid))
+    assert not (tmp_path / "checkout.healed.ad").exists()
+    cli("open", f"{web}/shop/index.html", "--session", "other")  # the next daemon recovers it
+    assert (tmp_path / "checkout.healed.ad").read_text().rstrip().endswith("# replay:heal-complete")
