@@ -482,6 +482,14 @@ def session_list(as_json: bool) -> None:
     emit(as_json, {"sessions": sessions}, "\n".join(lines) or "no open sessions")
 
 
+@main.command("mcp")
+def mcp_cmd() -> None:
+    """Serve the interactive commands and replay as MCP tools over stdio."""
+    from replay.mcp.server import main as serve
+
+    serve()
+
+
 @main.group("daemon")
 def daemon_group() -> None:
     """Inspect or stop the per-user session daemon."""

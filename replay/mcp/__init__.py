@@ -1,0 +1,1 @@
+"""The MCP server: the interactive commands and replay over stdio, sharing the daemon's sessions."""

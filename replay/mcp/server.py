@@ -1,0 +1,187 @@
+"""`replay mcp`: the same operations as the CLI, as MCP tools over stdio (SPEC §11).
+
+Every tool is a thin projection of a daemon request: the result is ``structuredContent`` plus a
+text rendering; an error (a divergence included) is ``isError: true`` with the same object the CLI
+prints under ``--json``. Logs go to stderr only: stdout is the protocol.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import sys
+from collections.abc import Callable
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.types import CallToolResult, TextContent
+
+from replay.client import Client
+from replay.errors import DivergenceError, ReplayError
+
+log = logging.getLogger("replay.mcp")
+
+
+def _text(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False)
+
+
+async def _call(
+    fn: Callable[[], dict[str, Any]], render: Callable[[dict[str, Any]], str] | None = None
+) -> CallToolResult:
+    """Run one blocking client call off the event loop and project its outcome."""
+    try:
+        result = await asyncio.to_thread(fn)
+    except DivergenceError as err:
+        from replay.engine.divergence import render_text
+
+        d = err.divergence
+        text = render_text(d, f"replay_run(path={d['step']['source']['path']!r}, session={d.get('session')!r})")
+        return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=d, is_error=True)
+    except ReplayError as err:
+        data = {"error": err.to_dict()}
+        return CallToolResult(content=[TextContent(type="text", text=str(err))], structured_content=data, is_error=True)
+    text = render(result) if render is not None else _text(result)
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
+
+
+def _client(session: str | None) -> Client:
+    return Client(session)
+
+
+def build_server() -> MCPServer:
+    """The server with one tool per operation."""
+    server = MCPServer(
+        name="replay",
+        instructions=(
+            "Drive a browser session (open, snapshot, click @eN …), replay .ad flows with replay_run, and heal "
+            "a divergence by doing the failed step in the same session, then resuming with from_step and "
+            "plan_digest from the divergence. Never edit .ad text; close the session to publish the healed script."
+        ),
+    )
+
+    @server.tool(description="Open URL in a session (created on demand); save_script records it.")
+    async def open(
+        url: str, session: str | None = None, save_script: str | None = None, headed: bool = False
+    ) -> CallToolResult:  # noqa: A001
+        return await _call(lambda: _client(session).open(url, save_script=save_script, headed=headed))
+
+    @server.tool(description="Capture the screen and issue refs (@eN) under a new generation.")
+    async def snapshot(
+        session: str | None = None, interactive: bool = True, scope: str | None = None
+    ) -> CallToolResult:
+        return await _call(
+            lambda: _client(session).snapshot(interactive=interactive, scope=scope), lambda r: str(r.get("text", ""))
+        )
+
+    @server.tool(description="Click a ref (@e7) or a selector expression.")
+    async def click(target: str, session: str | None = None, no_record: bool = False) -> CallToolResult:
+        return await _call(lambda: _client(session).command("click", target, *(["--no-record"] if no_record else [])))
+
+    @server.tool(description="Clear a field and type text into it.")
+    async def fill(target: str, text: str, session: str | None = None, no_record: bool = False) -> CallToolResult:
+        return await _call(
+            lambda: _client(session).command("fill", target, text, *(["--no-record"] if no_record else []))
+        )
+
+    @server.tool(description="Type text into the focused element.")
+    async def type_text(text: str, session: str | None = None) -> CallToolResult:
+        return await _call(lambda: _client(session).command("type", text))
+
+    @server.tool(description="Press a key or chord (Enter, Tab, Control+A).")
+    async def press(key: str, session: str | None = None) -> CallToolResult:
+        return await _call(lambda: _client(session).command("press", key))
+
+    @server.tool(description="Wait for a target, for text (text=…), for a target to be absent, or ms milliseconds.")
+    async def wait(
+        target: str | None = None,
+        text: str | None = None,
+        absent: bool = False,
+        ms: int | None = None,
+        session: str | None = None,
+    ) -> CallToolResult:
+        argv = ["wait"]
+        if text is not None:
+            argv += ["text", text]
+        elif target is not None:
+            argv += (["absent"] if absent else []) + [target]
+        if ms is not None:
+            argv.append(str(ms))
+        return await _call(lambda: _client(session).command(*argv))
+
+    @server.tool(description="Assert visible|hidden|exists|absent|enabled|disabled|checked|text of a target.")
+    async def is_check(
+        predicate: str, target: str, value: str | None = None, session: str | None = None, record: bool = False
+    ) -> CallToolResult:
+        argv = ["is", predicate, target] + ([value] if value is not None else []) + (["--record"] if record else [])
+        return await _call(lambda: _client(session).command(*argv))
+
+    @server.tool(description="Read text, value or attrs of a target.")
+    async def get(what: str, target: str, session: str | None = None) -> CallToolResult:
+        return await _call(lambda: _client(session).command("get", what, target))
+
+    @server.tool(description="Scroll the page (direction, amount) or scroll a target into view.")
+    async def scroll(
+        direction: str | None = None, amount: float | None = None, target: str | None = None, session: str | None = None
+    ) -> CallToolResult:
+        argv = (
+            ["scroll", target]
+            if target
+            else ["scroll", direction or "down"] + ([str(amount)] if amount is not None else [])
+        )
+        return await _call(lambda: _client(session).command(*argv))
+
+    @server.tool(description="Go back in history.")
+    async def back(session: str | None = None) -> CallToolResult:
+        return await _call(lambda: _client(session).command("back"))
+
+    @server.tool(description="Save a screenshot (PNG) and return its path.")
+    async def screenshot(path: str | None = None, session: str | None = None) -> CallToolResult:
+        return await _call(lambda: _client(session).command("screenshot", *([path] if path else [])))
+
+    @server.tool(
+        description=(
+            "Replay an .ad script, verifying each element before acting. save_script arms a repair (the healed "
+            "script is published on close); from_step + plan_digest resume after a divergence."
+        )
+    )
+    async def replay_run(
+        path: str,
+        session: str | None = None,
+        save_script: str | None = None,
+        from_step: int | None = None,
+        plan_digest: str | None = None,
+        level: str = "default",
+        values: dict[str, str] | None = None,
+        timeout: int | None = None,
+    ) -> CallToolResult:
+        return await _call(
+            lambda: _client(session).run(
+                path,
+                save_script=save_script,
+                from_step=from_step,
+                plan_digest=plan_digest,
+                level=level,
+                values=values or {},
+                timeout=timeout,
+            )
+        )
+
+    @server.tool(description="Close a session: a complete repair publishes its healed script (verify=True gates it).")
+    async def close(
+        session: str | None = None, save_script: str | None = None, discard: bool = False, verify: bool = False
+    ) -> CallToolResult:
+        return await _call(lambda: _client(session).close(save_script=save_script, discard=discard, verify=verify))
+
+    @server.tool(description="List the open sessions.")
+    async def list_sessions() -> CallToolResult:
+        return await _call(lambda: {"sessions": Client().sessions()})
+
+    return server
+
+
+def main() -> None:
+    """Serve over stdio until the client hangs up."""
+    logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+    build_server().run("stdio")

@@ -1,0 +1,112 @@
+"""The MCP server over stdio, driven by a real MCP client: the same sessions and objects as the CLI."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+from pathlib import Path
+from typing import Any
+
+from mcp.client.session import ClientSession
+from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from .conftest import REPLAY, ROOT, Cli
+
+FLOW = ROOT / "fixtures" / "flows" / "checkout.ad"
+
+
+def mcp_session(cli: Cli) -> Any:
+    params = StdioServerParameters(command=REPLAY, args=["mcp"], env=dict(cli.env), cwd=cli.cwd)
+    return stdio_client(params)
+
+
+def test_tools_are_the_documented_snake_case_set(cli: Cli) -> None:
+    async def go() -> list[str]:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            return sorted(t.name for t in (await s.list_tools()).tools)
+
+    assert asyncio.run(go()) == sorted(
+        [
+            "open",
+            "snapshot",
+            "click",
+            "fill",
+            "type_text",
+            "press",
+            "wait",
+            "is_check",
+            "get",
+            "scroll",
+            "back",
+            "screenshot",
+            "replay_run",
+            "close",
+            "list_sessions",
+        ]
+    )
+
+
+def test_an_agent_over_mcp_heals_a_broken_flow_to_a_verified_healed_script(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = tmp_path / "checkout.ad"
+    shutil.copy(FLOW, flow)
+    values = {"SHOP": f"{web}/drift/renamed"}
+
+    async def go() -> dict[str, Any]:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            run = await s.call_tool(
+                "replay_run",
+                {"path": str(flow), "session": "agent", "save_script": "", "values": values, "timeout": 1500},
+            )
+            assert run.is_error is True
+            d = run.structured_content
+            assert d is not None and d["kind"] == "selector-miss" and d["repairHint"] == "record-and-heal"
+            assert d["resume"]["repairSessionHeld"] is True
+            # the same divergence, as the CLI projects it from the shared session
+            assert cli.json("divergence", "--session", "agent")["divergence"] == d
+            clicked = await s.call_tool("click", {"target": d["suggestions"][0]["ref"], "session": "agent"})
+            assert clicked.is_error is False and clicked.structured_content["selector"].startswith('id="submit-order"')
+            resumed = await s.call_tool(
+                "replay_run",
+                {
+                    "path": str(flow),
+                    "session": "agent",
+                    "from_step": d["resume"]["from"],
+                    "plan_digest": d["resume"]["planDigest"],
+                },
+            )
+            assert resumed.is_error is False and resumed.structured_content["repair"]["state"] == "COMPLETE"
+            closed = await s.call_tool("close", {"session": "agent", "verify": True})
+            assert closed.is_error is False
+            return dict(closed.structured_content)
+
+    closed = asyncio.run(go())
+    healed = tmp_path / "checkout.healed.ad"
+    assert closed["healed"] == str(healed) and closed["verify"]["passed"] is True
+    assert 'click id="submit-order"' in healed.read_text()
+
+
+def test_sessions_are_shared_with_the_cli(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html", "--session", "both")
+
+    async def go() -> Any:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            snap = await s.call_tool("snapshot", {"session": "both"})
+            listed = await s.call_tool("list_sessions", {})
+            return snap, listed
+
+    snap, listed = asyncio.run(go())
+    assert "Thumbs up" in snap.content[0].text
+    assert "both" in {x["name"] for x in listed.structured_content["sessions"]}
+
+
+def test_errors_are_tool_errors_with_our_error_object(cli: Cli) -> None:
+    async def go() -> Any:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            return await s.call_tool("click", {"target": "@e1", "session": "nobody"})
+
+    result = asyncio.run(go())
+    assert result.is_error is True and result.structured_content["error"]["code"] == "SESSION_NOT_FOUND"
