@@ -12,7 +12,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from functools import wraps
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 
@@ -207,6 +207,20 @@ def digest(file: str, platform: str | None, as_json: bool) -> None:
     )
 
 
+def _exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | None = None) -> NoReturn:
+    """Project a divergence (JSON as the last stdout line, or the text report) and exit 3."""
+    if as_json:
+        click.echo(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False))
+    else:
+        from replay.engine.divergence import render_text
+
+        if headline:
+            click.echo(headline)
+        # the session keeps this run's -e values, so the resume command needs none
+        click.echo(render_text(err.divergence, f"replay run {file} --session {err.divergence.get('session')}"))
+    sys.exit(err.exit_code)
+
+
 @main.command("run")
 @click.argument("file")
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable (highest precedence).")
@@ -265,15 +279,7 @@ def run_cmd(
             save_script=save_script,
         )
     except DivergenceError as err:
-        d = err.divergence
-        if as_json:
-            click.echo(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False))
-        else:
-            from replay.engine.divergence import render_text
-
-            resume = f"replay run {file} --session {d.get('session')}"  # the session keeps this run's -e values
-            click.echo(render_text(d, resume))
-        sys.exit(err.exit_code)
+        _exit_with_divergence(err, file, as_json)
     ran = int(result["ran"])
     text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
     if result.get("healed"):
@@ -451,14 +457,7 @@ def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level
         fresh.explicit = False  # always a new session, whatever REPLAY_SESSION says
         result = fresh.run(file, values=values, timeout=timeout, level=level)
     except DivergenceError as err:
-        if as_json:
-            click.echo(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False))
-        else:
-            from replay.engine.divergence import render_text
-
-            click.echo(f"verification FAILED: {file} diverges in a fresh session")
-            click.echo(render_text(err.divergence, f"replay run {file} --session {err.divergence.get('session')}"))
-        sys.exit(err.exit_code)
+        _exit_with_divergence(err, file, as_json, f"verification FAILED: {file} diverges in a fresh session")
     emit(as_json, {"result": result}, f"verified: {file} passes in a fresh session ({result['ran']} steps)")
 
 

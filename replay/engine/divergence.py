@@ -96,7 +96,7 @@ def node_view(node: Node) -> dict[str, Any]:
 
 def screen_refs(capture: Capture) -> list[Node]:
     """Interactive and labeled nodes, those inside an open dialog first, then document order."""
-    nodes = [n for n in capture.nodes[1:] if n.actionable or n.label]
+    nodes = capture.labeled_or_actionable()
     dialogs = [n for n in capture.nodes[1:] if n.role in OVERLAY_ROLES and n.visible]
     if not dialogs:
         return nodes

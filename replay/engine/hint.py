@@ -73,9 +73,7 @@ def container_present(container: Container, capture: Capture) -> bool:
         from urllib.parse import urlparse
 
         return (urlparse(capture.url).path or "/") == container.path
-    for n in capture.nodes[1:]:
-        if n.role != container.role:
-            continue
+    for n in capture.select(".//node[@role=$role]", role=container.role or ""):
         if container.label is not None and normalize_label(n.label) != container.label:
             continue
         if container.id is not None and n.test_id != container.id:

@@ -44,17 +44,24 @@ def id_is_unique(capture: Capture, node: Node) -> bool:
     return sum(1 for n in capture.nodes if n.test_id == node.test_id) == 1
 
 
-def region_of(node: Node) -> Node | None:
+def region_of(node: Node, cache: dict[int, Node | None] | None = None) -> Node | None:
     """The nearest scrollable ancestor element, or None for the page itself.
 
     The document is not a region: a page-level scroller is no container (every screen has one).
+    ``cache`` (position → region) lets a caller scoring many nodes derive each from its parent's.
     """
-    p = node.parent_node
-    while p is not None and p.parent_node is not None:
-        if p.scrollable:
-            return p
-        p = p.parent_node
-    return None
+    if cache is not None and node.position in cache:
+        return cache[node.position]
+    parent = node.parent_node
+    if parent is None or parent.parent_node is None:
+        found = None
+    elif parent.scrollable:
+        found = parent
+    else:
+        found = region_of(parent, cache)
+    if cache is not None:
+        cache[node.position] = found
+    return found
 
 
 def region_identity(region: Node | None) -> Region | None:
@@ -64,9 +71,18 @@ def region_identity(region: Node | None) -> Region | None:
     return Region(region.role, _norm(region.label), region.test_id)
 
 
-def ancestry_of(node: Node) -> tuple[Ancestor, ...]:
-    """Up to 8 ancestors, nearest first, never the document root."""
-    return tuple(Ancestor(a.role, _norm(a.label)) for a in node.ancestors()[:MAX_ANCESTRY])
+def ancestry_of(node: Node, cache: dict[int, tuple[Ancestor, ...]] | None = None) -> tuple[Ancestor, ...]:
+    """Up to 8 ancestors, nearest first, never the document root (``cache`` as in ``region_of``)."""
+    if cache is not None and node.position in cache:
+        return cache[node.position]
+    parent = node.parent_node
+    if parent is None or parent.parent_node is None:
+        chain: tuple[Ancestor, ...] = ()
+    else:
+        chain = (Ancestor(parent.role, _norm(parent.label)), *ancestry_of(parent, cache))[:MAX_ANCESTRY]
+    if cache is not None:
+        cache[node.position] = chain
+    return chain
 
 
 def sibling_of(node: Node) -> int:

@@ -51,10 +51,41 @@ def term_matches(node: Node, term: Term, regex_cache: dict[str, re.Pattern[str]]
     return fold(value) == fold(term.value)
 
 
+_ATTRIBUTE = {
+    "id": "id",
+    "label": "label",
+    "text": "text",
+    "value": "value",
+    "placeholder": "placeholder",
+    "href": "href",
+}
+
+
+def _candidates(capture: Capture, terms: tuple[Term, ...]) -> list[Node]:
+    """A superset of the matches, narrowed in C by XPath: exact role/tag, and present attributes.
+
+    role and tag are stored as lower-case ASCII tokens, so their folded equality is exact string
+    equality; every other text key needs its attribute present. The Python check decides the rest.
+    """
+    predicates: list[str] = []
+    args: dict[str, str] = {}
+    for i, t in enumerate(terms):
+        if isinstance(t.value, bool):
+            continue
+        if t.key in ("role", "tag") and t.op == "=" and t.value.isascii():
+            predicates.append(f"@{t.key}=$v{i}")
+            args[f"v{i}"] = fold(t.value)
+        elif t.key in _ATTRIBUTE:
+            predicates.append(f"@{_ATTRIBUTE[t.key]}")
+    if not predicates:
+        return capture.nodes[1:]
+    return capture.select(".//node[" + " and ".join(predicates) + "]", **args)
+
+
 def alternative_matches(capture: Capture, terms: tuple[Term, ...]) -> list[Node]:
     """Nodes (document order, root excluded) for which every term holds."""
     cache: dict[str, re.Pattern[str]] = {}
-    return [n for n in capture.nodes[1:] if all(term_matches(n, t, cache) for t in terms)]
+    return [n for n in _candidates(capture, terms) if all(term_matches(n, t, cache) for t in terms)]
 
 
 def match_set(capture: Capture, selector: Selector) -> tuple[int, list[Node]]:

@@ -199,6 +199,14 @@ class Capture:
         """The node at ``index`` (document order)."""
         return self.nodes[index]
 
+    def select(self, xpath: str, **variables: str) -> list[Node]:
+        """Nodes (root excluded, document order) an XPath predicate over ``.//node`` selects, in C."""
+        return list(self.root.xpath(xpath, **variables))  # type: ignore[arg-type]
+
+    def labeled_or_actionable(self) -> list[Node]:
+        """Nodes an agent can name or act on (label, or the actionable flag 256)."""
+        return self.select(".//node[@label or floor(@f div 256) mod 2 = 1]")
+
     def __len__(self) -> int:
         return len(self.nodes)
 

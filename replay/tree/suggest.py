@@ -9,8 +9,8 @@ import math
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from replay.script.evidence import TargetEvidence, normalize_label
-from replay.tree.identity import region_identity, region_of, sibling_of
+from replay.script.evidence import Ancestor, TargetEvidence, normalize_label
+from replay.tree.identity import ancestry_of, region_identity, region_of, sibling_of
 from replay.tree.model import Capture, Node
 
 # component -> weight; the weights sum to 1.0
@@ -47,19 +47,24 @@ def _similar(a: str | None, b: str | None) -> float:
     return SequenceMatcher(None, a, b).ratio()
 
 
-def _cheap(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
+class _Memo:
+    """Per-ranking caches for ``identity.ancestry_of`` and ``identity.region_of``."""
+
+    def __init__(self) -> None:
+        self.chains: dict[int, tuple[Ancestor, ...]] = {}
+        self.regions: dict[int, Node | None] = {}
+
+
+def _cheap(capture: Capture, node: Node, ev: TargetEvidence, memo: _Memo | None = None) -> dict[str, float]:
     """The components that need no string similarity."""
+    memo = memo or _Memo()
     out: dict[str, float] = dict.fromkeys(WEIGHTS, 0.0)
     out["role"] = 1.0 if ev.role is not None and node.role == ev.role else 0.0
     if ev.ancestry:
-        actual = node.ancestors()
-        agree = sum(
-            1
-            for i, want in enumerate(ev.ancestry)
-            if i < len(actual) and actual[i].role == want.role and normalize_label(actual[i].label) == want.label
-        )
+        actual = ancestry_of(node, memo.chains)
+        agree = sum(1 for i, want in enumerate(ev.ancestry) if i < len(actual) and actual[i] == want)
         out["ancestry"] = agree / len(ev.ancestry)
-    region = region_of(node)
+    region = region_of(node, memo.regions)
     if ev.scroll_region is not None or region is None:
         out["region"] = 1.0 if region_identity(region) == ev.scroll_region else 0.0
     if ev.sibling is not None:
@@ -112,10 +117,9 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     """
     string_credit = (WEIGHTS["label"] if ev.label else 0.0) + (WEIGHTS["id"] if ev.id else 0.0)
     bounded = []
-    for node in capture.nodes[1:]:
-        if not (node.actionable or node.label):
-            continue
-        cheap = _cheap(capture, node, ev)
+    memo = _Memo()
+    for node in capture.labeled_or_actionable():
+        cheap = _cheap(capture, node, ev, memo)
         bound = _total(cheap) + string_credit
         if bound >= MIN_SCORE:
             bounded.append((bound, node.position, node, cheap))

@@ -53,6 +53,16 @@ def _pid_alive(pid: int) -> bool:
         return False
 
 
+def wait_until(predicate: Callable[[], bool], timeout: float = 20.0) -> bool:
+    """Poll ``predicate`` until it holds or ``timeout`` seconds pass."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.1)
+    return bool(predicate())
+
+
 def stop_daemon(home: str) -> None:
     """Shut the daemon of ``home`` down; kill it (by its own PID) if it does not go."""
     pid_file = Path(home) / "daemon.pid"

@@ -9,25 +9,15 @@ import signal
 import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 
-from .conftest import Cli, _pid_alive
+from .conftest import Cli, _pid_alive, wait_until
 
 
 def daemon_pid(home: str) -> int:
     return int((Path(home) / "daemon.pid").read_text())
-
-
-def wait_until(predicate, timeout: float = 15.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return bool(predicate())
 
 
 def test_home_is_0700_and_socket_is_0600(cli: Cli, home: str, web: str) -> None:

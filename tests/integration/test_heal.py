@@ -8,25 +8,15 @@ import re
 import shutil
 import signal
 import subprocess
-import time
 from pathlib import Path
 from typing import Any
 
 from replay.script.loader import load
 
-from .conftest import REPLAY, ROOT, Cli, _pid_alive
+from .conftest import REPLAY, ROOT, Cli, _pid_alive, wait_until
 
 FLOW = ROOT / "fixtures" / "flows" / "checkout.ad"
 FAST = ("--timeout", "1500")
-
-
-def wait_until(predicate, timeout: float = 20.0) -> bool:  # type: ignore[no-untyped-def]
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if predicate():
-            return True
-        time.sleep(0.1)
-    return bool(predicate())
 
 
 def copy_flow(tmp_path: Path) -> Path:
