@@ -24,7 +24,15 @@ import sys
 import time
 from typing import Any
 
-from replay.errors import DivergenceError, InvalidArgs, Location, ReplayError, SessionNotFound, TargetExists
+from replay.errors import (
+    DivergenceError,
+    InvalidArgs,
+    Location,
+    ReplayError,
+    SessionNotFound,
+    TargetExists,
+    UnsupportedPlatform,
+)
 from replay.script.ast import Action, Comment, Context, Env
 from replay.script.formatter import format_item
 from replay.script.parser import parse_action, parse_argv
@@ -150,6 +158,11 @@ class Daemon:
         script = parse(read_text(path), display)
         script = type(script)(script.path, script.items, script.context, script.env, os.path.realpath(path))
         plan = build_plan(script, request.get("platform"))
+        if plan.platform != "web":
+            raise UnsupportedPlatform(
+                f"{display}: platform {plan.platform!r} has no backend in this build yet (only web runs)",
+                hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
+            )
         requested = request.get("session")
         ephemeral = not requested
         name = str(requested) if requested else f"run-{secrets.token_hex(3)}"

@@ -226,3 +226,11 @@ def test_annotated_wait_passes_once_the_recorded_element_is_there(cli: Cli, web:
         f"open {web}/shop/checkout.html\n{ann[place - 1]}\n" + 'wait "role=button label=\\"Place order\\"" 800\n'
     )
     assert cli("run", str(flow)).stdout.startswith("replayed 2 steps")
+
+
+def test_an_android_script_is_refused_before_step_one_until_that_backend_exists(cli: Cli, tmp_path: Path) -> None:
+    flow = tmp_path / "android.ad"
+    flow.write_text("context platform=android\nopen com.example.app\nclick id=login\n")
+    proc = cli("run", str(flow), ok=None)
+    assert proc.returncode == 2 and "UNSUPPORTED_PLATFORM" in proc.stderr
+    assert cli.json("session", "list")["sessions"] == []
