@@ -10,7 +10,7 @@ import json
 import math
 import unicodedata
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from replay.errors import InvalidArgs, Location
 
@@ -27,7 +27,8 @@ def normalize_label(text: str | None) -> str | None:
     """NFC, trimmed, inner whitespace collapsed; empty means absent."""
     if text is None:
         return None
-    out = " ".join(unicodedata.normalize("NFC", text).split())
+    # ASCII is already NFC: skip the Unicode pass on the hot path of ranking
+    out = " ".join((text if text.isascii() else unicodedata.normalize("NFC", text)).split())
     return out or None
 
 
@@ -39,9 +40,8 @@ def normalize_string(text: str | None) -> str | None:
     return out or None
 
 
-@dataclass(frozen=True)
-class Ancestor:
-    """One ancestry entry, nearest first: ``{role, label?}``."""
+class Ancestor(NamedTuple):
+    """One ancestry entry, nearest first: ``{role, label?}`` (a tuple: built for every node when ranking)."""
 
     role: str
     label: str | None = None

@@ -69,13 +69,18 @@ def _cheap(capture: Capture, node: Node, ev: TargetEvidence, memo: _Memo | None 
         out["region"] = 1.0 if region_identity(region) == ev.scroll_region else 0.0
     if ev.sibling is not None:
         out["sibling"] = 1.0 if sibling_of(node) == ev.sibling else 0.0
-    if ev.rect is not None:
-        cx, cy = node.center
-        rx, ry = ev.rect.x + ev.rect.width / 2, ev.rect.y + ev.rect.height / 2
-        vw, vh = capture.viewport
-        diag = math.hypot(vw or 1280, vh or 800)
-        out["position"] = max(0.0, 1.0 - math.hypot(cx - rx, cy - ry) / diag)
+    out["position"] = _position(capture, node, ev)
     return out
+
+
+def _position(capture: Capture, node: Node, ev: TargetEvidence) -> float:
+    """Rect proximity: 1 at the recorded centre, 0 a viewport diagonal away or more."""
+    if ev.rect is None:
+        return 0.0
+    cx, cy = node.center
+    rx, ry = ev.rect.x + ev.rect.width / 2, ev.rect.y + ev.rect.height / 2
+    vw, vh = capture.viewport
+    return max(0.0, 1.0 - math.hypot(cx - rx, cy - ry) / math.hypot(vw or 1280, vh or 800))
 
 
 def _strings(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str, float]:
@@ -112,24 +117,29 @@ def _basis(parts: dict[str, float]) -> tuple[str, ...]:
 def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
     """The best candidates (≤ ``limit``), deduplicated, ties broken by document order.
 
-    String similarity is the costly part, so nodes are scored exactly in order of their upper
-    bound (cheap components + full string credit), stopping once no bound can enter the top.
+    Exact scores are computed in order of an upper bound that needs only the role and the position
+    (every other component is credited in full), stopping once no bound can enter the top: on a
+    large page most nodes are never scored. The result equals scoring every node.
     """
-    string_credit = (WEIGHTS["label"] if ev.label else 0.0) + (WEIGHTS["id"] if ev.id else 0.0)
+    credit = sum(WEIGHTS[k] for k in ("ancestry", "region", "sibling"))
+    credit += (WEIGHTS["label"] if ev.label else 0.0) + (WEIGHTS["id"] if ev.id else 0.0)
     bounded = []
-    memo = _Memo()
     for node in capture.labeled_or_actionable():
-        cheap = _cheap(capture, node, ev, memo)
-        bound = _total(cheap) + string_credit
+        quick = {
+            "role": 1.0 if ev.role is not None and node.role == ev.role else 0.0,
+            "position": _position(capture, node, ev),
+        }
+        bound = WEIGHTS["role"] * quick["role"] + WEIGHTS["position"] * quick["position"] + credit
         if bound >= MIN_SCORE:
-            bounded.append((bound, node.position, node, cheap))
+            bounded.append((bound, node.position, node))
     bounded.sort(key=lambda item: (-item[0], item[1]))
+    memo = _Memo()
     best: list[Suggestion] = []
-    for bound, _, node, cheap in bounded:
+    for bound, _, node in bounded:
         floor = max(MIN_SCORE, best[limit - 1].score if len(best) >= limit else 0.0)
         if bound < floor:
             break
-        parts = _strings(node, ev, cheap)
+        parts = _strings(node, ev, _cheap(capture, node, ev, memo))
         total = round(_total(parts), 3)
         if total < MIN_SCORE:
             continue
