@@ -358,12 +358,9 @@ def _register_interactive() -> None:
     from replay.script.registry import REGISTRY
 
     for cmd in REGISTRY.commands.values():
-        if cmd.foreign or cmd.name in ("open", "close") or WEB_ONLY_IN_SCRIPT.get(cmd.name):
+        if cmd.foreign or cmd.name in ("open", "close"):
             continue
         _interactive(cmd.name, cmd.summary)
-
-
-WEB_ONLY_IN_SCRIPT: dict[str, bool] = {}
 
 
 @main.command("open", context_settings=_PASSTHROUGH)

@@ -151,9 +151,7 @@ class Client:
             "platform": platform,
             "level": level,
             "headed": headed,
-            "save_script": None
-            if save_script is None
-            else (os.path.abspath(os.path.join(self.cwd, save_script)) if save_script else ""),
+            "save_script": None if save_script is None else (self._abspath(save_script) if save_script else ""),
         }
         return dict(self.request(payload, start=True))
 

@@ -12,10 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.engine import hint as hints
-from replay.script.ast import Action, Target
-from replay.script.evidence import TargetEvidence, decode, encode
+from replay.script.ast import Action
+from replay.script.evidence import TargetEvidence, encode
 from replay.script.formatter import format_action
-from replay.script.selector import Selector
 from replay.script.variables import Literal, Reference, parse_template
 from replay.tree.match import describe
 from replay.tree.model import Capture, Node
@@ -245,18 +244,6 @@ def evidence_json(ev: TargetEvidence | None) -> dict[str, Any] | None:
     return json.loads(encode(ev)) if ev is not None else None
 
 
-def target_text(target: Target | None) -> str:
-    """A short display of a target."""
-    if target is None:
-        return ""
-    if target.ref is not None:
-        return target.ref
-    from replay.script.selector import format_selector
-
-    assert isinstance(target.selector, Selector)
-    return format_selector(target.selector)
-
-
 def build_divergence(
     *,
     kind: str,
@@ -309,10 +296,6 @@ def resume_for(kind_hint: str, index: int, plan_len: int, digest: str, *, held: 
     if held is not None:
         out["repairSessionHeld"] = held
     return out
-
-
-def _roundtrip_evidence(payload: dict[str, Any] | None) -> TargetEvidence | None:
-    return decode(json.dumps(payload)) if payload else None
 
 
 HINT_ADVICE = {
