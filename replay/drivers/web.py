@@ -8,7 +8,7 @@ import shutil
 from importlib import resources
 from typing import Any
 
-from playwright.async_api import Browser, BrowserContext, ElementHandle, Page, Playwright, async_playwright
+from playwright.async_api import Browser, BrowserContext, ElementHandle, JSHandle, Page, Playwright, async_playwright
 
 from replay.errors import ActionFailed, BrowserUnavailable, StaleRef, from_playwright
 from replay.tree.model import Capture, build_capture
@@ -113,6 +113,7 @@ class WebDriver:
     def __init__(self, context: BrowserContext, page: Page) -> None:
         self.context = context
         self.page = page
+        self._capture_fn: JSHandle | None = None  # the capture function, compiled once per document
 
     async def capture(self, generation: int, keep: int | None = None) -> Capture:
         """Capture the tree of the page (one evaluate; same-origin frames walked inside it).
@@ -120,12 +121,18 @@ class WebDriver:
         Captured elements stay actable for the last few generations, and for ``keep`` (the refs
         generation of the latest snapshot) until the page goes away.
         """
-        try:
-            text = await self.page.evaluate(
-                _CAPTURE_JS, {"testIdAttributes": TEST_ID_ATTRIBUTES, "generation": generation, "keep": keep}
-            )
-        except Exception as exc:  # noqa: BLE001 - mapped below
-            raise from_playwright(exc, action="capture") from None
+        opts = {"testIdAttributes": TEST_ID_ATTRIBUTES, "generation": generation, "keep": keep}
+        for attempt in (1, 2):
+            try:
+                if self._capture_fn is None:
+                    # sending 20 KB of source with every capture costs more than the walk itself
+                    self._capture_fn = await self.page.evaluate_handle(f"() => ({_CAPTURE_JS.strip()})")
+                text = await self._capture_fn.evaluate("(capture, opts) => capture(opts)", opts)
+                break
+            except Exception as exc:  # noqa: BLE001 - a new document invalidates the handle: retry once
+                self._capture_fn = None
+                if attempt == 2:
+                    raise from_playwright(exc, action="capture") from None
         return build_capture(json.loads(text))
 
     async def element(self, generation: int, index: int) -> ElementHandle:
