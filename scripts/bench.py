@@ -192,7 +192,7 @@ def bench_fifty() -> dict[str, float]:
 
 def bench_verify() -> list[tuple[int, float, float]]:
     from replay.drivers.web import WebBrowser
-    from replay.engine.divergence import build_divergence, resume_for
+    from replay.engine.divergence import Binding, build_divergence
     from replay.script import parse
     from replay.tree.identity import record_evidence, verify
 
@@ -220,19 +220,16 @@ def bench_verify() -> list[tuple[int, float, float]]:
             verdict = verify(cap, action.target.selector, ev)
             t1 = time.perf_counter()
             build_divergence(
-                kind=verdict.kind,
+                Binding(verdict.kind, "no node matches the selector", 0),
                 index=1,
                 path="bench.ad",
                 action=action,
-                cause="no node matches the selector",
                 capture=cap,
                 capture_error=None,
                 evidence=ev,
-                match_count=0,
-                observed=None,
-                mismatches=[],
-                candidates=[],
-                resume=resume_for("record-and-heal", 1, 1, "d", held=None),
+                plan_len=1,
+                plan_digest="d",
+                held=None,
                 session="bench",
             ).to_dict()
             samples_v.append(t1 - t)

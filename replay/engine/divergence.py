@@ -244,45 +244,54 @@ def evidence_json(ev: TargetEvidence | None) -> dict[str, Any] | None:
     return json.loads(encode(ev)) if ev is not None else None
 
 
+@dataclass
+class Binding:
+    """What the binding check found: the kind, why, and what the selector matched."""
+
+    kind: str
+    cause: str
+    match_count: int | None = None
+    observed: Node | None = None
+    mismatches: list[str] = field(default_factory=list)
+    candidates: list[str] = field(default_factory=list)
+
+
 def build_divergence(
+    binding: Binding,
     *,
-    kind: str,
     index: int,
     path: str,
     action: Action,
-    cause: str,
     capture: Capture | None,
     capture_error: str | None,
     evidence: TargetEvidence | None,
-    match_count: int | None,
-    observed: Node | None,
-    mismatches: list[str],
-    candidates: list[str],
-    resume: dict[str, Any],
+    plan_len: int,
+    plan_digest: str,
+    held: bool | None,
     session: str | None,
 ) -> Divergence:
-    """The one builder: hint, screen, suggestions and binding from the same full capture."""
-    repair = hints.repair_hint(kind, evidence, capture)
-    binding: dict[str, Any] = {
-        "classification": kind,
-        "matchCount": match_count,
+    """The one builder: hint, resume, screen, suggestions and binding from the same full capture."""
+    repair = hints.repair_hint(binding.kind, evidence, capture)
+    target_binding: dict[str, Any] = {
+        "classification": binding.kind,
+        "matchCount": binding.match_count,
         "recorded": evidence_json(evidence),
-        "observed": node_view(observed) if observed is not None else None,
-        "mismatches": [clip(m) or "" for m in mismatches[:5]],
-        "candidates": [clip(c) or "" for c in candidates[:5]],
+        "observed": node_view(binding.observed) if binding.observed is not None else None,
+        "mismatches": [clip(m) or "" for m in binding.mismatches[:5]],
+        "candidates": [clip(c) or "" for c in binding.candidates[:5]],
     }
     return Divergence(
-        kind=kind,
+        kind=binding.kind,
         index=index,
         path=path,
         line=action.line,
         action=action_text(action),
-        cause=cause,
+        cause=binding.cause,
         repair_hint=repair,
         screen=build_screen(capture, capture_error),
         suggestions=build_suggestions(capture, evidence),
-        resume=resume,
-        binding=binding,
+        resume=resume_for(repair, index, plan_len, plan_digest, held=held),
+        binding=target_binding,
         session=session,
     )
 

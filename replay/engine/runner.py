@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any, NoReturn, Protocol
 
 from replay.engine import hint as hints
-from replay.engine.divergence import Divergence, build_divergence, resume_for
+from replay.engine.divergence import Binding, Divergence, build_divergence
 from replay.errors import (
     ActionFailed,
     AmbiguousMatch,
@@ -165,12 +165,10 @@ class Runner:
             result = await self.host.execute(
                 raw, provenance=PLAN, timeout_ms=self._timeout(action), values=self.options.values
             )
-        except AmbiguousMatch as exc:
-            await self._diverge_after_failure(step, action, None, exc)
         except ElementNotFound as exc:
-            await self._diverge_binding(step, action, hints.SELECTOR_MISS, exc.message, None, 0, None, [], [])
-        except (ActionFailed, StaleRef) as exc:
-            await self._diverge_after_failure(step, action, None, exc)
+            await self._diverge(step, action, Binding(hints.SELECTOR_MISS, exc.message, 0), None)
+        except (AmbiguousMatch, ActionFailed, StaleRef) as exc:
+            await self._diverge(step, action, _failure(exc), None)
         return result.get("resolution") if isinstance(result, dict) else None
 
     def _timeout(self, action: Action) -> int:
@@ -196,17 +194,15 @@ class Runner:
                         if ev.verified
                         else "the recording could not verify this element's identity",
                     }[verdict.kind]
-                    await self._diverge_binding(
-                        step,
-                        action,
+                    binding = Binding(
                         verdict.kind,
                         cause,
-                        capture,
                         verdict.match_count,
                         verdict.winner,
                         verdict.mismatches,
                         verdict.candidates(),
                     )
+                    await self._diverge(step, action, binding, capture)
             else:
                 res = resolve(capture, target.selector)
                 if res.winner is not None:
@@ -217,10 +213,10 @@ class Runner:
                         f"the selector matches {res.match_count} nodes in distinct places",
                         details={"candidates": res.to_dict().get("candidates", [])},
                     )
-                    await self._diverge_after_failure(step, action, capture, err)
+                    await self._diverge(step, action, _failure(err), capture)
                 if time.monotonic() >= deadline:
-                    await self._diverge_binding(
-                        step, action, SELECTOR_MISS, "no node matches the selector", capture, 0, None, [], []
+                    await self._diverge(
+                        step, action, Binding(SELECTOR_MISS, "no node matches the selector", 0), capture
                     )
             await asyncio.sleep(POLL_S)
         try:
@@ -228,7 +224,7 @@ class Runner:
                 raw, action, capture, node, resolution, provenance=PLAN, timeout_ms=self._timeout(action)
             )
         except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
-            await self._diverge_after_failure(step, action, None, exc, matched=node)
+            await self._diverge(step, action, _failure(exc, match_count=1), None)  # post-response capture
         return resolution
 
     async def _wait_step(self, step: Step, raw: Action, action: Action) -> None:
@@ -257,54 +253,40 @@ class Runner:
                 cause = f"waited {ms} ms: " + (
                     "nothing matches" if not matches else "only look-alikes of the recorded element"
                 )
-                await self._diverge_binding(
-                    step, action, kind, cause, capture, len(matches), matches[0] if matches else None, [], []
+                await self._diverge(
+                    step, action, Binding(kind, cause, len(matches), matches[0] if matches else None), capture
                 )
             await asyncio.sleep(POLL_S)
         self.host.journal_plan_step(raw)  # wait always records
 
     # divergences ---------------------------------------------------------------------------
 
-    async def _diverge_binding(
-        self,
-        step: Step,
-        action: Action,
-        kind: str,
-        cause: str,
-        capture: Capture | None,
-        match_count: int | None,
-        observed: Node | None,
-        mismatches: list[str],
-        candidates: list[str],
-    ) -> NoReturn:
-        # the pre-action capture is fresh: issue its refs so the agent can act on them at once
+    async def _diverge(self, step: Step, action: Action, binding: Binding, capture: Capture | None) -> NoReturn:
+        """Stop with a divergence. Its screen is ``capture`` (pre-action) or a fresh post-response one."""
         error = None
         if capture is None:
             capture, error = await self._try_capture()
         if capture is not None:
-            self.host.issue_refs(capture)
-        self._raise(step, action, kind, cause, capture, error, match_count, observed, mismatches, candidates)
-
-    async def _diverge_after_failure(
-        self, step: Step, action: Action, capture: Capture | None, exc: ReplayError, matched: Node | None = None
-    ) -> NoReturn:
-        error = None
-        if capture is None:
-            capture, error = await self._try_capture()  # post-response capture
-        if capture is not None:
-            self.host.issue_refs(capture)
-        candidates = [str(c) for c in exc.details.get("candidates", [])] if exc.details else []
-        self._raise(
-            step,
-            action,
-            hints.ACTION_FAILURE,
-            exc.message,
-            capture,
-            error,
-            None if matched is None else 1,
-            None,
-            [],
-            candidates,
+            self.host.issue_refs(capture)  # the agent can act on the screen's refs at once
+        divergence = build_divergence(
+            binding,
+            index=step.index,
+            path=step.path,
+            action=step.action,
+            capture=capture,
+            capture_error=error,
+            evidence=action.annotation,
+            plan_len=len(self.plan.steps),
+            plan_digest=self.plan.digest,
+            held=self.options.held,
+            session=self.host.name,
+        )
+        divergence.write_overflow(self.options.artifacts_dir, self.options.level)
+        self.last_divergence = divergence
+        raise DivergenceError(
+            f"{binding.kind} at step {step.index} ({step.path}:{step.action.line}): {binding.cause}",
+            divergence.to_dict(self.options.level),
+            hint=f"repairHint {divergence.repair_hint}",
         )
 
     async def _try_capture(self) -> tuple[Capture | None, str | None]:
@@ -313,42 +295,8 @@ class Runner:
         except Exception as exc:  # noqa: BLE001 - a capture failure never masks the original cause
             return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
 
-    def _raise(
-        self,
-        step: Step,
-        action: Action,
-        kind: str,
-        cause: str,
-        capture: Capture | None,
-        capture_error: str | None,
-        match_count: int | None,
-        observed: Node | None,
-        mismatches: list[str],
-        candidates: list[str],
-    ) -> NoReturn:
-        evidence = action.annotation
-        repair = hints.repair_hint(kind, evidence, capture)
-        resume = resume_for(repair, step.index, len(self.plan.steps), self.plan.digest, held=self.options.held)
-        divergence = build_divergence(
-            kind=kind,
-            index=step.index,
-            path=step.path,
-            action=step.action,
-            cause=cause,
-            capture=capture,
-            capture_error=capture_error,
-            evidence=evidence,
-            match_count=match_count,
-            observed=observed,
-            mismatches=mismatches,
-            candidates=candidates,
-            resume=resume,
-            session=self.host.name,
-        )
-        divergence.write_overflow(self.options.artifacts_dir, self.options.level)
-        self.last_divergence = divergence
-        raise DivergenceError(
-            f"{kind} at step {step.index} ({step.path}:{step.action.line}): {cause}",
-            divergence.to_dict(self.options.level),
-            hint=f"repairHint {divergence.repair_hint}",
-        )
+
+def _failure(exc: ReplayError, match_count: int | None = None) -> Binding:
+    """An ``action-failure`` binding from a failed dispatch (candidates of an ambiguous match kept)."""
+    candidates = [str(c) for c in exc.details.get("candidates", [])] if exc.details else []
+    return Binding(hints.ACTION_FAILURE, exc.message, match_count, candidates=candidates)

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.engine.divergence import LEVELS, build_divergence, render_text, resume_for
+from replay.engine.divergence import LEVELS, Binding, build_divergence, render_text, resume_for
 from replay.engine.hint import CAUTION, MANUAL, RECORD_AND_HEAL, SELECTOR_MISS, STATE_REPAIR
 from replay.script import parse
 from replay.script.evidence import Ancestor, TargetEvidence
@@ -26,19 +26,16 @@ def big_capture(n: int = 400):  # type: ignore[no-untyped-def]
 def make(level_capture=None, action_line: str = 'click role=button label="Place order"', evidence=EV):  # type: ignore[no-untyped-def]
     action = parse(action_line + "\n", "flow.ad").actions[0]
     return build_divergence(
-        kind=SELECTOR_MISS,
+        Binding(SELECTOR_MISS, "no node matches the selector", 0),
         index=3,
         path="flows/checkout.ad",
         action=action,
-        cause="no node matches the selector",
         capture=level_capture if level_capture is not None else big_capture(),
         capture_error=None,
         evidence=evidence,
-        match_count=0,
-        observed=None,
-        mismatches=[],
-        candidates=[],
-        resume=resume_for(RECORD_AND_HEAL, 3, 10, "d" * 64, held=None),
+        plan_len=10,
+        plan_digest="d" * 64,
+        held=None,
         session="s1",
     )
 
@@ -118,19 +115,16 @@ def test_sparse_capture_makes_the_screen_unavailable_with_a_reason() -> None:
 def test_failed_capture_makes_the_screen_unavailable_without_masking_the_cause() -> None:
     action = parse('click "Go"\n', "f.ad").actions[0]
     div = build_divergence(
-        kind=SELECTOR_MISS,
+        Binding(SELECTOR_MISS, "no node matches the selector", 0),
         index=1,
         path="f.ad",
         action=action,
-        cause="no node matches the selector",
         capture=None,
         capture_error="page crashed",
         evidence=EV,
-        match_count=0,
-        observed=None,
-        mismatches=[],
-        candidates=[],
-        resume=resume_for(MANUAL, 1, 1, "d", held=None),
+        plan_len=1,
+        plan_digest="d",
+        held=None,
         session=None,
     )
     d = div.to_dict()
