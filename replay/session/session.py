@@ -106,11 +106,7 @@ class Session:
                 hint="take a new snapshot and use one of its refs",
             )
         node = capture.nodes[index]
-        if not await self.driver.is_attached(capture.generation, index):
-            raise StaleRef(
-                f"{target.ref} (from refs generation {capture.generation}) is no longer on the page",
-                hint="the page changed since the snapshot; take a new snapshot (`replay snapshot -i`) and use its refs",
-            )
+        # no attachment round trip here: acting on a gone element raises STALE_REF in the driver
         if target.hint and fold(target.hint) not in (fold(node.label), fold(node.content)):
             raise StaleRef(
                 f'{target.ref} is {describe(node)}, not "{target.hint}"',
@@ -444,6 +440,11 @@ class Session:
         if target.ref is not None:
             try:
                 capture, node = await self._ref_node(target)
+                if not await self.driver.is_attached(capture.generation, node.position):
+                    raise StaleRef(
+                        f"{target.ref} (from refs generation {capture.generation}) is no longer on the page",
+                        hint="the page changed since the snapshot; take a new snapshot (`replay snapshot -i`)",
+                    )
             except StaleRef:
                 if predicate in ("absent", "hidden"):
                     return True, "the element is gone", None, None
