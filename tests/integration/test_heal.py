@@ -31,6 +31,12 @@ def diverge(cli: Cli, *args: str) -> dict[str, Any]:
     return dict(json.loads(proc.stdout.strip().splitlines()[-1])["error"]["divergence"])
 
 
+def resume(cli: Cli, flow: Path, session: str, d: dict[str, Any], key: str = "from") -> Any:
+    """Continue an armed run where the divergence ``d`` says (``key``: from or alternateFrom)."""
+    digest = d["resume"]["planDigest"]
+    return cli("run", str(flow), "--session", session, "--from", str(d["resume"][key]), "--plan-digest", digest)
+
+
 def test_record_and_heal_loop_publishes_a_healed_script_that_passes_in_a_fresh_session(
     cli: Cli, web: str, tmp_path: Path
 ) -> None:
@@ -42,16 +48,7 @@ def test_record_and_heal_loop_publishes_a_healed_script_that_passes_in_a_fresh_s
     cli("snapshot", "-i", "--session", "fix")  # a diagnostic read: excluded from the healed script
     cli("is", "visible", "Submit order", "--session", "fix")  # excluded too
     cli("click", d["suggestions"][0]["ref"], "--session", "fix")  # the corrective action
-    resumed = cli(
-        "run",
-        str(flow),
-        "--session",
-        "fix",
-        "--from",
-        str(d["resume"]["from"]),
-        "--plan-digest",
-        d["resume"]["planDigest"],
-    )
+    resumed = resume(cli, flow, "fix", d)
     assert "repair COMPLETE" in resumed.stdout
     closed = cli("close", "--session", "fix", "--verify")
     healed = tmp_path / "checkout.healed.ad"
@@ -83,7 +80,7 @@ def test_state_repair_with_no_record_resumes_at_the_same_step_and_leaves_the_fix
     )
     assert d["repairHint"] == "state-repair" and d["resume"]["from"] == 2
     cli("click", "Continue", "--no-record", "--session", "gate")
-    cli("run", str(flow), "--session", "gate", "--from", "2", "--plan-digest", d["resume"]["planDigest"])
+    resume(cli, flow, "gate", d)
     cli("close", "--session", "gate")
     text = (tmp_path / "checkout.healed.ad").read_text()
     assert "Continue" not in text and 'click id="place-order"' in text
@@ -135,16 +132,7 @@ def test_an_unmaterializable_action_fails_the_commit_loudly(cli: Cli, web: str, 
         if line.strip().split()[1:2] == ["generic"] and "text=" not in line and '"' not in line
     )
     cli("click", swatch, "--session", "r4")
-    cli(
-        "run",
-        str(flow),
-        "--session",
-        "r4",
-        "--from",
-        str(d["resume"]["alternateFrom"]),
-        "--plan-digest",
-        d["resume"]["planDigest"],
-    )
+    resume(cli, flow, "r4", d, "alternateFrom")
     proc = cli("close", "--session", "r4", ok=None)
     assert proc.returncode == 4 and "UNMATERIALIZED_ACTION" in proc.stderr and "step 2 (click" in proc.stderr
     assert not (tmp_path / "swatch.healed.ad").exists()

@@ -207,24 +207,23 @@ def test_a_failing_assertion_is_exit_1_not_a_divergence(cli: Cli, web: str, tmp_
     assert proc.returncode == 1 and "ASSERTION_FAILED" in proc.stderr
 
 
-def test_annotated_wait_keeps_polling_through_look_alikes(cli: Cli, web: str, tmp_path: Path) -> None:
-    ann = Path(FLOW).read_text().splitlines()
-    place = next(i for i, line in enumerate(ann) if line.startswith('click id="place-order"'))
+def annotated_wait_flow(tmp_path: Path, url: str) -> Path:
+    """open URL, then wait for Place order carrying the evidence recorded for it on v1."""
+    lines = Path(FLOW).read_text().splitlines()
+    place = next(i for i, line in enumerate(lines) if line.startswith('click id="place-order"'))
     flow = tmp_path / "wait.ad"
-    flow.write_text(
-        f"open {web}/drift/noids/checkout.html\n{ann[place - 1]}\n" + 'wait "role=button label=\\"Place order\\"" 800\n'
-    )
+    flow.write_text(f"open {url}\n{lines[place - 1]}\n" + 'wait "role=button label=\\"Place order\\"" 800\n')
+    return flow
+
+
+def test_annotated_wait_keeps_polling_through_look_alikes(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = annotated_wait_flow(tmp_path, f"{web}/drift/noids/checkout.html")
     d = diverge(cli, "run", str(flow))
     assert d["kind"] == "identity-mismatch" and "look-alikes" in d["cause"]
 
 
 def test_annotated_wait_passes_once_the_recorded_element_is_there(cli: Cli, web: str, tmp_path: Path) -> None:
-    ann = Path(FLOW).read_text().splitlines()
-    place = next(i for i, line in enumerate(ann) if line.startswith('click id="place-order"'))
-    flow = tmp_path / "wait.ad"
-    flow.write_text(
-        f"open {web}/shop/checkout.html\n{ann[place - 1]}\n" + 'wait "role=button label=\\"Place order\\"" 800\n'
-    )
+    flow = annotated_wait_flow(tmp_path, f"{web}/shop/checkout.html")
     assert cli("run", str(flow)).stdout.startswith("replayed 2 steps")
 
 
