@@ -218,7 +218,29 @@ class Client:
                 return []
             raise
 
-    def shutdown(self) -> None:
-        """Stop the daemon (its sessions are torn down)."""
-        with contextlib.suppress(ReplayError):
+    def shutdown(self, timeout: float = 15.0) -> None:
+        """Stop the daemon (its sessions are torn down) and wait until its process has exited."""
+        try:
+            pid = int(self.request({"op": "ping"}, start=False)["pid"])
             self.request({"op": "shutdown"}, start=False)
+        except ReplayError:
+            return  # no daemon is running
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline and _alive(pid):
+            time.sleep(0.05)
+
+
+def _alive(pid: int) -> bool:
+    """Whether ``pid`` still runs (a daemon this process spawned is reaped, not left a zombie)."""
+    with contextlib.suppress(ChildProcessError):
+        if os.waitpid(pid, os.WNOHANG)[0] == pid:
+            return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return True

@@ -163,3 +163,10 @@ def test_the_client_path_imports_neither_playwright_nor_lxml(home: str) -> None:
         timeout=60,
     )
     assert "HEAVY []" in out.stdout, out.stdout + out.stderr
+
+
+def test_daemon_stop_returns_once_the_daemon_has_exited(cli: Cli, home: str, web: str) -> None:
+    cli("open", f"{web}/shop/index.html")
+    pid = daemon_pid(home)
+    assert cli("daemon", "stop").returncode == 0
+    assert not _pid_alive(pid)
