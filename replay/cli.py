@@ -212,7 +212,7 @@ def _exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | No
     if as_json:
         click.echo(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False))
     else:
-        from replay.engine.divergence import render_text
+        from replay.engine.report import render_text
 
         if headline:
             click.echo(headline)
@@ -298,7 +298,7 @@ def run_cmd(
 def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
     """Show the session's latest divergence again (text, or --json)."""
     from replay.client import Client
-    from replay.engine.divergence import render_text
+    from replay.engine.report import render_text
 
     d = Client(session).divergence(level)
     if as_json:

@@ -194,14 +194,19 @@ class Unmaterialized(ReplayError):
 
 
 class DivergenceError(ReplayError):
-    """Replay stopped because reality differs from the recording; ``divergence`` says how."""
+    """Replay stopped because reality differs from the recording; ``divergence`` says how.
+
+    ``divergence`` is the canonical JSON every surface projects; daemon-side, ``source`` is the
+    typed ``replay.engine.divergence.Divergence`` it was projected from (None once it crossed the wire).
+    """
 
     code = "DIVERGENCE"
     exit_code = EXIT_DIVERGENCE
 
-    def __init__(self, message: str, divergence: dict[str, Any], **kwargs: Any) -> None:
+    def __init__(self, message: str, divergence: dict[str, Any], *, source: Any = None, **kwargs: Any) -> None:
         super().__init__(message, **kwargs)
         self.divergence = divergence
+        self.source = source
 
     def to_dict(self) -> dict[str, Any]:
         """The error JSON, carrying the complete divergence object."""
@@ -215,6 +220,34 @@ class FormatCheckFailed(ReplayError):
 
     code = "NOT_FORMATTED"
     exit_code = EXIT_FAILURE
+
+
+class PermissionDenied(ReplayError):
+    """A connection from another user reached the daemon's socket."""
+
+    code = "PERMISSION_DENIED"
+    exit_code = EXIT_FAILURE
+
+
+class Internal(ReplayError):
+    """A bug: an unexpected exception, reported instead of a traceback (the daemon logs it)."""
+
+    code = "INTERNAL"
+    exit_code = EXIT_FAILURE
+
+
+class ScriptErrors(ReplayError):
+    """Several problems found at once (a script, or the files of one `lint`); ``errors`` holds each in order.
+
+    It reports as its first problem, with the highest exit code among them.
+    """
+
+    def __init__(self, errors: list[ReplayError]) -> None:
+        first = errors[0]
+        super().__init__(first.message, hint=first.hint, location=first.location, details=first.details)
+        self.code = first.code
+        self.exit_code = max(e.exit_code for e in errors)
+        self.errors = list(errors)
 
 
 ALL_ERRORS: tuple[type[ReplayError], ...] = (
@@ -236,6 +269,8 @@ ALL_ERRORS: tuple[type[ReplayError], ...] = (
     Unmaterialized,
     DivergenceError,
     FormatCheckFailed,
+    PermissionDenied,
+    Internal,
 )
 
 _BY_CODE = {cls.code: cls for cls in ALL_ERRORS}
@@ -256,42 +291,40 @@ def from_dict(data: dict[str, Any]) -> ReplayError:
     )
 
 
-def from_playwright(exc: BaseException, *, action: str, timeout_ms: int | None = None) -> ReplayError:
-    """Map a Playwright exception (by name: this module never imports Playwright) into our family."""
-    name = type(exc).__name__
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else name
-    if name == "TimeoutError":
-        why = "it never became actionable"
-        full = str(exc)
-        if "intercepts pointer events" in full:
-            why = "another element covers it (an overlay or dialog intercepts pointer events)"
-        elif "not enabled" in full or "disabled" in full:
-            why = "it stayed disabled"
-        elif "not visible" in full:
-            why = "it stayed invisible"
-        elif "not stable" in full:
-            why = "it kept moving"
-        return ActionFailed(
-            f"{action}: timed out after {timeout_ms} ms — {why}",
-            hint="take a snapshot to see what is on screen; raise the timeout with --timeout if the app is slow",
-            details={"playwright": text},
-        )
-    if "detached" in text.lower() or "not attached" in text.lower():
-        return ActionFailed(
-            f"{action}: the element was detached from the page before the action",
-            hint="the page re-rendered; take a new snapshot and retry",
-            details={"playwright": text},
-        )
-    if "net::" in text or "NS_ERROR" in text:
-        return ActionFailed(
-            f"{action}: navigation failed ({text})",
-            hint="check that the URL is reachable",
-            details={"playwright": text},
-        )
-    if "Target" in text and "closed" in text:
+def from_playwright(
+    exc: BaseException, *, action: str, timeout_ms: int | None = None, hint: str | None = None
+) -> ReplayError:
+    """Map a Playwright exception into our family by its type (this module never imports Playwright).
+
+    ``TimeoutError`` → ``ACTION_FAILED`` (its log line only refines the explanation);
+    ``TargetClosedError`` → ``BROWSER_UNAVAILABLE``; any other → ``ACTION_FAILED``.
+    """
+    kind = type(exc).__name__
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else kind
+    details = {"playwright": text}
+    if kind == "TargetClosedError":
         return BrowserUnavailable(
-            f"{action}: the browser or page was closed", hint="open the session again", details={"playwright": text}
+            f"{action}: the browser or page was closed", hint="open the session again", details=details
         )
-    return ActionFailed(
-        f"{action}: {text}", hint="take a snapshot to see what is on screen", details={"playwright": text}
-    )
+    if kind == "TimeoutError":
+        return ActionFailed(
+            f"{action}: timed out after {timeout_ms} ms — {_timeout_reason(str(exc))}",
+            hint=hint
+            or "take a snapshot to see what is on screen; raise the timeout with --timeout if the app is slow",
+            details=details,
+        )
+    return ActionFailed(f"{action}: {text}", hint=hint or "take a snapshot to see what is on screen", details=details)
+
+
+# what Playwright's actionability log says → why the element never became actionable
+_TIMEOUT_REASONS = (
+    ("intercepts pointer events", "another element covers it (an overlay or dialog intercepts pointer events)"),
+    ("not enabled", "it stayed disabled"),
+    ("disabled", "it stayed disabled"),
+    ("not visible", "it stayed invisible"),
+    ("not stable", "it kept moving"),
+)
+
+
+def _timeout_reason(log: str) -> str:
+    return next((why for needle, why in _TIMEOUT_REASONS if needle in log), "it never became actionable")

@@ -1,4 +1,9 @@
-"""The driver seam: the few operations the session and engine need from a backend."""
+"""The driver seam: every operation the engine needs from a backend, and nothing more.
+
+The engine and the session speak only this protocol; only ``drivers/web.py`` imports Playwright.
+Elements are named by (capture generation, node index): a backend keeps the captured elements of
+recent generations actable.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +11,35 @@ from typing import Any, Protocol
 
 from replay.tree.model import Capture
 
+# Element operations ``Driver.act`` performs (``get_*`` read and return a value).
+ELEMENT_OPS = (
+    "click",
+    "dblclick",
+    "hover",
+    "fill",
+    "check",
+    "uncheck",
+    "select",
+    "scroll",
+    "focus",
+    "get_text",
+    "get_value",
+    "get_attrs",
+)
+
 
 class Driver(Protocol):
     """One live page (web) or device screen (android) of one session."""
 
     async def capture(self, generation: int, keep: int | None = None) -> Capture:
-        """Capture the UI tree in one round trip; keeps the captured nodes actable by index."""
+        """Capture the UI tree in one round trip as ``generation``; keeps its nodes actable by index.
+
+        ``keep`` is a refs generation that must stay actable beyond the recent few.
+        """
         ...
 
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
-        """Perform ``command`` on node ``index`` of capture ``generation`` through actionability checks."""
+        """Perform element op ``command`` (one of ``ELEMENT_OPS``) on node ``index`` of ``generation``."""
         ...
 
     async def locate(self, generation: int, index: int, in_generation: int) -> int | None:
@@ -42,8 +66,16 @@ class Driver(Protocol):
         """Scroll the page: amount ≤ 1 is a fraction of the viewport, else CSS px."""
         ...
 
+    async def wait(self, ms: int) -> None:
+        """Pause ``ms`` milliseconds (the backend's own clock, so a page's timers keep running)."""
+        ...
+
     async def screenshot(self, path: str, full_page: bool) -> None:
         """Save a PNG."""
+        ...
+
+    def location(self) -> str | None:
+        """Where the page is now (web: its URL), without a round trip; None when unknown."""
         ...
 
     async def close(self) -> None:

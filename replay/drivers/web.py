@@ -108,7 +108,7 @@ class WebBrowser:
 
 
 class WebDriver:
-    """The Driver for one browser context and its page."""
+    """The ``Driver`` for one browser context and its page (``page`` is this backend's own business)."""
 
     def __init__(self, context: BrowserContext, page: Page) -> None:
         self.context = context
@@ -214,7 +214,9 @@ class WebDriver:
         try:
             await self.page.goto(url, timeout=timeout_ms, wait_until="load")
         except Exception as exc:  # noqa: BLE001
-            raise from_playwright(exc, action=f"open {url}", timeout_ms=timeout_ms) from None
+            raise from_playwright(
+                exc, action=f"open {url}", timeout_ms=timeout_ms, hint="check that the URL is reachable"
+            ) from None
 
     async def history(self, direction: str, timeout_ms: int) -> None:
         """back / forward / reload."""
@@ -256,9 +258,9 @@ class WebDriver:
         """Pause."""
         await self.page.wait_for_timeout(ms)
 
-    async def page_info(self) -> tuple[str, str]:
-        """(url, title)."""
-        return self.page.url, await self.page.title()
+    def location(self) -> str | None:
+        """The page's URL."""
+        return self.page.url
 
     async def close(self) -> None:
         """Close the context (and its page)."""

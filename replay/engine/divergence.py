@@ -12,13 +12,15 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.engine import hint as hints
+from replay.engine.hint import RepairHint
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence, encode
 from replay.script.formatter import format_action
+from replay.script.registry import REGISTRY
 from replay.script.variables import Literal, Reference, parse_template
-from replay.tree.match import describe
 from replay.tree.model import Capture, Node
 from replay.tree.suggest import rank
+from replay.tree.verdict import DivergenceKind
 
 VERSION = 1
 MAX_FIELD_BYTES = 256
@@ -57,13 +59,10 @@ def redacted_text(value: str) -> str:
     return "<redacted>"
 
 
-TYPED_PARAMS = {("fill", "text"), ("type", "text"), ("find", "arg")}
-
-
 def action_text(action: Action) -> str:
-    """The step as written, with typed text redacted."""
+    """The step as written, with typed text redacted (the registry says which parameters are typed)."""
     params = tuple(
-        (k, redacted_text(v) if (action.command, k) in TYPED_PARAMS and isinstance(v, str) else v)
+        (k, redacted_text(v) if REGISTRY.is_typed(action.command, k) and isinstance(v, str) else v)
         for k, v in action.params
     )
     shown = Action(action.line, action.command, action.form, params, action.flags, None)
@@ -134,13 +133,13 @@ class Screen:
 class Divergence:
     """A structured stop before acting (or after a failed dispatch)."""
 
-    kind: str
+    kind: DivergenceKind
     index: int
     path: str
     line: int
     action: str
     cause: str
-    repair_hint: str
+    repair_hint: RepairHint
     screen: Screen
     suggestions: list[dict[str, Any]]
     resume: dict[str, Any]
@@ -248,7 +247,7 @@ def evidence_json(ev: TargetEvidence | None) -> dict[str, Any] | None:
 class Binding:
     """What the binding check found: the kind, why, and what the selector matched."""
 
-    kind: str
+    kind: DivergenceKind
     cause: str
     match_count: int | None = None
     observed: Node | None = None
@@ -296,71 +295,15 @@ def build_divergence(
     )
 
 
-def resume_for(kind_hint: str, index: int, plan_len: int, digest: str, *, held: bool | None) -> dict[str, Any]:
+def resume_for(kind_hint: RepairHint, index: int, plan_len: int, digest: str, *, held: bool | None) -> dict[str, Any]:
     """``resume``: from N+1 after record-and-heal (the agent performs the step), else N."""
-    from_n = index + 1 if kind_hint == hints.RECORD_AND_HEAL else index
+    from_n = index + 1 if kind_hint == RepairHint.RECORD_AND_HEAL else index
     out: dict[str, Any] = {"allowed": True, "from": from_n, "planDigest": digest}
-    if kind_hint in (hints.CAUTION, hints.MANUAL) and index + 1 <= plan_len + 1:
+    if kind_hint in (RepairHint.CAUTION, RepairHint.MANUAL) and index + 1 <= plan_len + 1:
         out["alternateFrom"] = index + 1
     if held is not None:
         out["repairSessionHeld"] = held
     return out
 
 
-HINT_ADVICE = {
-    hints.RECORD_AND_HEAL: "perform this step yourself in the session (suggestions are ranked), then resume after it",
-    hints.STATE_REPAIR: "the recorded screen is not showing: bring the app back to it (--no-record), then resume here",
-    hints.CAUTION: "an element matches but it is not the recorded one: check it before acting; then resume",
-    hints.MANUAL: "a person must look: the evidence cannot decide what to do",
-}
-
-
-def render_text(d: dict[str, Any], command: str) -> str:
-    """The compact human report of a divergence JSON (CLI text projection)."""
-    step = d["step"]
-    lines = [
-        f"DIVERGENCE {d['kind']} at step {step['index']} ({step['source']['path']}:{step['source']['line']})",
-        f"  action: {d['action']}",
-        f"  cause:  {d['cause']}",
-        f"  hint:   {d['repairHint']} — {HINT_ADVICE[d['repairHint']]}",
-    ]
-    for m in d.get("targetBinding", {}).get("mismatches") or []:
-        lines.append(f"          {m}")
-    resume = d["resume"]
-    session = d.get("session")
-    sess = f" --session {session}" if session else ""
-    suggestions = d.get("suggestions") or []
-    verb = d["action"].split()[0]
-    if d["repairHint"] == hints.RECORD_AND_HEAL and suggestions:
-        arg = " <text>" if verb in ("fill", "select") else ""
-        lines.append(
-            f"  next:   replay {verb} {suggestions[0]['ref']}{arg}{sess}   # do the step on the best suggestion, then"
-        )
-    lines.append(f"  resume: {command} --from {resume['from']} --plan-digest {resume['planDigest']}")
-    if resume.get("alternateFrom"):
-        lines.append(f"          (or --from {resume['alternateFrom']} to skip this step)")
-    if suggestions:
-        lines.append("  suggestions:")
-        for sug in suggestions[:3]:
-            name = json.dumps(sug.get("label") or sug.get("text") or "", ensure_ascii=False)
-            lines.append(f"    {sug['ref']} {sug['role']} {name}  score {sug['score']} ({sug['basis']})")
-    elif "suggestionCount" in d:
-        lines.append(f"  suggestions: {d['suggestionCount']} (use --level default to list them)")
-    screen = d["screen"]
-    if screen["state"] == "available":
-        lines.append(f"  screen (refs generation {screen['refsGeneration']}):")
-        for ref in screen["refs"][:8]:
-            text = f"    {ref['ref']} {ref['role']}"
-            if ref.get("label") or ref.get("text"):
-                text += " " + json.dumps(ref.get("label") or ref.get("text"), ensure_ascii=False)
-            lines.append(text)
-        if screen.get("truncated") or len(screen["refs"]) > 8:
-            lines.append("    … (replay snapshot -i" + sess + " for the whole screen)")
-    else:
-        lines.append(f"  screen: unavailable — {screen['reason']}")
-    if d.get("overflow"):
-        lines.append(f"  full report: {d['overflow']}")
-    return "\n".join(lines)
-
-
-__all__ = ["Divergence", "build_divergence", "describe", "render_text", "resume_for"]
+__all__ = ["Binding", "Divergence", "build_divergence", "resume_for"]

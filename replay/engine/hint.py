@@ -6,19 +6,26 @@ The mapping is total: every (kind, evidence, capture) gets exactly one hint.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
+from typing import TYPE_CHECKING
+from urllib.parse import urlparse
 
-from replay.script.evidence import TargetEvidence, normalize_label
-from replay.tree.model import Capture
+from replay.script.evidence import TargetEvidence
+from replay.script.text import normalize
+from replay.tree.verdict import DivergenceKind
 
-RECORD_AND_HEAL = "record-and-heal"
-STATE_REPAIR = "state-repair"
-CAUTION = "caution"
-MANUAL = "manual"
+if TYPE_CHECKING:  # the enum is read by the light report renderer: no lxml at import time
+    from replay.tree.model import Capture
 
-SELECTOR_MISS = "selector-miss"
-IDENTITY_MISMATCH = "identity-mismatch"
-IDENTITY_UNVERIFIABLE = "identity-unverifiable"
-ACTION_FAILURE = "action-failure"
+
+class RepairHint(StrEnum):
+    """The one mechanical next move for a divergence (SPEC §6 table)."""
+
+    RECORD_AND_HEAL = "record-and-heal"
+    STATE_REPAIR = "state-repair"
+    CAUTION = "caution"
+    MANUAL = "manual"
+
 
 LANDMARKS = ("form", "dialog", "main", "navigation", "region", "list", "table", "tabpanel")
 SPARSE_BELOW = 3
@@ -70,11 +77,9 @@ def recorded_container(ev: TargetEvidence) -> Container | None:
 def container_present(container: Container, capture: Capture) -> bool:
     """Whether the capture holds the container (role, and label/id when recorded)."""
     if container.source == "page":
-        from urllib.parse import urlparse
-
         return (urlparse(capture.url).path or "/") == container.path
     for n in capture.select(".//node[@role=$role]", role=container.role or ""):
-        if container.label is not None and normalize_label(n.label) != container.label:
+        if container.label is not None and normalize(n.label) != container.label:
             continue
         if container.id is not None and n.test_id != container.id:
             continue
@@ -82,22 +87,26 @@ def container_present(container: Container, capture: Capture) -> bool:
     return False
 
 
-def repair_hint(kind: str, evidence: TargetEvidence | None, capture: Capture | None) -> str:
+# (kind, recorded container present?) → hint, once evidence and a usable capture exist
+_BY_KIND: dict[tuple[DivergenceKind, bool], RepairHint] = {
+    (DivergenceKind.SELECTOR_MISS, True): RepairHint.RECORD_AND_HEAL,
+    (DivergenceKind.SELECTOR_MISS, False): RepairHint.STATE_REPAIR,
+    (DivergenceKind.IDENTITY_MISMATCH, True): RepairHint.CAUTION,
+    (DivergenceKind.IDENTITY_MISMATCH, False): RepairHint.CAUTION,
+    (DivergenceKind.IDENTITY_UNVERIFIABLE, True): RepairHint.MANUAL,
+    (DivergenceKind.IDENTITY_UNVERIFIABLE, False): RepairHint.MANUAL,
+    (DivergenceKind.ACTION_FAILURE, True): RepairHint.RECORD_AND_HEAL,
+    (DivergenceKind.ACTION_FAILURE, False): RepairHint.MANUAL,
+}
+
+
+def repair_hint(kind: DivergenceKind, evidence: TargetEvidence | None, capture: Capture | None) -> RepairHint:
     """The one mechanical hint for a divergence, from the evidence and the full capture."""
-    if evidence is None:
-        return MANUAL
-    if capture is None or is_sparse(capture):
-        return MANUAL
-    if kind == IDENTITY_MISMATCH:
-        return CAUTION
-    if kind == IDENTITY_UNVERIFIABLE:
-        return MANUAL
+    if evidence is None or capture is None or is_sparse(capture):
+        return RepairHint.MANUAL
+    if kind in (DivergenceKind.IDENTITY_MISMATCH, DivergenceKind.IDENTITY_UNVERIFIABLE):
+        return _BY_KIND[(DivergenceKind(kind), True)]  # the container does not matter for these
     container = recorded_container(evidence)
     if container is None:
-        return MANUAL
-    present = container_present(container, capture)
-    if kind == SELECTOR_MISS:
-        return RECORD_AND_HEAL if present else STATE_REPAIR
-    if kind == ACTION_FAILURE:
-        return RECORD_AND_HEAL if present else MANUAL
-    return MANUAL
+        return RepairHint.MANUAL
+    return _BY_KIND[(DivergenceKind(kind), container_present(container, capture))]

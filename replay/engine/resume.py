@@ -2,27 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from replay.engine.hint import RECORD_AND_HEAL
+from replay.engine.hint import RepairHint
 from replay.errors import InvalidArgs
 from replay.script.plan import Plan
 
-
-@dataclass(frozen=True)
-class LastDivergence:
-    """What a session remembers of its latest divergence, to judge a resume."""
-
-    plan_digest: str
-    index: int
-    repair_hint: str
-    recorded_actions: int  # recorded journal entries when the divergence happened
+if TYPE_CHECKING:
+    from replay.engine.divergence import Divergence
 
 
 def check_resume(
-    plan: Plan, from_step: int, plan_digest: str | None, last: LastDivergence | None, recorded_actions: int
+    plan: Plan,
+    from_step: int,
+    plan_digest: str | None,
+    outstanding: Divergence | None,
+    recorded_then: int,
+    recorded_now: int,
 ) -> None:
-    """Refuse (``INVALID_ARGS``) a digest mismatch, an out-of-range N, or a blind resume."""
+    """Refuse (``INVALID_ARGS``) a digest mismatch, an out-of-range N, or a blind resume.
+
+    ``outstanding`` is the session's unresolved divergence, if any; ``recorded_then`` and
+    ``recorded_now`` count the recorded actions of its journal then and now.
+    """
     if not plan_digest:
         raise InvalidArgs(
             "--from needs --plan-digest",
@@ -40,14 +42,14 @@ def check_resume(
             hint=f"--from {last_ok} is the empty tail",
         )
     if (
-        last is not None
-        and last.plan_digest == plan_digest
-        and last.repair_hint == RECORD_AND_HEAL
-        and from_step == last.index + 1
-        and recorded_actions <= last.recorded_actions
+        outstanding is not None
+        and outstanding.resume.get("planDigest") == plan_digest
+        and outstanding.repair_hint == RepairHint.RECORD_AND_HEAL
+        and from_step == outstanding.index + 1
+        and recorded_now <= recorded_then
     ):
         raise InvalidArgs(
-            f"blind resume: step {last.index} was not performed since the divergence",
-            hint=f"perform step {last.index}'s intent in this session first (e.g. replay click @eN), "
-            f"or resume with --from {last.index} to retry it",
+            f"blind resume: step {outstanding.index} was not performed since the divergence",
+            hint=f"perform step {outstanding.index}'s intent in this session first (e.g. replay click @eN), "
+            f"or resume with --from {outstanding.index} to retry it",
         )

@@ -34,7 +34,7 @@ async def _call(
     try:
         result = await asyncio.to_thread(fn)
     except DivergenceError as err:
-        from replay.engine.divergence import render_text
+        from replay.engine.report import render_text
 
         d = err.divergence
         text = render_text(d, f"replay_run(path={d['step']['source']['path']!r}, session={d.get('session')!r})")

@@ -1,9 +1,10 @@
 """The `.ad` script language: tokens, parser, model, formatter, variables, plan and digest."""
 
+from replay.errors import ScriptErrors
 from replay.script.ast import Action, Annotation, Blank, Comment, Context, Env, Script, Target
 from replay.script.evidence import TargetEvidence
 from replay.script.formatter import format_script
-from replay.script.parser import ScriptErrors, parse, parse_collect
+from replay.script.parser import parse, parse_collect
 from replay.script.plan import Plan, Step, build_plan, plan_digest
 from replay.script.selector import Selector, parse_selector
 

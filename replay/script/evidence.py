@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from replay.errors import InvalidArgs, Location
+from replay.script.text import normalize
 
 PREFIXES = ("# replay:target-v1 ", "# agent-device:target-v1 ")
 WRITE_PREFIX = PREFIXES[0]
@@ -21,15 +22,6 @@ MAX_PAYLOAD_BYTES = 4096
 MAX_ANCESTRY = 8
 VERIFIED = "verified"
 UNVERIFIABLE = "unverifiable"
-
-
-def normalize_label(text: str | None) -> str | None:
-    """NFC, trimmed, inner whitespace collapsed; empty means absent."""
-    if text is None:
-        return None
-    # ASCII is already NFC: skip the Unicode pass on the hot path of ranking
-    out = " ".join((text if text.isascii() else unicodedata.normalize("NFC", text)).split())
-    return out or None
 
 
 def normalize_string(text: str | None) -> str | None:
@@ -111,7 +103,7 @@ def _string(obj: dict[str, Any], key: str, where: Location | None, *, label: boo
         raise _bad(f"{key!r} must be a string", where)
     if len(value.encode("utf-8")) > MAX_STRING_BYTES:
         raise _bad(f"{key!r} is longer than {MAX_STRING_BYTES} UTF-8 bytes", where)
-    return normalize_label(value) if label else normalize_string(value)
+    return normalize(value) if label else normalize_string(value)
 
 
 def _int(obj: dict[str, Any], key: str, where: Location | None) -> int | None:
@@ -260,16 +252,14 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
         ev,
         role=normalize_string(ev.role),
         id=normalize_string(ev.id),
-        label=normalize_label(ev.label),
-        ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize_label(a.label)) for a in ev.ancestry),
+        label=normalize(ev.label),
+        ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize(a.label)) for a in ev.ancestry),
         scroll_region=(
-            Region(
-                normalize_string(region.role) or "generic", normalize_label(region.label), normalize_string(region.id)
-            )
+            Region(normalize_string(region.role) or "generic", normalize(region.label), normalize_string(region.id))
             if region
             else None
         ),
-        page=Page(normalize_string(page.path), normalize_label(page.title)) if page else None,
+        page=Page(normalize_string(page.path), normalize(page.title)) if page else None,
     )
 
 

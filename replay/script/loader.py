@@ -44,7 +44,7 @@ def load_collect(path: str) -> tuple[Script | None, list[ReplayError]]:
 
 def load(path: str) -> Script:
     """Parse the file at ``path``; raise the problems found."""
-    from replay.script.parser import ScriptErrors
+    from replay.errors import ScriptErrors
 
     script, errors = load_collect(path)
     if errors:

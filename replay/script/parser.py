@@ -6,7 +6,7 @@ import difflib
 import re
 from collections.abc import Sequence
 
-from replay.errors import InvalidArgs, Location, ReplayError
+from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Annotation, Blank, Comment, Context, Env, Item, Script, Target
 from replay.script.registry import (
@@ -35,17 +35,6 @@ CONTEXT_KEYS = ("platform", "timeout", "retries", "device")
 CONTEXT_PLATFORMS = ("web", "android", "ios", "apple")
 _FLAG = re.compile(r"--?[A-Za-z][A-Za-z0-9-]*")
 _TERM_START = re.compile(r"\s*(?:[A-Za-z][A-Za-z0-9_-]*(?:~?=)|[\"'])")
-
-
-class ScriptErrors(InvalidArgs):
-    """Several problems in one script; ``errors`` holds each, in line order."""
-
-    def __init__(self, errors: Sequence[ReplayError]) -> None:
-        first = errors[0]
-        super().__init__(first.message, hint=first.hint, location=first.location)
-        self.code = first.code
-        self.exit_code = first.exit_code
-        self.errors = list(errors)
 
 
 def parse_target(text: str, where: Location, column: int = 1) -> Target:

@@ -126,7 +126,7 @@ def plan_problems(script: Script, platform: str | None = None) -> tuple[str, lis
 
 def build_plan(script: Script, platform: str | None = None) -> Plan:
     """Expand a script into its plan, rejecting what the effective platform cannot perform."""
-    from replay.script.parser import ScriptErrors
+    from replay.errors import ScriptErrors
 
     effective, problems = plan_problems(script, platform)
     if problems:

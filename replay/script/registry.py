@@ -15,7 +15,6 @@ from replay.script.tokens import Token
 WEB = "web"
 ANDROID = "android"
 PLATFORMS = (WEB, ANDROID)
-KNOWN_FOREIGN_PLATFORMS = ("ios", "apple", "macos", "tvos")
 
 # Param kinds
 KEYWORD = "keyword"  # a fixed bare word (first token of a form)
@@ -44,11 +43,17 @@ class Param:
     kind: str
     optional: bool = False
     choices: tuple[str, ...] = ()
+    typed: bool = False  # text the user types: redacted in every report, log and artifact (SPEC §6)
 
 
 @dataclass(frozen=True)
 class Form:
-    """One syntactic shape of a command; ``matches`` picks it from the positional tokens."""
+    """One syntactic shape of a command; ``matches`` picks it from the positional tokens.
+
+    ``op`` names what the step pipeline does for it (``replay.engine.step``): an element op the
+    driver performs (click, fill, …, ``read``), or a page-level stage (navigate, history, …);
+    None for a shape this tool parses but does not perform.
+    """
 
     name: str
     params: tuple[Param, ...]
@@ -56,6 +61,7 @@ class Form:
     observation: bool = False
     phase: str = PHASE_NONE
     matches: Callable[[Sequence[Token]], bool] | None = None
+    op: str | None = None
 
 
 @dataclass(frozen=True)
@@ -77,7 +83,11 @@ class Command:
     flags: tuple[Flag, ...] = ()
     platforms: tuple[str, ...] = PLATFORMS
     foreign: bool = False  # an agent-device command kept for compatibility, not performed here
-    records: bool = True  # written to a recorded script when performed interactively
+    group: str = "interact"  # where `replay --help` lists it (see GROUPS)
+
+    def form(self, name: str) -> Form:
+        """The form named ``name`` (a parsed action always names one of its command's forms)."""
+        return next(f for f in self.forms if f.name == name)
 
     def flag(self, name: str) -> Flag | None:
         """The flag declaration named ``name`` (incl. the global flags), or None."""
@@ -88,6 +98,15 @@ class Command:
 
 
 GLOBAL_FLAGS = (Flag("--record"), Flag("--no-record"))
+
+# `replay --help` groups, in the order they are listed (a command's ``group`` names one)
+GROUPS = (
+    ("interact", "Drive a session"),
+    ("inspect", "Look at the screen"),
+    ("scripts", "Work with .ad scripts"),
+    ("replay", "Replay and heal"),
+    ("sessions", "Sessions and the daemon"),
+)
 
 _INT = re.compile(r"[0-9]+\Z")
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?\Z|\.[0-9]+\Z")
@@ -138,11 +157,11 @@ _DIRECTIONS = ("up", "down", "left", "right")
 _PREDICATES = ("visible", "hidden", "exists", "absent", "enabled", "disabled", "checked", "text")
 
 
-def _target_cmd(name: str, summary: str, *, rest: bool = True, platforms: tuple[str, ...] = PLATFORMS) -> Command:
+def _target_cmd(name: str, summary: str, *, platforms: tuple[str, ...] = PLATFORMS) -> Command:
     return Command(
         name,
         summary,
-        (Form("target", (Param("target", TARGET_REST if rest else TARGET),), True, False, PHASE_ACT),),
+        (Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT, op=name),),
         platforms=platforms,
     )
 
@@ -158,7 +177,7 @@ _add(
     Command(
         "open",
         "Navigate to URL (web) or launch an app (android).",
-        (Form("url", (Param("url", URL), Param("url2", URL, optional=True))),),
+        (Form("url", (Param("url", URL), Param("url2", URL, optional=True)), op="navigate"),),
         flags=(Flag("--relaunch"), Flag("--launch-url", True, (ANDROID,))),
     )
 )
@@ -169,18 +188,28 @@ _add(
     Command(
         "fill",
         "Clear the field and type TEXT into it.",
-        (Form("target", (Param("target", TARGET), Param("text", TEXT)), True, False, PHASE_ACT),),
+        (
+            Form(
+                "target", (Param("target", TARGET), Param("text", TEXT, typed=True)), True, False, PHASE_ACT, op="fill"
+            ),
+        ),
     )
 )
-_add(Command("type", "Type TEXT into the focused element.", (Form("text", (Param("text", TEXT),)),)))
+_add(
+    Command(
+        "type", "Type TEXT into the focused element.", (Form("text", (Param("text", TEXT, typed=True),), op="type"),)
+    )
+)
 _add(
     Command(
         "press",
         "Press a key or chord (Enter, Tab, Control+A); agent-device's press on an element is a tap.",
         (
             Form("point", (Param("x", NUMBER), Param("y", NUMBER)), matches=_press_is_point),
-            Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT, matches=_press_is_target),
-            Form("key", (Param("key", KEY),)),
+            Form(
+                "target", (Param("target", TARGET_REST),), True, False, PHASE_ACT, matches=_press_is_target, op="click"
+            ),
+            Form("key", (Param("key", KEY),), op="press"),
         ),
     )
 )
@@ -190,7 +219,7 @@ _add(
     Command(
         "select",
         "Select the option VALUE (value or label) of a <select>.",
-        (Form("target", (Param("target", TARGET), Param("value", TEXT)), True, False, PHASE_ACT),),
+        (Form("target", (Param("target", TARGET), Param("value", TEXT)), True, False, PHASE_ACT, op="select"),),
     )
 )
 _add(
@@ -202,25 +231,27 @@ _add(
                 "direction",
                 (Param("direction", CHOICE, choices=_DIRECTIONS), Param("amount", NUMBER, optional=True)),
                 matches=_first_bare_in(_DIRECTIONS),
+                op="scroll_page",
             ),
-            Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT),
+            Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT, op="scroll"),
         ),
     )
 )
-_add(Command("back", "Go back in history.", (Form("none", ()),)))
-_add(Command("forward", "Go forward in history.", (Form("none", ()),), platforms=(WEB,)))
-_add(Command("reload", "Reload the page.", (Form("none", ()),), platforms=(WEB,)))
+_add(Command("back", "Go back in history.", (Form("none", (), op="history"),)))
+_add(Command("forward", "Go forward in history.", (Form("none", (), op="history"),), platforms=(WEB,)))
+_add(Command("reload", "Reload the page.", (Form("none", (), op="history"),), platforms=(WEB,)))
 _add(
     Command(
         "wait",
         "Wait MS, for TARGET, for text, or for TARGET to be absent.",
         (
-            Form("ms", (Param("ms", INT),), matches=_first_is_int),
+            Form("ms", (Param("ms", INT),), matches=_first_is_int, op="pause"),
             Form(
                 "text",
                 (Param("kw", KEYWORD, choices=("text",)), Param("text", TEXT), Param("ms", INT, optional=True)),
                 observation=False,
                 matches=_first_bare_in(("text",)),
+                op="wait_text",
             ),
             Form(
                 "absent",
@@ -229,8 +260,16 @@ _add(
                 False,
                 PHASE_WAIT,
                 matches=_first_bare_in(("absent",)),
+                op="wait_target",
             ),
-            Form("target", (Param("target", TARGET), Param("ms", INT, optional=True)), True, False, PHASE_WAIT),
+            Form(
+                "target",
+                (Param("target", TARGET), Param("ms", INT, optional=True)),
+                True,
+                False,
+                PHASE_WAIT,
+                op="wait_target",
+            ),
         ),
     )
 )
@@ -246,6 +285,7 @@ _add(
                 True,
                 PHASE_READ,
                 matches=_first_bare_in(("text",)),
+                op="assert",
             ),
             Form(
                 "state",
@@ -253,8 +293,10 @@ _add(
                 True,
                 True,
                 PHASE_READ,
+                op="assert",
             ),
         ),
+        group="inspect",
     )
 )
 _add(
@@ -268,8 +310,10 @@ _add(
                 True,
                 True,
                 PHASE_READ,
+                op="read",
             ),
         ),
+        group="inspect",
     )
 )
 _add(
@@ -283,12 +327,13 @@ _add(
                     Param("locator", CHOICE, optional=True, choices=_FIND_LOCATORS),
                     Param("value", TEXT),
                     Param("action", CHOICE, choices=_FIND_ACTIONS),
-                    Param("arg", TEXT, optional=True),
+                    Param("arg", TEXT, optional=True, typed=True),
                 ),
                 True,
                 False,
                 PHASE_ACT,
                 matches=_find_acts,
+                op="find",
             ),
             Form(
                 "read",
@@ -296,11 +341,12 @@ _add(
                     Param("locator", CHOICE, optional=True, choices=_FIND_LOCATORS),
                     Param("value", TEXT),
                     Param("action", CHOICE, optional=True, choices=_FIND_READS),
-                    Param("arg", TEXT, optional=True),
+                    Param("arg", TEXT, optional=True, typed=True),
                 ),
                 True,
                 True,
                 PHASE_READ,
+                op="find",
             ),
         ),
     )
@@ -309,24 +355,25 @@ _add(
     Command(
         "snapshot",
         "Capture the UI tree (-i interactive only, -s SCOPE subtree).",
-        (Form("none", (), observation=True),),
+        (Form("none", (), observation=True, op="snapshot"),),
         flags=(Flag("-i"), Flag("-c"), Flag("-d", True), Flag("-s", True), Flag("--raw")),
-        records=False,
+        group="inspect",
     )
 )
 _add(
     Command(
         "screenshot",
         "Save a screenshot to PATH.",
-        (Form("path", (Param("path", TEXT, optional=True),), observation=True),),
+        (Form("path", (Param("path", TEXT, optional=True),), observation=True, op="screenshot"),),
         flags=(Flag("--full-page"),),
+        group="inspect",
     )
 )
 _add(
     Command(
         "close",
         "Close the session (a terminal close ends the script).",
-        (Form("none", (Param("app", TEXT, optional=True),)),),
+        (Form("none", (Param("app", TEXT, optional=True),), op="close"),),
     )
 )
 
@@ -390,10 +437,14 @@ class Registry:
         """Commands this tool performs on some platform (for help and the CLI)."""
         return [c.name for c in self.commands.values() if not c.foreign]
 
+    def is_typed(self, name: str, param: str) -> bool:
+        """Whether ``param`` of command ``name`` is text the user types (redacted everywhere)."""
+        cmd = self.commands.get(name)
+        return cmd is not None and any(p.name == param and p.typed for f in cmd.forms for p in f.params)
+
+    def interactive(self) -> list[Command]:
+        """Commands a session performs, in declaration order (the CLI and MCP surfaces are made from these)."""
+        return [c for c in self.commands.values() if not c.foreign]
+
 
 REGISTRY = Registry()
-
-
-def command(name: str) -> Command | None:
-    """Shorthand for ``REGISTRY.get``."""
-    return REGISTRY.get(name)

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from replay.errors import InvalidArgs, Location
+from replay.script.text import normalize
 from replay.script.variables import parse_template
 
 TEXT_KEYS = ("id", "role", "label", "text", "value", "placeholder", "tag", "href")
@@ -24,8 +25,8 @@ REF = re.compile(r"@e[1-9][0-9]*\Z")
 
 
 def normalize_text(text: str) -> str:
-    """Bare text selectors match normalized, so they are stored normalized: whitespace collapsed."""
-    return " ".join(text.split())
+    """Bare text selectors match normalized, so they are stored normalized (``text.normalize``)."""
+    return normalize(text) or ""
 
 
 @dataclass(frozen=True)

@@ -21,21 +21,26 @@ import signal
 import socket
 import struct
 import sys
-import time
-from typing import Any
+from dataclasses import replace
+from typing import Any, cast
 
+from replay.drivers.base import Driver
+from replay.engine import step
+from replay.engine.poll import SYSTEM_CLOCK, Clock
 from replay.errors import (
     DivergenceError,
+    Internal,
     InvalidArgs,
     Location,
+    PermissionDenied,
     ReplayError,
     SessionNotFound,
-    TargetExists,
     UnsupportedPlatform,
 )
-from replay.script.ast import Action, Comment, Context, Env
+from replay.script.ast import Action, Comment, Context, Env, Script
 from replay.script.formatter import format_item
 from replay.script.parser import parse_action, parse_argv
+from replay.script.plan import Plan
 from replay.session import repair
 from replay.session.protocol import socket_path, valid_session_name
 from replay.session.session import Session
@@ -54,20 +59,21 @@ def peer_uid(sock: socket.socket) -> int | None:
 
 
 class Daemon:
-    """Holds the sessions and serves requests."""
+    """Holds the sessions and routes requests: steps to the engine, repair ends to ``repair``."""
 
-    def __init__(self, home: str, *, idle_timeout: float, linger: float) -> None:
+    def __init__(self, home: str, *, idle_timeout: float, linger: float, clock: Clock = SYSTEM_CLOCK) -> None:
         self.home = home
         self.idle_timeout = idle_timeout
         self.linger = linger
+        self.clock = clock
         self.sessions: dict[str, Session] = {}
         self.browsers: dict[tuple[str, bool], Any] = {}
         self.stop = asyncio.Event()
-        self.empty_since: float | None = time.monotonic()
+        self.empty_since: float | None = clock.now()
         self._create_lock = asyncio.Lock()
 
-    async def browser(self, name: str, headed: bool) -> Any:
-        """The shared browser for (name, headed), launched on first use."""
+    async def new_driver(self, name: str, headed: bool) -> Driver:
+        """A fresh context of the shared browser for (name, headed), launched on first use."""
         from replay.drivers.web import WebBrowser
 
         key = (name, headed)
@@ -75,7 +81,7 @@ class Daemon:
             browser = WebBrowser(browser=name, headed=headed)
             await browser.start()
             self.browsers[key] = browser
-        return self.browsers[key]
+        return cast(Driver, await self.browsers[key].new_driver())
 
     # requests -----------------------------------------------------------------------------
 
@@ -88,7 +94,7 @@ class Daemon:
             return {"ok": False, "error": err.to_dict()}
         except Exception as exc:  # noqa: BLE001 - never let one request kill the daemon
             log.exception("internal error")
-            return {"ok": False, "error": {"code": "INTERNAL", "message": f"internal error: {exc}", "exitCode": 1}}
+            return {"ok": False, "error": Internal(f"internal error: {exc}").to_dict()}
 
     async def _dispatch(self, request: dict[str, Any]) -> Any:
         op = request.get("op")
@@ -106,9 +112,9 @@ class Daemon:
             raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
         if op == "divergence":
             session = await self._session(name, {}, create=False)
-            if session.last_report is None:
+            if session.last_divergence is None:
                 raise InvalidArgs("this session has no divergence", hint="`replay run FLOW.ad --session NAME` first")
-            return {"divergence": session.last_report.to_dict(str(request.get("level") or "default"))}
+            return {"divergence": session.last_divergence.to_dict(str(request.get("level") or "default"))}
         if op == "close":
             return await self._close(
                 name, request.get("save_script"), bool(request.get("discard")), bool(request.get("verify"))
@@ -138,131 +144,76 @@ class Daemon:
         async with self._create_lock:
             session = self.sessions.get(name)
             if session is None:
-                browser = await self.browser(str(options.get("browser") or "chromium"), bool(options.get("headed")))
-                session = Session(name, self.home, await browser.new_driver())
+                driver = await self.new_driver(str(options.get("browser") or "chromium"), bool(options.get("headed")))
+                session = Session(name, self.home, driver, clock=self.clock)
                 session.ephemeral = ephemeral
                 self.sessions[name] = session
                 self.empty_since = None
         return session
 
     async def _run(self, request: dict[str, Any]) -> Any:
-        from replay.engine.resume import LastDivergence, check_resume
+        """``replay run``: plan, preflight (values, R2, resume, arming), then the runner on the session."""
+        from replay.engine.resume import check_resume
         from replay.engine.runner import Runner, RunOptions
-        from replay.script.loader import read_text
-        from replay.script.parser import parse
-        from replay.script.plan import build_plan
         from replay.script.resolve import unresolved, variables_for
 
-        path = str(request["path"])
-        display = str(request.get("display") or path)
-        script = parse(read_text(path), display)
-        script = type(script)(script.path, script.items, script.context, script.env, os.path.realpath(path))
-        plan = build_plan(script, request.get("platform"))
-        if plan.platform != "web":
-            raise UnsupportedPlatform(
-                f"{display}: platform {plan.platform!r} has no backend in this build yet (only web runs)",
-                hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
-            )
+        script, plan, display = _load_plan(request)
         requested = request.get("session")
-        ephemeral = not requested
         name = str(requested) if requested else f"run-{secrets.token_hex(3)}"
         if not valid_session_name(name):
             raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
         artifacts = str(request.get("artifacts_dir") or os.path.join(self.home, "artifacts", name))
         shown = "default" if name.startswith("default-") else name
-        given = {
-            "cli": {str(k): str(v) for k, v in dict(request.get("values") or {}).items()},
-            "shell": {str(k): str(v) for k, v in dict(request.get("shell") or {}).items()},
-        }
         from_step = request.get("from")
-        known = self.sessions.get(name)
-        if from_step is not None and known is not None and not given["cli"] and known.run_values:
-            given = known.run_values  # a resume reuses the diverged run's -e values unless given again
+        session = self.sessions.get(name)
+        given = _given_values(request, session if from_step is not None else None)
         values = variables_for(
             script, platform=plan.platform, session=shown, artifacts=artifacts, cli=given["cli"], shell=given["shell"]
         )
         problems = unresolved(script, values)
         if problems:
             raise problems[0]
-        session = self.sessions.get(name)
         save_script = request.get("save_script")
         arming = save_script is not None and from_step is None
         if session is None and not arming:
             repair.check_tombstone(self.home, name)
-        tx = session.repair if session is not None else None
-        if from_step is None and tx is not None and tx.state in (repair.ARMED, repair.COMPLETE):
-            raise InvalidArgs(  # R2: after a divergence the only continuation is --from
-                f"session {shown!r} holds an armed repair of {tx.display}; a full re-run is refused",
-                hint="continue it with --from N --plan-digest D from the divergence report, "
-                "or `replay close` the session (publishing the healed script if it is complete)",
-            )
-        if from_step is not None:
+        if from_step is None:
+            repair.refuse_full_rerun(session.repair if session is not None else None, shown)
+        else:
             if session is None:
                 raise SessionNotFound(
                     f"--from needs the session that diverged; no session {shown!r} is open",
                     hint="resume with the --session the divergence report names, or re-run from step 1",
                 )
+            outstanding = session.last_divergence if session.outstanding else None
+            recorded = session.recorded_count()
             check_resume(
-                plan, int(from_step), request.get("plan_digest"), session.last_divergence, session.recorded_count()
+                plan, int(from_step), request.get("plan_digest"), outstanding, session.recorded_at_divergence, recorded
             )
-        if arming:
-            first = plan.steps[0].action.command if plan.steps else "nothing"
-            if first != "open":
-                raise InvalidArgs(  # R5: the healed script must be self-contained
-                    f"{display}: an armed run must start with `open` (step 1 is `{first}`)",
-                    hint="add an open URL step at the top so the healed script is self-contained",
-                )
-            target = os.path.abspath(str(save_script)) if save_script else repair.default_target(os.path.abspath(path))
-            if os.path.exists(target):
-                raise TargetExists(
-                    f"{target} already exists; it was left unchanged",
-                    hint="move it away or choose another path with --save-script=OUT",
-                )
-            repair.clear_tombstone(self.home, name)
-        session = await self._session(name, request, create=True, ephemeral=ephemeral, arming=arming)
-        if arming:
-            first_action = script.actions[0].line if script.actions else 0
-            header = [  # the original's header: leading comments, context and env lines
-                format_item(i)
-                for i in script.items
-                if isinstance(i, (Context, Env)) or (isinstance(i, Comment) and i.line < first_action)
-            ]
-            tx = repair.RepairTransaction(
-                script=os.path.abspath(path),
-                display=display,
-                target=target,
-                plan_digest=plan.digest,
-                platform=plan.platform,
-                watermark=len(session.journal.entries),
-                header=header,
-            )
-            session.arm(tx)
-        timeout = int(request.get("timeout") or plan.script.context.get("timeout") or 5000)
+        target = repair.check_arming(plan, display, str(request["path"]), str(save_script)) if arming else None
+        session = await self._session(name, request, create=True, ephemeral=not requested, arming=arming)
+        if target is not None:
+            repair.arm(session, _transaction(script, plan, display, str(request["path"]), target, session))
         armed = session.repair is not None and session.repair.state == repair.ARMED
         options = RunOptions(
             start=int(from_step or 1),
             values=values,
-            timeout_ms=timeout,
+            timeout_ms=int(request.get("timeout") or plan.script.context.get("timeout") or 5000),
             level=str(request.get("level") or "default"),
             artifacts_dir=artifacts,
             held=True if armed else None,
         )
         async with session.lock:
-            session.last_used = time.monotonic()
-            runner = Runner(session, plan, options)
-            try:
-                result = await runner.run()
-            except DivergenceError:
-                d = runner.last_divergence
-                assert d is not None
-                session.last_divergence = LastDivergence(plan.digest, d.index, d.repair_hint, session.recorded_count())
-                session.last_report = d
-                session.run_values = given
-                raise
-            session.last_divergence = None
+            session.last_used = self.clock.now()
             session.run_values = given
+            try:
+                result = await Runner(session, plan, options).run()
+            except DivergenceError as err:
+                session.diverged(err.source)
+                raise
+            session.outstanding = False
             if armed:
-                session.complete_repair()  # R7: the plan ran through; a terminal close is skipped
+                repair.complete(session)  # R7: the plan ran through; a terminal close is skipped
         out = result.to_dict()
         out["session"] = shown
         if session.repair is not None:
@@ -281,7 +232,12 @@ class Daemon:
                 session.start_recording(os.path.abspath(path) if path else None)
             timeout = options.get("timeout")
             values = {str(k): str(v) for k, v in dict(options.get("values") or {}).items()}
-            result = await session.execute(action, timeout_ms=int(timeout) if timeout else None, values=values)
+            try:
+                result = await step.execute(
+                    session, action, timeout_ms=int(timeout) if timeout else None, values=values
+                )
+            except step.StepStopped as stop:
+                raise stop.error from None
             result["session"] = name
             result["recording"] = session.recording is not None
             return result
@@ -295,21 +251,19 @@ class Daemon:
         async with session.lock:
             tx = session.repair
             if tx is not None:
-                if tx.state == repair.COMPLETE and not discard:
-                    if save_script:
-                        tx.target = os.path.abspath(save_script)
-                    out["healed"] = repair.commit(tx, session.journal.entries)  # fails loudly; session stays
-                    session.set_repair_state(repair.COMMITTED)
-                elif tx.state == repair.ARMED:
+                if save_script and tx.state == repair.COMPLETE:
+                    tx.target = os.path.abspath(save_script)
+                # reason None: the user closes it, so a failed commit fails loudly and the session stays
+                ending = repair.end(self.home, name, tx, session.journal.entries, reason=None, discard=discard)
+                if ending.healed:
+                    out["healed"] = ending.healed
+                elif ending.aborted:
                     out["aborted"] = "the repair was incomplete: nothing was published (never a prefix)"
             elif session.recording is not None and not discard:
                 out["script"] = session.write_recording(os.path.abspath(save_script) if save_script else None)
             run_values = session.run_values
-            await session.close()
-            self.sessions.pop(name, None)
+            await self._forget(name, session)
             shutil.rmtree(os.path.join(self.home, "sessions", name), ignore_errors=True)
-        if not self.sessions:
-            self.empty_since = time.monotonic()
         if verify and out.get("healed"):
             out["verify"] = await self._verify(str(out["healed"]), run_values)
         return out
@@ -323,87 +277,55 @@ class Daemon:
             return {"passed": False, "divergence": err.divergence}
         return {"passed": True, "steps": result["ran"]}
 
-    def recover(self) -> None:
-        """At start-up: commit repairs a crash left COMPLETE; tombstone those it left ARMED."""
-        root = os.path.join(self.home, "sessions")
-        if not os.path.isdir(root):
-            return
-        from replay.session.journal import read_journal
-
-        for name in sorted(os.listdir(root)):
-            tx = repair.RepairTransaction.load(repair.repair_path(self.home, name))
-            if tx is None or tx.state == repair.COMMITTED:
-                continue
-            if tx.state == repair.COMPLETE:
-                journal = os.path.join(root, name, "journal.ndjson")
-                try:
-                    path = repair.commit(tx, read_journal(journal) if os.path.exists(journal) else [])
-                    tx.state = repair.COMMITTED
-                    tx.save(repair.repair_path(self.home, name))
-                    log.info("recovered session %s: healed script written to %s", name, path)
-                    continue
-                except ReplayError as err:
-                    log.warning("recovered session %s: healed script not written: %s", name, err.code)
-            repair.write_tombstone(self.home, name, "the daemon stopped during the repair", tx)
-            os.unlink(repair.repair_path(self.home, name))
-
     def _describe(self, session: Session) -> dict[str, Any]:
-        page = getattr(session.driver, "page", None)
         return {
             "name": session.name,
-            "url": page.url if page is not None else None,
+            "url": session.driver.location(),
             "recording": session.recording is not None,
             "actions": len(session.journal.entries),
-            "idleSeconds": round(time.monotonic() - session.last_used, 1),
+            "idleSeconds": round(self.clock.now() - session.last_used, 1),
         }
 
     # lifecycle ----------------------------------------------------------------------------
 
     async def reap(self) -> None:
-        """Close idle sessions; stop when there have been none for ``linger`` seconds."""
+        """Every so often: close idle sessions, and stop once there have been none for ``linger`` seconds."""
         interval = max(0.2, min(5.0, self.idle_timeout / 4, self.linger / 2 if self.linger else 5.0))
         while not self.stop.is_set():
-            await asyncio.sleep(interval)
-            now = time.monotonic()
-            for name, session in list(self.sessions.items()):
-                if now - session.last_used > self.idle_timeout and not session.lock.locked():
-                    log.info("reaping idle session %s", name)
-                    await self._teardown(name, session, "reaped after being idle")
-            if not self.sessions:
-                if self.empty_since is None:
-                    self.empty_since = now
-                elif now - self.empty_since >= self.linger:
-                    log.info("no sessions for %.1fs: exiting", self.linger)
-                    self.stop.set()
+            await self.clock.sleep(interval)
+            await self.reap_once()
+
+    async def reap_once(self) -> None:
+        """One look at the clock: tear down sessions idle past ``idle_timeout``; stop when empty long enough."""
+        now = self.clock.now()
+        for name, session in list(self.sessions.items()):
+            if now - session.last_used > self.idle_timeout and not session.lock.locked():
+                log.info("reaping idle session %s", name)
+                await self._teardown(name, session, "reaped after being idle")
+        if not self.sessions:
+            if self.empty_since is None:
+                self.empty_since = now
+            elif now - self.empty_since >= self.linger:
+                log.info("no sessions for %.1fs: exiting", self.linger)
+                self.stop.set()
 
     async def _teardown(self, name: str, session: Session, reason: str) -> None:
-        # R7: a repair commits iff COMPLETE, else aborts (nothing published) and leaves a tombstone;
-        # a plain recording is written. Failures are logged; the journal stays on disk.
+        """An implicit end (reaped, shut down): a repair ends by R7; a plain recording is written."""
         async with session.lock:
-            tx = session.repair
-            if tx is not None:
-                if tx.state == repair.COMPLETE:
-                    try:
-                        log.info(
-                            "session %s: healed script written to %s", name, repair.commit(tx, session.journal.entries)
-                        )
-                        session.set_repair_state(repair.COMMITTED)
-                    except ReplayError as err:
-                        log.warning("session %s: healed script not written: %s", name, err.code)
-                elif tx.state == repair.ARMED:
-                    repair.write_tombstone(self.home, name, reason, tx)
-                    log.info("session %s: incomplete repair aborted (%s); tombstone left", name, reason)
-                await session.close()
-                self.sessions.pop(name, None)
-                return
-            if session.recording is not None:
+            if session.repair is not None:
+                repair.end(self.home, name, session.repair, session.journal.entries, reason=reason)
+            elif session.recording is not None:
                 try:
-                    path = session.write_recording()
-                    log.info("session %s: recording written to %s", name, path)
+                    log.info("session %s: recording written to %s", name, session.write_recording())
                 except ReplayError as err:
                     log.warning("session %s: recording not written: %s", name, err)
-            await session.close()
-            self.sessions.pop(name, None)
+            await self._forget(name, session)
+
+    async def _forget(self, name: str, session: Session) -> None:
+        await session.close()
+        self.sessions.pop(name, None)
+        if not self.sessions:
+            self.empty_since = self.clock.now()
 
     async def shutdown(self) -> None:
         """Tear every session down and stop the browsers."""
@@ -413,12 +335,64 @@ class Daemon:
             await browser.stop()
 
 
+def _load_plan(request: dict[str, Any]) -> tuple[Script, Plan, str]:
+    """The script a run request names, its plan, and the path as the user gave it."""
+    from replay.script.loader import read_text
+    from replay.script.parser import parse
+    from replay.script.plan import build_plan
+
+    path = str(request["path"])
+    display = str(request.get("display") or path)
+    script = parse(read_text(path), display)
+    script = replace(script, source=os.path.realpath(path))
+    plan = build_plan(script, request.get("platform"))
+    if plan.platform != "web":
+        raise UnsupportedPlatform(
+            f"{display}: platform {plan.platform!r} has no backend in this build yet (only web runs)",
+            hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
+        )
+    return script, plan, display
+
+
+def _given_values(request: dict[str, Any], resumed: Session | None) -> dict[str, dict[str, str]]:
+    """-e and shell values of a run; a resume reuses the diverged run's values unless -e is given again."""
+    given = {
+        "cli": {str(k): str(v) for k, v in dict(request.get("values") or {}).items()},
+        "shell": {str(k): str(v) for k, v in dict(request.get("shell") or {}).items()},
+    }
+    if resumed is not None and not given["cli"] and resumed.run_values:
+        return resumed.run_values
+    return given
+
+
+def _transaction(
+    script: Script, plan: Plan, display: str, path: str, target: str, session: Session
+) -> repair.RepairTransaction:
+    """A new transaction: the original's header (leading comments, context and env lines) and the watermark."""
+    first_action = script.actions[0].line if script.actions else 0
+    header = [
+        format_item(i)
+        for i in script.items
+        if isinstance(i, (Context, Env)) or (isinstance(i, Comment) and i.line < first_action)
+    ]
+    return repair.RepairTransaction(
+        script=os.path.abspath(path),
+        display=display,
+        target=target,
+        plan_digest=plan.digest,
+        platform=plan.platform,
+        watermark=len(session.journal.entries),
+        header=header,
+    )
+
+
 async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     sock = writer.get_extra_info("socket")
     uid = peer_uid(sock) if sock is not None else None
     if uid != os.getuid():
         log.warning("refused a connection from uid %s", uid)
-        writer.write(b'{"ok": false, "error": {"code": "PERMISSION_DENIED", "message": "wrong user", "exitCode": 1}}\n')
+        refusal = {"ok": False, "error": PermissionDenied("wrong user").to_dict()}
+        writer.write(json.dumps(refusal).encode("utf-8") + b"\n")
         await writer.drain()
         writer.close()
         return
@@ -430,10 +404,7 @@ async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer
             try:
                 request = json.loads(line)
             except json.JSONDecodeError:
-                response: dict[str, Any] = {
-                    "ok": False,
-                    "error": {"code": "INVALID_ARGS", "message": "bad request", "exitCode": 2},
-                }
+                response: dict[str, Any] = {"ok": False, "error": InvalidArgs("bad request").to_dict()}
             else:
                 response = await daemon.handle(request)
             writer.write(json.dumps(response, ensure_ascii=False).encode("utf-8") + b"\n")
@@ -463,7 +434,7 @@ async def run(home: str, idle_timeout: float, linger: float) -> int:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)  # stale socket of a crashed daemon: we hold the lock, so nobody serves it
     daemon = Daemon(home, idle_timeout=idle_timeout, linger=linger)
-    daemon.recover()
+    repair.recover(home)
     old_umask = os.umask(0o177)
     try:
         server = await asyncio.start_unix_server(lambda r, w: _serve_connection(daemon, r, w), path=path)

@@ -2,20 +2,34 @@
 
 The transaction lives on disk beside the session's journal, so a daemon restart finds it: a
 complete one is committed, an incomplete one leaves a tombstone.
+
+This module is the transaction's one owner: ``check_arming`` and ``arm`` open it, ``complete``
+moves it along, ``end`` closes it (commit iff COMPLETE, else abort and, unless the user closed it,
+a tombstone) for ``close``, the idle reaper and daemon shutdown alike, and ``recover`` ends the
+ones a killed daemon left behind.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import os
 import tempfile
 import time
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
-from replay.errors import RepairSessionExpired
-from replay.session.journal import JournalEntry
+from replay.errors import InvalidArgs, RepairSessionExpired, ReplayError, TargetExists
+from replay.session.journal import JournalEntry, read_journal
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
+
+if TYPE_CHECKING:
+    from replay.script.plan import Plan
+    from replay.session.session import Session
+
+log = logging.getLogger("replay.repair")
 
 ARMED = "ARMED"
 COMPLETE = "COMPLETE"
@@ -120,3 +134,118 @@ def clear_tombstone(home: str, session: str) -> None:
         os.unlink(tombstone_path(home, session))
     except FileNotFoundError:
         pass
+
+
+# the life of a transaction ------------------------------------------------------------------------
+
+
+def refuse_full_rerun(tx: RepairTransaction | None, shown: str) -> None:
+    """R2: after a divergence of an armed run the only continuation is ``--from``."""
+    if tx is not None and tx.state in (ARMED, COMPLETE):
+        raise InvalidArgs(
+            f"session {shown!r} holds an armed repair of {tx.display}; a full re-run is refused",
+            hint="continue it with --from N --plan-digest D from the divergence report, "
+            "or `replay close` the session (publishing the healed script if it is complete)",
+        )
+
+
+def check_arming(plan: Plan, display: str, script_path: str, save_script: str) -> str:
+    """R5 and the target: refuse (before any session exists) what could never be published; the target."""
+    first = plan.steps[0].action.command if plan.steps else "nothing"
+    if first != "open":
+        raise InvalidArgs(  # R5: the healed script must be self-contained
+            f"{display}: an armed run must start with `open` (step 1 is `{first}`)",
+            hint="add an open URL step at the top so the healed script is self-contained",
+        )
+    target = os.path.abspath(save_script) if save_script else default_target(os.path.abspath(script_path))
+    if os.path.exists(target):
+        raise TargetExists(
+            f"{target} already exists; it was left unchanged",
+            hint="move it away or choose another path with --save-script=OUT",
+        )
+    return target
+
+
+def arm(session: Session, tx: RepairTransaction) -> None:
+    """R1: recording on and the watermark set before step 1; the transaction persisted, a tombstone cleared."""
+    from replay.session.session import Recording
+
+    clear_tombstone(session.home, session.name)
+    session.repair = tx
+    session.recording = Recording(tx.target, tx.watermark)
+    session.outstanding = False
+    tx.save(repair_path(session.home, session.name))
+
+
+def complete(session: Session) -> None:
+    """R7: the plan ran through its last executable step with no outstanding divergence."""
+    assert session.repair is not None
+    session.repair.state = COMPLETE
+    session.repair.save(repair_path(session.home, session.name))
+
+
+@dataclass
+class Ending:
+    """How a transaction ended: the healed script's path, or why nothing was published."""
+
+    healed: str | None = None
+    aborted: bool = False  # it was incomplete: nothing was published (never a prefix)
+    error: ReplayError | None = None  # a complete one that could not be written (logged)
+
+
+def end(
+    home: str,
+    name: str,
+    tx: RepairTransaction,
+    entries: Sequence[JournalEntry],
+    *,
+    reason: str | None,
+    discard: bool = False,
+) -> Ending:
+    """R7 teardown: commit iff COMPLETE, else abort and publish nothing — never a prefix.
+
+    ``reason`` None means the user closed the session: a failed commit raises (the session
+    stays), and an abort leaves no tombstone. Otherwise (reaped, shut down, crashed) failures are
+    logged and an unpublished transaction leaves a tombstone in place of its record.
+    """
+    if tx.state == COMMITTED:
+        return Ending()
+    if tx.state == COMPLETE and not discard:
+        try:
+            path = commit(tx, list(entries))
+        except ReplayError as err:
+            if reason is None:
+                raise
+            log.warning("session %s: healed script not written: %s", name, err.code)
+            _bury(home, name, f"{reason}; the healed script could not be written ({err.code})", tx)
+            return Ending(error=err)
+        tx.state = COMMITTED
+        tx.save(repair_path(home, name))
+        log.info("session %s: healed script written to %s", name, path)
+        return Ending(healed=path)
+    if reason is not None and not discard:
+        _bury(home, name, reason, tx)
+        log.info("session %s: incomplete repair aborted (%s); tombstone left", name, reason)
+    return Ending(aborted=tx.state == ARMED)
+
+
+def _bury(home: str, name: str, reason: str, tx: RepairTransaction) -> None:
+    write_tombstone(home, name, reason, tx)
+    try:
+        os.unlink(repair_path(home, name))
+    except FileNotFoundError:
+        pass
+
+
+def recover(home: str) -> None:
+    """At daemon start: end every transaction a killed daemon left (COMPLETE → commit, else tombstone)."""
+    root = os.path.join(home, "sessions")
+    if not os.path.isdir(root):
+        return
+    for name in sorted(os.listdir(root)):
+        tx = RepairTransaction.load(repair_path(home, name))
+        if tx is None or tx.state == COMMITTED:
+            continue
+        journal = os.path.join(root, name, "journal.ndjson")
+        entries = read_journal(journal) if os.path.exists(journal) else []
+        end(home, name, tx, entries, reason="the daemon stopped during the repair")

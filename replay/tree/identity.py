@@ -20,21 +20,13 @@ from replay.script.evidence import (
     TargetEvidence,
     decode,
     encode,
-    normalize_label,
 )
 from replay.script.selector import Selector
-from replay.tree.match import describe, match_set, resolve_matches
+from replay.script.text import normalize
+from replay.tree.match import Resolution, describe, match_set, resolve_matches
 from replay.tree.model import Capture, Node
-
-# verification outcomes (the kinds of SPEC §5)
-VERIFIED_KIND = "verified"
-SELECTOR_MISS = "selector-miss"
-IDENTITY_MISMATCH = "identity-mismatch"
-IDENTITY_UNVERIFIABLE = "identity-unverifiable"
-
-
-def _norm(text: str | None) -> str | None:
-    return normalize_label(text)
+from replay.tree.verdict import VERIFIED as VERIFIED_KIND
+from replay.tree.verdict import DivergenceKind
 
 
 def id_is_unique(capture: Capture, node: Node) -> bool:
@@ -68,7 +60,7 @@ def region_identity(region: Node | None) -> Region | None:
     """The ``scrollRegion`` evidence of a region node."""
     if region is None:
         return None
-    return Region(region.role, _norm(region.label), region.test_id)
+    return Region(region.role, normalize(region.label), region.test_id)
 
 
 def ancestry_of(node: Node, cache: dict[int, tuple[Ancestor, ...]] | None = None) -> tuple[Ancestor, ...]:
@@ -79,7 +71,7 @@ def ancestry_of(node: Node, cache: dict[int, tuple[Ancestor, ...]] | None = None
     if parent is None or parent.parent_node is None:
         chain: tuple[Ancestor, ...] = ()
     else:
-        chain = (Ancestor(parent.role, _norm(parent.label)), *ancestry_of(parent, cache))[:MAX_ANCESTRY]
+        chain = (Ancestor(parent.role, normalize(parent.label)), *ancestry_of(parent, cache))[:MAX_ANCESTRY]
     if cache is not None:
         cache[node.position] = chain
     return chain
@@ -103,14 +95,14 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     if ev.id is not None:
         if node.test_id != ev.id:
             return False
-    elif ev.label is None or _norm(node.label) != ev.label:
+    elif ev.label is None or normalize(node.label) != ev.label:
         return False
     if ev.ancestry:
         actual = node.ancestors()
         if len(actual) < len(ev.ancestry):
             return False
         for want, have in zip(ev.ancestry, actual, strict=False):
-            if have.role != want.role or _norm(have.label) != want.label:
+            if have.role != want.role or normalize(have.label) != want.label:
                 return False
     return True
 
@@ -160,12 +152,12 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     ev = TargetEvidence(
         role=node.role,
         id=unique_id,
-        label=_norm(node.label),
+        label=normalize(node.label),
         ancestry=ancestry_of(node),
         sibling=sibling_of(node),
         scroll_region=region_identity(region_of(node)),
         rect=Rect(x, y, w, h),
-        page=Page(parsed.path or "/", _norm(capture.title)),
+        page=Page(parsed.path or "/", normalize(capture.title)),
         verification=VERIFIED if (unique_id or node.label) else UNVERIFIABLE,
     )
     ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})
@@ -177,13 +169,13 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
 class Verdict:
     """The outcome of verification before acting."""
 
-    kind: str  # verified | selector-miss | identity-mismatch | identity-unverifiable
+    kind: str  # VERIFIED_KIND or a DivergenceKind
     match_count: int | None = None
     winner: Node | None = None
     target: Node | None = None
     matches: list[Node] = field(default_factory=list)
     members: list[Node] = field(default_factory=list)
-    resolution: dict[str, Any] | None = None
+    resolution: Resolution | None = None
     mismatches: list[str] = field(default_factory=list)
 
     @property
@@ -203,16 +195,18 @@ def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
         out.append(f"role: recorded {ev.role!r}, found {node.role!r}")
     if ev.id is not None and node.test_id != ev.id:
         out.append(f"id: recorded {ev.id!r}, found {node.test_id!r}")
-    if ev.id is None and ev.label is not None and _norm(node.label) != ev.label:
-        out.append(f"label: recorded {ev.label!r}, found {_norm(node.label)!r}")
+    if ev.id is None and ev.label is not None and normalize(node.label) != ev.label:
+        out.append(f"label: recorded {ev.label!r}, found {normalize(node.label)!r}")
     actual = node.ancestors()
     for i, want in enumerate(ev.ancestry):
         if i >= len(actual):
             out.append(f"ancestry[{i}]: recorded {want.role} {want.label or ''}, found none".rstrip())
             break
         have = actual[i]
-        if have.role != want.role or _norm(have.label) != want.label:
-            out.append(f"ancestry[{i}]: recorded {want.role} {want.label!r}, found {have.role} {_norm(have.label)!r}")
+        if have.role != want.role or normalize(have.label) != want.label:
+            out.append(
+                f"ancestry[{i}]: recorded {want.role} {want.label!r}, found {have.role} {normalize(have.label)!r}"
+            )
             break
     return out
 
@@ -220,10 +214,10 @@ def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
 def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     """SPEC §5 verification; only a ``verified`` verdict may act, on ``verdict.target``."""
     if ev.verification == UNVERIFIABLE:
-        return Verdict(IDENTITY_UNVERIFIABLE)
+        return Verdict(DivergenceKind.IDENTITY_UNVERIFIABLE)
     alternative, matches = match_set(capture, selector)
     if not matches:
-        return Verdict(SELECTOR_MISS, 0)
+        return Verdict(DivergenceKind.SELECTOR_MISS, 0)
     resolution = resolve_matches(matches, alternative)
     winner = resolution.winner
     members = identity_members(capture, ev, matches)
@@ -233,30 +227,29 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
 
     if not members:
         probe = winner if winner is not None else matches[0]
-        return make(IDENTITY_MISMATCH, resolution=resolution.to_dict(), mismatches=_mismatches(probe, ev))
+        return make(DivergenceKind.IDENTITY_MISMATCH, resolution=resolution, mismatches=_mismatches(probe, ev))
     if len(members) == 1:
         target = members[0]
         if winner is target:
-            return make(VERIFIED_KIND, target=target, resolution=resolution.to_dict())
+            return make(VERIFIED_KIND, target=target, resolution=resolution)
         if winner is None:
-            disclosed = {"kind": "evidence", "matchCount": len(matches), "signal": "identity"}
-            return make(VERIFIED_KIND, target=target, resolution=disclosed)
+            return make(VERIFIED_KIND, target=target, resolution=Resolution.by_evidence(len(matches), "identity"))
         return make(
-            IDENTITY_MISMATCH,
-            resolution=resolution.to_dict(),
+            DivergenceKind.IDENTITY_MISMATCH,
+            resolution=resolution,
             mismatches=[f"the selector resolves to {winner.ref}, the recorded element is {target.ref}"],
         )
     isolated, signal = _isolate(capture, members, ev)
     if isolated is None:
-        return make(IDENTITY_UNVERIFIABLE, resolution=resolution.to_dict())
+        return make(DivergenceKind.IDENTITY_UNVERIFIABLE, resolution=resolution)
     if winner is None:
-        disclosed = {"kind": "evidence", "matchCount": len(matches), "signal": signal}
-        return make(VERIFIED_KIND, target=isolated, resolution=disclosed)
+        assert signal is not None
+        return make(VERIFIED_KIND, target=isolated, resolution=Resolution.by_evidence(len(matches), signal))
     if winner is isolated:
-        return make(VERIFIED_KIND, target=isolated, resolution=resolution.to_dict())
+        return make(VERIFIED_KIND, target=isolated, resolution=resolution)
     return make(
-        IDENTITY_MISMATCH,
-        resolution=resolution.to_dict(),
+        DivergenceKind.IDENTITY_MISMATCH,
+        resolution=resolution,
         mismatches=[f"the selector resolves to {winner.ref}, the recorded element is {isolated.ref}"],
     )
 

@@ -7,21 +7,14 @@ they are one ancestor–descendant chain (structural collapse).
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
 from replay.script.selector import Selector, Term
+from replay.script.text import fold
 from replay.tree.model import Capture, Node
 
 MAX_CANDIDATES = 5
-
-
-def fold(text: str | None) -> str:
-    """Selector normalization: NFC, trimmed, inner whitespace collapsed, case-insensitive."""
-    if not text:
-        return ""
-    return " ".join(unicodedata.normalize("NFC", text).split()).casefold()
 
 
 _BOOL_FIELDS = {
@@ -123,18 +116,41 @@ def describe(node: Node) -> str:
 
 @dataclass
 class Resolution:
-    """How a selector resolved: its kind, match count, winner and (when ambiguous) candidates."""
+    """How a step's target resolved — disclosed by every action response (SPEC §4, §5).
 
-    kind: str  # unique | disambiguated | ambiguous | none
+    ``kind``: unique | disambiguated | ambiguous | none (a selector's match set), ``ref`` (a ref
+    of a refs generation), or ``evidence`` (identity evidence isolated the target among matches
+    in distinct subtrees, by ``signal``).
+    """
+
+    kind: str
     match_count: int
     winner: Node | None = None
     matches: list[Node] = field(default_factory=list)
     tiebreak: str | None = None
     alternative: int = -1
+    ref: str | None = None
+    refs_generation: int | None = None
+    signal: str | None = None
+
+    @classmethod
+    def of_ref(cls, ref: str, refs_generation: int) -> Resolution:
+        """A ref resolves to the one node it names."""
+        return cls("ref", 1, ref=ref, refs_generation=refs_generation)
+
+    @classmethod
+    def by_evidence(cls, match_count: int, signal: str) -> Resolution:
+        """Matches in distinct subtrees, the recorded element isolated among them by ``signal``."""
+        return cls("evidence", match_count, signal=signal)
 
     def to_dict(self) -> dict[str, Any]:
-        """The ``resolution`` disclosed by every action response."""
+        """The ``resolution`` JSON."""
         out: dict[str, Any] = {"kind": self.kind, "matchCount": self.match_count}
+        if self.ref is not None:
+            out["ref"] = self.ref
+            out["refsGeneration"] = self.refs_generation
+        if self.signal is not None:
+            out["signal"] = self.signal
         if self.tiebreak:
             out["tiebreak"] = self.tiebreak
         if self.alternative >= 0:

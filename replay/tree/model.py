@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,13 +19,6 @@ F_ACTIONABLE = 256
 
 # A node's attributes: i (document order), role, tag, x, y, w, h, f (flags), and when present
 # label, id, value, text, placeholder, href, frame.
-
-
-def normalize(text: str | None) -> str:
-    """NFC with whitespace collapsed: how labels and texts are stored and compared."""
-    if not text:
-        return ""
-    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 class Node(etree.ElementBase):

@@ -9,7 +9,8 @@ import math
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
-from replay.script.evidence import Ancestor, TargetEvidence, normalize_label
+from replay.script.evidence import Ancestor, TargetEvidence
+from replay.script.text import normalize
 from replay.tree.identity import ancestry_of, region_identity, region_of, sibling_of
 from replay.tree.model import Capture, Node
 
@@ -86,7 +87,7 @@ def _position(capture: Capture, node: Node, ev: TargetEvidence) -> float:
 def _strings(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str, float]:
     if ev.label:
         out["label"] = max(
-            _similar(ev.label, normalize_label(node.label)),
+            _similar(ev.label, normalize(node.label)),
             _similar(ev.label, node.content),
             _similar(ev.label, node.placeholder),
         )

@@ -60,7 +60,8 @@ def test_recorded_evidence_of_the_kettle_button_verifies_against_its_own_tree(in
     # a selector matching all three is settled by the evidence, never by position
     verdict = verify(index, parse_selector('role=button label="Add to cart"'), ev)
     assert verdict.kind == "verified" and verdict.target is node
-    assert verdict.resolution == {"kind": "evidence", "matchCount": 3, "signal": "identity"}
+    assert verdict.resolution is not None
+    assert verdict.resolution.to_dict() == {"kind": "evidence", "matchCount": 3, "signal": "identity"}
 
 
 def test_label_less_clickable_row_is_recorded_against_its_heading(index: Capture) -> None:

@@ -7,12 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from replay.engine.divergence import LEVELS, Binding, build_divergence, render_text, resume_for
-from replay.engine.hint import CAUTION, MANUAL, RECORD_AND_HEAL, SELECTOR_MISS, STATE_REPAIR
+from replay.engine.divergence import LEVELS, Binding, build_divergence, resume_for
+from replay.engine.hint import RepairHint
+from replay.engine.report import render_text
 from replay.script import parse
 from replay.script.evidence import Ancestor, TargetEvidence
+from replay.tree.verdict import DivergenceKind
 
 from .treebuild import N, capture
+
+SELECTOR_MISS = DivergenceKind.SELECTOR_MISS
+RECORD_AND_HEAL, STATE_REPAIR = RepairHint.RECORD_AND_HEAL, RepairHint.STATE_REPAIR
+CAUTION, MANUAL = RepairHint.CAUTION, RepairHint.MANUAL
 
 EV = TargetEvidence(role="button", label="Place order", ancestry=(Ancestor("form", "Checkout"),))
 

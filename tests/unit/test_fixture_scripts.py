@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from replay.errors import ScriptErrors
 from replay.script import build_plan, format_script, parse
 from replay.script.loader import load
-from replay.script.parser import ScriptErrors
 
 SCRIPTS = sorted((Path(__file__).resolve().parents[2] / "fixtures" / "scripts").glob("*.ad"))
 

@@ -2,9 +2,9 @@ from __future__ import annotations
 
 import pytest
 
-from replay.errors import InvalidArgs, Location, ReplayError
+from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
 from replay.script import Action, Comment, Context, Env, Target, parse
-from replay.script.parser import ScriptErrors, parse_collect
+from replay.script.parser import parse_collect
 from replay.script.selector import Alternative, Selector, Term
 
 

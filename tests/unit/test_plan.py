@@ -2,9 +2,8 @@ from __future__ import annotations
 
 import pytest
 
-from replay.errors import UnsupportedCommand, UnsupportedPlatform
+from replay.errors import ScriptErrors, UnsupportedCommand, UnsupportedPlatform
 from replay.script import build_plan, parse
-from replay.script.parser import ScriptErrors
 from replay.script.resolve import resolve_action, unresolved, variables_for
 
 BASE = """context platform=web

@@ -4,21 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from replay.engine.hint import (
-    ACTION_FAILURE,
-    CAUTION,
-    IDENTITY_MISMATCH,
-    IDENTITY_UNVERIFIABLE,
-    MANUAL,
-    RECORD_AND_HEAL,
-    SELECTOR_MISS,
-    STATE_REPAIR,
-    recorded_container,
-    repair_hint,
-)
+from replay.engine.hint import RepairHint, recorded_container, repair_hint
 from replay.script.evidence import Ancestor, Page, Region, TargetEvidence
+from replay.tree.verdict import DivergenceKind
 
 from .treebuild import N, capture
+
+SELECTOR_MISS, IDENTITY_MISMATCH = DivergenceKind.SELECTOR_MISS, DivergenceKind.IDENTITY_MISMATCH
+IDENTITY_UNVERIFIABLE, ACTION_FAILURE = DivergenceKind.IDENTITY_UNVERIFIABLE, DivergenceKind.ACTION_FAILURE
+RECORD_AND_HEAL, STATE_REPAIR = RepairHint.RECORD_AND_HEAL, RepairHint.STATE_REPAIR
+CAUTION, MANUAL = RepairHint.CAUTION, RepairHint.MANUAL
 
 EV = TargetEvidence(role="button", label="Place order", ancestry=(Ancestor("form", "Checkout"), Ancestor("main")))
 WITH_FORM = capture(

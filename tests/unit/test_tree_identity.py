@@ -3,18 +3,19 @@ from __future__ import annotations
 from replay.script.evidence import TargetEvidence
 from replay.script.selector import parse_selector
 from replay.tree.identity import (
-    IDENTITY_MISMATCH,
-    IDENTITY_UNVERIFIABLE,
-    SELECTOR_MISS,
-    VERIFIED_KIND,
     evidence_target,
     record_evidence,
     self_check,
     verify,
 )
 from replay.tree.materialize import materialize
+from replay.tree.verdict import VERIFIED as VERIFIED_KIND
+from replay.tree.verdict import DivergenceKind
 
 from .treebuild import N, by_label, capture
+
+SELECTOR_MISS, IDENTITY_MISMATCH = DivergenceKind.SELECTOR_MISS, DivergenceKind.IDENTITY_MISMATCH
+IDENTITY_UNVERIFIABLE = DivergenceKind.IDENTITY_UNVERIFIABLE
 
 
 def nested(depth: int) -> N:
@@ -188,7 +189,8 @@ def test_path_6_sibling_isolates_one_member_among_distinct_subtrees() -> None:
     )
     v = verify(cap, parse_selector('label="Pay"'), _ev(sibling=1))
     assert v.kind == VERIFIED_KIND and v.target is by_label(cap, "Pay", 1)
-    assert v.resolution == {"kind": "evidence", "matchCount": 2, "signal": "sibling"}
+    assert v.resolution is not None
+    assert v.resolution.to_dict() == {"kind": "evidence", "matchCount": 2, "signal": "sibling"}
 
 
 def test_path_6_viewport_order_isolates_when_sibling_does_not() -> None:
@@ -198,7 +200,7 @@ def test_path_6_viewport_order_isolates_when_sibling_does_not() -> None:
     )
     v = verify(cap, parse_selector('label="Pay"'), _ev(sibling=0, viewport_order=0))
     assert v.kind == VERIFIED_KIND and v.target is by_label(cap, "Pay", 1)
-    assert v.resolution is not None and v.resolution["signal"] == "viewportOrder"
+    assert v.resolution is not None and v.resolution.signal == "viewportOrder"
 
 
 def test_path_6_nothing_isolates_is_identity_unverifiable_with_candidates() -> None:

@@ -42,6 +42,11 @@ class N:
 
 
 def capture(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.html", generation: int = 1) -> Capture:
+    return build_capture({**screen(*children, title=title, url=url), "generation": generation})
+
+
+def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.html") -> dict[str, Any]:
+    """The raw capture (what capture.js returns, without a generation) of a hand-built tree."""
     rows: list[list[Any]] = [[-1, "document", title, "", None, "", "", "html", None, 0, 0, 1280, 800, 3, 0]]
 
     def add(node: N, parent: int) -> None:
@@ -76,9 +81,7 @@ def capture(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page
 
     for child in children:
         add(child, 0)
-    return build_capture(
-        {"generation": generation, "url": url, "title": title, "viewport": [1280, 800], "xml": rows_to_xml(rows)}
-    )
+    return {"url": url, "title": title, "viewport": [1280, 800], "xml": rows_to_xml(rows)}
 
 
 def rows_to_xml(rows: list[list[Any]]) -> str:

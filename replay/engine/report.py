@@ -1,0 +1,71 @@
+"""The compact human report of a divergence (the CLI and MCP text projection).
+
+Light on purpose: it reads the divergence JSON and imports neither lxml nor Playwright, so the
+CLI client path stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from replay.engine.hint import RepairHint
+
+HINT_ADVICE: dict[str, str] = {
+    RepairHint.RECORD_AND_HEAL: (
+        "perform this step yourself in the session (suggestions are ranked), then resume after it"
+    ),
+    RepairHint.STATE_REPAIR: (
+        "the recorded screen is not showing: bring the app back to it (--no-record), then resume here"
+    ),
+    RepairHint.CAUTION: "an element matches but it is not the recorded one: check it before acting; then resume",
+    RepairHint.MANUAL: "a person must look: the evidence cannot decide what to do",
+}
+
+
+def render_text(d: dict[str, Any], command: str) -> str:
+    """The compact human report of a divergence JSON (CLI text projection)."""
+    step = d["step"]
+    lines = [
+        f"DIVERGENCE {d['kind']} at step {step['index']} ({step['source']['path']}:{step['source']['line']})",
+        f"  action: {d['action']}",
+        f"  cause:  {d['cause']}",
+        f"  hint:   {d['repairHint']} — {HINT_ADVICE[d['repairHint']]}",
+    ]
+    for m in d.get("targetBinding", {}).get("mismatches") or []:
+        lines.append(f"          {m}")
+    resume = d["resume"]
+    session = d.get("session")
+    sess = f" --session {session}" if session else ""
+    suggestions = d.get("suggestions") or []
+    verb = d["action"].split()[0]
+    if d["repairHint"] == RepairHint.RECORD_AND_HEAL and suggestions:
+        arg = " <text>" if verb in ("fill", "select") else ""
+        lines.append(
+            f"  next:   replay {verb} {suggestions[0]['ref']}{arg}{sess}   # do the step on the best suggestion, then"
+        )
+    lines.append(f"  resume: {command} --from {resume['from']} --plan-digest {resume['planDigest']}")
+    if resume.get("alternateFrom"):
+        lines.append(f"          (or --from {resume['alternateFrom']} to skip this step)")
+    if suggestions:
+        lines.append("  suggestions:")
+        for sug in suggestions[:3]:
+            name = json.dumps(sug.get("label") or sug.get("text") or "", ensure_ascii=False)
+            lines.append(f"    {sug['ref']} {sug['role']} {name}  score {sug['score']} ({sug['basis']})")
+    elif "suggestionCount" in d:
+        lines.append(f"  suggestions: {d['suggestionCount']} (use --level default to list them)")
+    screen = d["screen"]
+    if screen["state"] == "available":
+        lines.append(f"  screen (refs generation {screen['refsGeneration']}):")
+        for ref in screen["refs"][:8]:
+            text = f"    {ref['ref']} {ref['role']}"
+            if ref.get("label") or ref.get("text"):
+                text += " " + json.dumps(ref.get("label") or ref.get("text"), ensure_ascii=False)
+            lines.append(text)
+        if screen.get("truncated") or len(screen["refs"]) > 8:
+            lines.append("    … (replay snapshot -i" + sess + " for the whole screen)")
+    else:
+        lines.append(f"  screen: unavailable — {screen['reason']}")
+    if d.get("overflow"):
+        lines.append(f"  full report: {d['overflow']}")
+    return "\n".join(lines)

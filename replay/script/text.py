@@ -1,0 +1,23 @@
+"""The one text normalization pair (SPEC §4, §5): ``normalize`` for identity, ``fold`` for selectors.
+
+Identity evidence compares ``normalize``d strings case-sensitively; selector ``key=value`` terms
+compare ``fold``ed strings (case-insensitive, as agent-device matches).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+
+def normalize(text: str | None) -> str | None:
+    """NFC, trimmed, inner whitespace collapsed; empty means absent (None)."""
+    if text is None:
+        return None
+    # ASCII is already NFC: skip the Unicode pass on the hot path of ranking
+    out = " ".join((text if text.isascii() else unicodedata.normalize("NFC", text)).split())
+    return out or None
+
+
+def fold(text: str | None) -> str:
+    """``normalize``, then case-folded; absent is the empty string."""
+    return (normalize(text) or "").casefold()

@@ -1,0 +1,115 @@
+"""``FakeDriver``: the ``Driver`` protocol over stored screens, recording every call it receives.
+
+A screen is a raw capture (what capture.js returns: url, title, viewport, xml) — from
+``fixtures/trees/*.json`` or built by ``tests.unit.treebuild.screen``. ``timeline`` says which
+screen the k-th capture shows (the last one repeats), so a test can make an element appear late.
+A node is "the same element" across captures when it has the same position on the same screen.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from replay.errors import ReplayError, StaleRef
+from replay.tree.model import Capture, build_capture
+
+TREES = Path(__file__).resolve().parents[2] / "fixtures" / "trees"
+
+
+def stored(name: str) -> dict[str, Any]:
+    """A screen captured from a fixture app (``fixtures/trees/NAME.json``)."""
+    raw = json.loads((TREES / f"{name}.json").read_text(encoding="utf-8"))
+    return {k: raw[k] for k in ("url", "title", "viewport", "xml")}
+
+
+class FakeDriver:
+    """Serves ``screens`` in the order of ``timeline``; ``calls`` lists what the engine asked for."""
+
+    def __init__(self, *screens: dict[str, Any], timeline: list[int] | None = None) -> None:
+        self.screens = list(screens)
+        self.timeline = list(timeline or [0])
+        self.calls: list[tuple[Any, ...]] = []
+        self.failures: dict[str, ReplayError] = {}  # element op → the error ``act`` raises
+        self.values: dict[str, Any] = {"get_text": "text", "get_value": "value", "get_attrs": {}}
+        self.shown: dict[int, int] = {}  # generation → screen index
+        self.captures = 0
+        self.closed = False
+
+    @property
+    def screen(self) -> int:
+        """The screen the next capture shows."""
+        return self.timeline[min(self.captures, len(self.timeline) - 1)]
+
+    def acts(self) -> list[tuple[Any, ...]]:
+        """The ``act`` calls only."""
+        return [c for c in self.calls if c[0] == "act"]
+
+    async def capture(self, generation: int, keep: int | None = None) -> Capture:
+        index = self.screen
+        self.captures += 1
+        self.shown[generation] = index
+        self.calls.append(("capture", generation))
+        return build_capture({**self.screens[index], "generation": generation})
+
+    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
+        self.calls.append(("act", generation, index, command, dict(params)))
+        if generation not in self.shown:
+            raise StaleRef(f"@e{index} is no longer on the page (navigated away)", hint="take a new snapshot")
+        if command in self.failures:
+            raise self.failures[command]
+        return self.values.get(command)
+
+    async def locate(self, generation: int, index: int, in_generation: int) -> int | None:
+        self.calls.append(("locate", generation, index, in_generation))
+        same = generation in self.shown and self.shown.get(in_generation) == self.shown[generation]
+        return index if same else None
+
+    async def is_attached(self, generation: int, index: int) -> bool:
+        self.calls.append(("is_attached", generation, index))
+        return self.shown.get(generation) == self.screen
+
+    async def navigate(self, url: str, timeout_ms: int) -> None:
+        self.calls.append(("navigate", url))
+
+    async def history(self, direction: str, timeout_ms: int) -> None:
+        self.calls.append(("history", direction))
+
+    async def keyboard(self, kind: str, text: str) -> None:
+        self.calls.append(("keyboard", kind, text))
+
+    async def scroll(self, direction: str, amount: float | None) -> None:
+        self.calls.append(("scroll", direction, amount))
+
+    async def wait(self, ms: int) -> None:
+        self.calls.append(("wait", ms))
+
+    async def screenshot(self, path: str, full_page: bool) -> None:
+        self.calls.append(("screenshot", path, full_page))
+
+    def location(self) -> str | None:
+        return str(self.screens[self.screen]["url"])
+
+    async def close(self) -> None:
+        self.calls.append(("close",))
+        self.closed = True
+
+
+class FakeClock:
+    """A monotonic clock that only moves when something sleeps on it (no real waiting)."""
+
+    def __init__(self, start: float = 1000.0) -> None:
+        self.t = start
+        self.slept = 0.0
+
+    def now(self) -> float:
+        return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        self.t += seconds
+        self.slept += seconds
+
+    def advance(self, seconds: float) -> None:
+        """Let time pass outside any sleep."""
+        self.t += seconds

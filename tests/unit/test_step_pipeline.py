@@ -1,0 +1,319 @@
+"""The step pipeline on a FakeDriver: every verification path and every journal/evidence rule, no browser."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from replay.engine import step as pipeline
+from replay.engine.runner import Runner, RunOptions
+from replay.errors import (
+    ActionFailed,
+    AmbiguousMatch,
+    AssertionFailed,
+    DivergenceError,
+    ElementNotFound,
+    InvalidArgs,
+    Location,
+    StaleRef,
+)
+from replay.script import build_plan, parse
+from replay.script.evidence import WRITE_PREFIX, TargetEvidence, encode
+from replay.script.parser import parse_action, parse_argv
+from replay.session.journal import PLAN
+from replay.session.session import Recording, Session
+from replay.tree.verdict import DivergenceKind
+
+from ..fakes.driver import FakeClock, FakeDriver, stored
+from .treebuild import N, screen
+
+T = TypeVar("T")
+
+ROWS = screen(
+    N("list", label="Members")(
+        N("listitem", text="Alice")(N("button", label="Delete", rect=(0, 0, 10, 10))),
+        N("listitem", text="Bob")(N("button", label="Delete", rect=(0, 20, 10, 10))),
+    ),
+    N("textbox", label="Name", id="name"),
+    N("button", label="Save", id="save"),
+)
+EMPTY = screen(N("heading", label="Loading"), N("paragraph", text="please wait"), N("link", label="Home"))
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def session(tmp_path: Path, *screens: dict[str, Any], timeline: list[int] | None = None) -> Session:
+    return Session("s", str(tmp_path), FakeDriver(*screens, timeline=timeline), clock=FakeClock())
+
+
+def fake(s: Session) -> FakeDriver:
+    assert isinstance(s.driver, FakeDriver)
+    return s.driver
+
+
+def typed(s: Session, *argv: str, **kw: Any) -> dict[str, Any]:
+    """An interactive command, as the daemon runs it."""
+    return run(pipeline.execute(s, parse_argv(list(argv)), **kw))
+
+
+def planned(s: Session, text: str, **kw: Any) -> dict[str, Any]:
+    """The first step of a script, as the runner runs it (annotation included)."""
+    action = parse(text, "flow.ad").actions[0]
+    return run(pipeline.execute(s, action, provenance=PLAN, path="flow.ad", **kw))
+
+
+def annotated(ev: TargetEvidence, line: str) -> str:
+    return WRITE_PREFIX + encode(ev) + "\n" + line + "\n"
+
+
+SAVE = TargetEvidence(role="button", id="save", label="Save")
+
+
+# refs ---------------------------------------------------------------------------------------
+
+
+def test_a_ref_acts_on_its_element_in_the_fresh_capture(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    typed(s, "snapshot", "-i")
+    result = typed(s, "click", "@e7")
+    assert fake(s).acts() == [("act", 2, 7, "click", {})]
+    assert result["resolution"] == {"kind": "ref", "matchCount": 1, "ref": "@e7", "refsGeneration": 1}
+
+
+def test_a_ref_without_a_snapshot_is_stale(tmp_path: Path) -> None:
+    with pytest.raises(StaleRef, match="no snapshot"):
+        typed(session(tmp_path, ROWS), "click", "@e3")
+
+
+def test_a_ref_whose_label_hint_differs_is_stale_never_rebound(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    typed(s, "snapshot")
+    with pytest.raises(StaleRef, match='not "Cancel"'):
+        typed(s, "click", "@e7", "Cancel")
+    assert fake(s).acts() == []
+
+
+def test_a_ref_action_is_journaled_with_a_materialized_selector_and_fresh_evidence(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    result = typed(s, "click", "@e7")
+    entry = s.journal.entries[-1]
+    assert entry.line == 'click id="save" || role=button label="Save"' and entry.ref == "@e7"
+    assert json.loads(entry.evidence or "{}")["id"] == "save" and entry.verification == "verified"
+    assert result["recorded"] is True and result["selector"] == entry.selector
+
+
+# selectors ----------------------------------------------------------------------------------
+
+
+def test_a_unique_selector_acts_on_its_match(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    result = typed(s, "click", "id=save")
+    assert fake(s).acts() == [("act", 1, 7, "click", {})] and result["resolution"]["kind"] == "unique"
+
+
+def test_matches_in_distinct_places_fail_at_once_without_waiting(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    with pytest.raises(pipeline.StepStopped) as stop:
+        run(pipeline.execute(s, parse_argv(["click", "Delete"])))
+    assert isinstance(stop.value.error, AmbiguousMatch) and len(stop.value.binding.candidates) == 2
+    assert stop.value.binding.kind == DivergenceKind.ACTION_FAILURE
+    assert isinstance(s.clock, FakeClock) and s.clock.slept == 0 and fake(s).acts() == []
+
+
+def test_a_selector_that_never_matches_waits_the_timeout_then_is_not_found(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    with pytest.raises(pipeline.StepStopped) as stop:
+        run(pipeline.execute(s, parse_argv(["click", "id=nope"]), timeout_ms=1000))
+    assert isinstance(stop.value.error, ElementNotFound) and "waited 1000 ms" in stop.value.error.message
+    assert isinstance(s.clock, FakeClock) and s.clock.slept == pytest.approx(1.0) and fake(s).acts() == []
+
+
+def test_a_late_element_is_found_by_polling(tmp_path: Path) -> None:
+    s = session(tmp_path, EMPTY, ROWS, timeline=[0, 0, 1])
+    typed(s, "click", "id=save")
+    assert fake(s).captures == 3 and fake(s).acts()[0][1] == 3
+
+
+def test_typed_text_reaches_the_driver_resolved_but_the_journal_keeps_the_variable(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    run(pipeline.execute(s, parse_action('fill id=name "${WHO}"', Location("<line>", 1)), values={"WHO": "Ada"}))
+    assert fake(s).acts()[0][4] == {"text": "Ada"}
+    line = s.journal.entries[-1].line or ""
+    assert line.endswith(' "${WHO}"') and "Ada" not in line
+
+
+# verification before acting (SPEC §5) ------------------------------------------------------------
+
+
+def test_a_verified_plan_step_acts_and_keeps_its_own_line_and_evidence(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    result = planned(s, annotated(SAVE, "click id=save"))
+    entry = s.journal.entries[-1]
+    assert fake(s).acts() == [("act", 1, 7, "click", {})] and result["resolution"]["kind"] == "unique"
+    assert entry.line == 'click id="save"' and entry.evidence == encode(SAVE) and entry.provenance == PLAN
+
+
+def test_a_plan_step_whose_selector_misses_stops_before_acting(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(SAVE, "click id=gone"), timeout_ms=300)
+    assert stop.value.binding.kind == DivergenceKind.SELECTOR_MISS and stop.value.capture is not None
+    assert fake(s).acts() == [] and s.journal.entries == []
+
+
+def test_a_plan_step_that_finds_another_element_is_an_identity_mismatch(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    wrong = TargetEvidence(role="link", label="Save")
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(wrong, "click id=save"), timeout_ms=300)
+    assert stop.value.binding.kind == DivergenceKind.IDENTITY_MISMATCH and "role" in stop.value.binding.mismatches[0]
+    assert fake(s).acts() == []
+
+
+def test_a_recorded_unverifiable_step_is_identity_unverifiable(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    ev = TargetEvidence(role="button", label="Delete", verification="unverifiable")
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(ev, 'click "Delete"'), timeout_ms=300)
+    assert stop.value.binding.kind == DivergenceKind.IDENTITY_UNVERIFIABLE
+    assert stop.value.binding.cause == "the recording could not verify this element's identity"
+
+
+def test_evidence_isolates_the_recorded_row_among_distinct_matches(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    bob = TargetEvidence(role="button", label="Delete", sibling=0, viewport_order=1)
+    result = planned(s, annotated(bob, 'click "Delete"'))
+    assert fake(s).acts() == [("act", 1, 5, "click", {})]
+    assert result["resolution"] == {"kind": "evidence", "matchCount": 2, "signal": "viewportOrder"}
+
+
+def test_a_failed_dispatch_is_an_action_failure_on_one_match_and_is_not_journaled(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    fake(s).failures["click"] = ActionFailed("click: timed out after 5 ms — it stayed disabled")
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(SAVE, "click id=save"))
+    assert stop.value.binding.kind == DivergenceKind.ACTION_FAILURE and stop.value.binding.match_count == 1
+    assert stop.value.capture is None and s.journal.entries == []
+
+
+# the observation-exclusion rule (SPEC §7) ---------------------------------------------------------
+
+
+def test_interactive_observations_are_journaled_but_not_written_to_the_script(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    typed(s, "snapshot", "-i")
+    typed(s, "is", "visible", "Save")
+    typed(s, "get", "text", "id=save")
+    assert [(e.command, e.record) for e in s.journal.entries] == [("snapshot", False), ("is", False), ("get", False)]
+
+
+def test_record_flag_writes_an_interactive_observation(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    typed(s, "is", "visible", "Save", "--record")
+    assert s.journal.entries[-1].record and s.journal.entries[-1].line == 'is visible "Save"'
+
+
+def test_no_record_keeps_a_state_fix_out_of_the_script(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    typed(s, "click", "id=save", "--no-record")
+    assert s.journal.entries[-1].record is False
+
+
+def test_an_authored_plan_observation_always_survives(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    planned(s, 'is visible "Save"\n')
+    assert s.journal.entries[-1].record is True and s.journal.entries[-1].provenance == PLAN
+
+
+def test_wait_always_records(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    typed(s, "wait", "id=save")
+    assert s.journal.entries[-1].record is True and s.journal.entries[-1].line == 'wait id="save"'
+
+
+# assertions and waits ---------------------------------------------------------------------------
+
+
+def test_a_failing_assertion_polls_until_the_deadline_then_fails(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    with pytest.raises(AssertionFailed, match="not checked"):
+        typed(s, "is", "checked", "id=save", timeout_ms=500)
+    assert isinstance(s.clock, FakeClock) and s.clock.slept == pytest.approx(0.5)
+
+
+def test_a_timed_out_wait_text_stops_as_a_selector_miss(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    with pytest.raises(pipeline.StepStopped) as stop:
+        typed(s, "wait", "text", "Order placed", "300")
+    assert stop.value.binding.kind == DivergenceKind.SELECTOR_MISS and "did not appear" in stop.value.binding.cause
+
+
+def test_a_timed_out_wait_absent_is_a_plain_failure_not_a_divergence(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    with pytest.raises(ElementNotFound, match="still present"):
+        typed(s, "wait", "absent", "id=save", "300")
+
+
+def test_an_annotated_wait_keeps_polling_through_look_alikes(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    elsewhere = TargetEvidence(role="button", label="Save", id="save-2")
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(elsewhere, 'wait "role=button label=\\"Save\\"" 400'))
+    assert stop.value.binding.kind == DivergenceKind.IDENTITY_MISMATCH and "look-alikes" in stop.value.binding.cause
+    assert isinstance(s.clock, FakeClock) and s.clock.slept == pytest.approx(0.4)
+
+
+# commands without an element ----------------------------------------------------------------------
+
+
+def test_page_commands_go_to_their_driver_operation(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    for argv in (["open", "http://x/"], ["back"], ["type", "hi"], ["press", "Enter"], ["scroll", "down", "0.5"]):
+        typed(s, *argv)
+    assert fake(s).calls == [
+        ("navigate", "http://x/"),
+        ("history", "back"),
+        ("keyboard", "type", "hi"),
+        ("keyboard", "press", "Enter"),
+        ("scroll", "down", 0.5),
+    ]
+    assert [e.command for e in s.journal.entries] == ["open", "back", "type", "press", "scroll"]
+
+
+def test_a_command_the_platform_cannot_perform_is_invalid_args(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    s.platform = "android"
+    with pytest.raises(InvalidArgs, match="cannot be performed on android"):
+        typed(s, "hover", "id=save")
+
+
+# the runner uses the same pipeline ---------------------------------------------------------------
+
+
+def test_a_run_stops_with_a_divergence_whose_screen_refs_act_at_once(tmp_path: Path) -> None:
+    s = session(tmp_path, stored("shop-checkout"))
+    plan = build_plan(parse(annotated(SAVE, "click id=save"), "flow.ad"))
+    runner = Runner(s, plan, RunOptions(timeout_ms=200, artifacts_dir=str(tmp_path)))
+    with pytest.raises(DivergenceError) as err:
+        run(runner.run())
+    d = err.value.source
+    assert d is runner.last_divergence and err.value.divergence == d.to_dict()
+    assert (d.kind, d.repair_hint) == ("selector-miss", "manual")  # no recorded container on this page
+    assert s.refs_capture is not None and s.refs_capture.generation == d.screen.refs_generation
+
+
+def test_a_run_step_failure_that_is_not_a_divergence_names_its_line(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    plan = build_plan(parse('open http://x/\nis checked "Save"\n', "flow.ad"))
+    with pytest.raises(AssertionFailed) as err:
+        run(Runner(s, plan, RunOptions(timeout_ms=200)).run())
+    assert str(err.value.location) == "flow.ad:2"
