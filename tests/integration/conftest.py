@@ -79,10 +79,34 @@ def stop_daemon(home: str) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
+def _new_home() -> str:
+    # a short path: Unix socket paths are limited to 108 bytes
+    return tempfile.mkdtemp(prefix="rh-", dir="/tmp")
+
+
+@pytest.fixture(scope="module")
+def shared_home() -> Iterator[str]:
+    """One $REPLAY_HOME, and so one daemon and one browser, for the tests of a module."""
+    path = _new_home()
+    try:
+        yield path
+    finally:
+        stop_daemon(path)
+        shutil.rmtree(path, ignore_errors=True)
+
+
 @pytest.fixture
-def home() -> Iterator[str]:
-    """A private $REPLAY_HOME (short path: Unix socket paths are limited to 108 bytes)."""
-    path = tempfile.mkdtemp(prefix="rh-", dir="/tmp")
+def home(request: pytest.FixtureRequest) -> Iterator[str]:
+    """The test's $REPLAY_HOME: the module's shared one, or its own for a test marked ``own_daemon``.
+
+    Tests on a shared daemon use session names of their own (the default session is scoped to the
+    test's own working directory); a test that kills the daemon, needs it idle, or counts its
+    sessions is marked ``own_daemon``.
+    """
+    if request.node.get_closest_marker("own_daemon") is None:
+        yield request.getfixturevalue("shared_home")
+        return
+    path = _new_home()
     try:
         yield path
     finally:
@@ -96,7 +120,7 @@ class Cli:
     def __init__(self, home: str, cwd: str, env: dict[str, str] | None = None) -> None:
         self.home = home
         self.cwd = cwd
-        self.env = {**os.environ, "REPLAY_HOME": home, "REPLAY_DAEMON_LINGER": "3", **(env or {})}
+        self.env = {**os.environ, "REPLAY_HOME": home, "REPLAY_DAEMON_LINGER": "60", **(env or {})}
         self.env.pop("REPLAY_SESSION", None)
 
     def __call__(self, *args: str, ok: bool | None = True, timeout: float = 120) -> subprocess.CompletedProcess[str]:
@@ -117,20 +141,40 @@ def cli(home: str, tmp_path: Path) -> Cli:
     return Cli(home, str(tmp_path))
 
 
-def run_async(factory: Callable[[], Awaitable[T]]) -> T:
-    return asyncio.run(factory())  # type: ignore[arg-type]
+class Chromium:
+    """One real Chromium for a whole test session, on its own event loop; a fresh context per page."""
+
+    def __init__(self) -> None:
+        from replay.drivers.web import WebBrowser
+
+        self.loop = asyncio.new_event_loop()
+        self.browser = WebBrowser()
+        self.loop.run_until_complete(self.browser.start())
+
+    def run(self, factory: Callable[[], Awaitable[T]]) -> T:
+        """Run a coroutine on the browser's loop."""
+        return self.loop.run_until_complete(factory())  # type: ignore[arg-type]
+
+    @contextlib.asynccontextmanager
+    async def page(self, url: str) -> Any:
+        """A real Chromium page through our web driver (no daemon), in a context of its own."""
+        driver = await self.browser.new_driver()
+        try:
+            await driver.navigate(url, 30000)
+            yield driver
+        finally:
+            await driver.close()
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.browser.stop())
+        self.loop.close()
 
 
-@contextlib.asynccontextmanager
-async def live_page(url: str) -> Any:
-    """A real Chromium page through our web driver (no daemon)."""
-    from replay.drivers.web import WebBrowser
-
-    browser = WebBrowser()
-    driver = await browser.new_driver()
+@pytest.fixture(scope="session")
+def chromium() -> Iterator[Chromium]:
+    """The shared browser of the capture tests (launched once, not once per test)."""
+    shared = Chromium()
     try:
-        await driver.navigate(url, 30000)
-        yield driver
+        yield shared
     finally:
-        await driver.close()
-        await browser.stop()
+        shared.close()

@@ -7,30 +7,30 @@ from typing import Any
 from replay.tree.identity import record_evidence
 from replay.tree.model import Capture
 
-from .conftest import live_page, run_async
+from .conftest import Chromium
 
 
 def _labels(cap: Capture) -> set[tuple[str, str | None]]:
     return {(n.role, n.label) for n in cap.nodes}
 
 
-def test_capture_walks_open_shadow_roots(web: str) -> None:
+def test_capture_walks_open_shadow_roots(web: str, chromium: Chromium) -> None:
     async def go() -> Capture:
-        async with live_page(f"{web}/shop/index.html") as d:
+        async with chromium.page(f"{web}/shop/index.html") as d:
             return await d.capture(1)
 
-    cap = run_async(go)
+    cap = chromium.run(go)
     assert ("group", "Rate us") in _labels(cap)
     up = next(n for n in cap.nodes if n.label == "Thumbs up")
     assert up.parent_node is not None and up.parent_node.label == "Rate us"
 
 
-def test_capture_walks_same_origin_iframes_with_frame_offsets(web: str) -> None:
+def test_capture_walks_same_origin_iframes_with_frame_offsets(web: str, chromium: Chromium) -> None:
     async def go() -> Capture:
-        async with live_page(f"{web}/shop/index.html") as d:
+        async with chromium.page(f"{web}/shop/index.html") as d:
             return await d.capture(1)
 
-    cap = run_async(go)
+    cap = chromium.run(go)
     ask = next(n for n in cap.nodes if n.label == "Ask")
     frame = next(n for n in cap.nodes if n.label == "Support chat")
     assert ask.frame == 1 and frame in list(ask.iterancestors())
@@ -39,12 +39,12 @@ def test_capture_walks_same_origin_iframes_with_frame_offsets(web: str) -> None:
     assert fx <= cx <= fx + fw and fy <= cy <= fy + fh
 
 
-def test_capture_computes_roles_labels_ids_and_flags(web: str) -> None:
+def test_capture_computes_roles_labels_ids_and_flags(web: str, chromium: Chromium) -> None:
     async def go() -> Capture:
-        async with live_page(f"{web}/shop/checkout.html") as d:
+        async with chromium.page(f"{web}/shop/checkout.html") as d:
             return await d.capture(1)
 
-    cap = run_async(go)
+    cap = chromium.run(go)
     by = {n.label: n for n in cap.nodes if n.label}
     assert by["Email"].role == "textbox" and by["Email"].test_id == "email" and by["Email"].editable
     assert by["Full name"].placeholder == "Ada Lovelace"
@@ -58,43 +58,43 @@ def test_capture_computes_roles_labels_ids_and_flags(web: str) -> None:
     assert any(n.role == "form" and n.label == "Checkout" for n in cap.nodes)
 
 
-def test_icon_only_button_is_named_by_aria_label(web: str) -> None:
+def test_icon_only_button_is_named_by_aria_label(web: str, chromium: Chromium) -> None:
     async def go() -> Capture:
-        async with live_page(f"{web}/shop/index.html") as d:
+        async with chromium.page(f"{web}/shop/index.html") as d:
             return await d.capture(1)
 
-    cart = next(n for n in run_async(go).nodes if n.test_id == "cart-button")
+    cart = next(n for n in chromium.run(go).nodes if n.test_id == "cart-button")
     assert cart.role == "button" and cart.label == "Cart"
 
 
-def test_closed_dialog_and_layout_wrappers_are_pruned(web: str) -> None:
+def test_closed_dialog_and_layout_wrappers_are_pruned(web: str, chromium: Chromium) -> None:
     async def go() -> Capture:
-        async with live_page(f"{web}/shop/index.html") as d:
+        async with chromium.page(f"{web}/shop/index.html") as d:
             return await d.capture(1)
 
-    cap = run_async(go)
+    cap = chromium.run(go)
     assert not any(n.label == "Newsletter" and n.role == "dialog" for n in cap.nodes)
     link = next(n for n in cap.nodes if n.test_id == "go-checkout")
     assert link.parent_node is not None and link.parent_node.role == "main"  # three wrapper divs lifted
 
 
-def test_password_values_are_masked_in_the_capture(web: str) -> None:
+def test_password_values_are_masked_in_the_capture(web: str, chromium: Chromium) -> None:
     async def go() -> Capture:
-        async with live_page(f"{web}/shop/checkout.html") as d:
+        async with chromium.page(f"{web}/shop/checkout.html") as d:
             cap = await d.capture(1)
             pw = next(n for n in cap.nodes if n.label == "Password")
             await d.act(1, pw.position, "fill", {"text": "hunter2-secret"}, 5000)
             return await d.capture(2)
 
-    cap = run_async(go)
+    cap = chromium.run(go)
     pw = next(n for n in cap.nodes if n.label == "Password")
     assert pw.value == "•••"
     assert all("hunter2" not in (n.value or "") for n in cap.nodes)
 
 
-def test_capture_never_mutates_the_dom(web: str) -> None:
+def test_capture_never_mutates_the_dom(web: str, chromium: Chromium) -> None:
     async def go() -> tuple[str, str, int]:
-        async with live_page(f"{web}/shop/index.html") as d:
+        async with chromium.page(f"{web}/shop/index.html") as d:
             page = d.page
             await page.evaluate(
                 "() => { window.__mut = 0; new MutationObserver(m => window.__mut += m.length)"
@@ -107,15 +107,15 @@ def test_capture_never_mutates_the_dom(web: str) -> None:
             await page.wait_for_timeout(50)
             return before, after, await page.evaluate("() => window.__mut")
 
-    before, after, mutations = run_async(go)
+    before, after, mutations = chromium.run(go)
     assert before == after and mutations == 0
 
 
-def test_role_and_name_agree_with_playwright_get_by_role(web: str) -> None:
+def test_role_and_name_agree_with_playwright_get_by_role(web: str, chromium: Chromium) -> None:
     async def go() -> list[Any]:
         problems = []
         for path in ("shop/index.html", "shop/checkout.html"):
-            async with live_page(f"{web}/{path}") as d:
+            async with chromium.page(f"{web}/{path}") as d:
                 cap = await d.capture(1)
                 for n in cap.nodes[1:]:
                     if not n.label or n.role == "generic" or n.frame:
@@ -131,15 +131,15 @@ def test_role_and_name_agree_with_playwright_get_by_role(web: str) -> None:
                         problems.append((path, n.role, n.label, count))
         return problems
 
-    assert run_async(go) == []
+    assert chromium.run(go) == []
 
 
-def test_identical_buttons_in_distinct_cards_get_distinct_ancestry(web: str) -> None:
+def test_identical_buttons_in_distinct_cards_get_distinct_ancestry(web: str, chromium: Chromium) -> None:
     async def go() -> Capture:
-        async with live_page(f"{web}/shop/index.html") as d:
+        async with chromium.page(f"{web}/shop/index.html") as d:
             return await d.capture(1)
 
-    cap = run_async(go)
+    cap = chromium.run(go)
     adds = [n for n in cap.nodes if n.label == "Add to cart"]
     assert len(adds) == 3
     cards = [record_evidence(cap, n).ancestry[0].label for n in adds]

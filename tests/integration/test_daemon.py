@@ -15,6 +15,8 @@ import pytest
 
 from .conftest import Cli, _pid_alive, wait_until
 
+pytestmark = pytest.mark.own_daemon  # these tests start, stop, kill and idle their daemon
+
 
 def daemon_pid(home: str) -> int:
     return int((Path(home) / "daemon.pid").read_text())
@@ -124,15 +126,6 @@ def test_idle_sessions_are_reaped_and_the_daemon_exits_when_it_has_none(home: st
     pid = daemon_pid(home)
     assert wait_until(lambda: not _pid_alive(pid), timeout=20)
     assert not (Path(home) / "daemon.sock").exists()
-
-
-def test_reaped_recording_session_commits_its_script(home: str, web: str, tmp_path: Path) -> None:
-    cli = Cli(home, str(tmp_path), env={"REPLAY_IDLE_TIMEOUT": "1", "REPLAY_DAEMON_LINGER": "1"})
-    out = tmp_path / "reaped.ad"
-    cli("open", f"{web}/shop/index.html", f"--save-script={out}")
-    cli("click", "id=add-teapot")
-    assert wait_until(lambda: out.exists(), timeout=20)
-    assert 'click id="add-teapot"' in out.read_text()
 
 
 def test_sigterm_tears_sessions_down_and_removes_the_socket(cli: Cli, home: str, web: str, tmp_path: Path) -> None:

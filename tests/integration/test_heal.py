@@ -11,6 +11,8 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from replay.script.loader import load
 
 from .conftest import REPLAY, ROOT, Cli, _pid_alive, wait_until
@@ -113,6 +115,7 @@ def test_blind_resume_is_refused_in_an_armed_run(cli: Cli, web: str, tmp_path: P
     assert proc.returncode == 2 and "blind resume" in proc.stderr
 
 
+@pytest.mark.own_daemon  # counts the sessions of its daemon
 def test_an_armed_run_must_start_with_open(cli: Cli, tmp_path: Path) -> None:
     flow = tmp_path / "noopen.ad"
     flow.write_text('click "Place order"\n')
@@ -156,6 +159,7 @@ def test_closing_an_incomplete_repair_publishes_nothing(cli: Cli, web: str, tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["checkout.ad"]
 
 
+@pytest.mark.own_daemon  # kills its daemon
 def test_a_killed_daemon_mid_repair_leaves_no_partial_file_and_a_tombstone(
     cli: Cli, home: str, web: str, tmp_path: Path
 ) -> None:
@@ -170,25 +174,6 @@ def test_a_killed_daemon_mid_repair_leaves_no_partial_file_and_a_tombstone(
     # a new armed run clears the tombstone
     cli("run", str(flow), "--session", "crash", "-e", f"SHOP={web}/shop", "--save-script")
     assert cli("snapshot", "--session", "crash").returncode == 0
-
-
-def test_a_complete_repair_is_committed_when_the_idle_session_is_reaped(home: str, web: str, tmp_path: Path) -> None:
-    cli = Cli(home, str(tmp_path), env={"REPLAY_IDLE_TIMEOUT": "2", "REPLAY_DAEMON_LINGER": "1"})
-    flow = copy_flow(tmp_path)
-    cli("run", str(flow), "--session", "reap", "-e", f"SHOP={web}/shop", "--save-script")
-    healed = tmp_path / "checkout.healed.ad"
-    assert wait_until(healed.exists)
-    assert healed.read_text().rstrip().endswith("# replay:heal-complete")
-
-
-def test_an_incomplete_repair_reaped_leaves_a_tombstone(home: str, web: str, tmp_path: Path) -> None:
-    cli = Cli(home, str(tmp_path), env={"REPLAY_IDLE_TIMEOUT": "2", "REPLAY_DAEMON_LINGER": "1"})
-    flow = copy_flow(tmp_path)
-    diverge(cli, "run", str(flow), "--session", "idle", "-e", f"SHOP={web}/drift/moved", "--save-script", *FAST)
-    tomb = Path(home) / "sessions" / "idle" / "tombstone.json"
-    assert wait_until(tomb.exists)
-    assert "REPAIR_SESSION_EXPIRED" in cli("snapshot", "--session", "idle", ok=None).stderr
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["checkout.ad"]
 
 
 def test_two_concurrent_commits_to_one_target_publish_exactly_one_file(cli: Cli, web: str, tmp_path: Path) -> None:
@@ -220,6 +205,7 @@ def test_record_on_a_mutating_command_is_invalid_args(cli: Cli, web: str) -> Non
     assert proc.returncode == 2 and "--record" in proc.stderr
 
 
+@pytest.mark.own_daemon  # kills its daemon
 def test_a_complete_repair_outlived_by_a_killed_daemon_is_committed_at_the_next_start(
     cli: Cli, home: str, web: str, tmp_path: Path
 ) -> None:

@@ -192,6 +192,7 @@ def test_unresolved_variable_fails_with_file_and_line_before_step_one(cli: Cli, 
     assert proc.returncode == 2 and f"{flow}:2: UNRESOLVED_VARIABLE" in proc.stderr
 
 
+@pytest.mark.own_daemon  # counts the sessions of its daemon
 def test_a_command_the_platform_cannot_perform_is_refused_before_step_one(cli: Cli, web: str, tmp_path: Path) -> None:
     flow = tmp_path / "kbd.ad"
     flow.write_text(f"open {web}/shop/index.html\nkeyboard dismiss\n")
@@ -227,6 +228,7 @@ def test_annotated_wait_passes_once_the_recorded_element_is_there(cli: Cli, web:
     assert cli("run", str(flow)).stdout.startswith("replayed 2 steps")
 
 
+@pytest.mark.own_daemon  # counts the sessions of its daemon
 def test_an_android_script_is_refused_before_step_one_until_that_backend_exists(cli: Cli, tmp_path: Path) -> None:
     flow = tmp_path / "android.ad"
     flow.write_text("context platform=android\nopen com.example.app\nclick id=login\n")

@@ -142,6 +142,13 @@ def _element(action: Action) -> bool:
     return isinstance(action.param("target"), Target)
 
 
+# built once: constructing strategies inside every draw costs more than drawing from them
+ACTIONS = actions()
+EVIDENCE = evidence()
+PLAIN = plain_text()
+ENV_KEYS = st.lists(st.from_regex(r"[A-Z][A-Z0-9_]{0,5}", fullmatch=True), max_size=3, unique=True)
+
+
 @st.composite
 def scripts(draw: st.DrawFn) -> Script:
     items: list[Item] = []
@@ -157,19 +164,19 @@ def scripts(draw: st.DrawFn) -> Script:
         )
         context.update(pairs)
         items.append(Context(n(), pairs))
-    for key in draw(st.lists(st.from_regex(r"[A-Z][A-Z0-9_]{0,5}", fullmatch=True), max_size=3, unique=True)):
-        value = draw(plain_text())
+    for key in draw(ENV_KEYS):
+        value = draw(PLAIN)
         env[key] = value
         items.append(Env(n(), key, value))
-    for action in draw(st.lists(actions(), min_size=1, max_size=12)):
+    for action in draw(st.lists(ACTIONS, min_size=1, max_size=12)):
         kind = draw(st.sampled_from(["plain", "comment", "blank"]))
         if kind == "comment":
-            items.append(Comment(n(), ("# " + draw(plain_text()).replace("\n", " ").replace("\r", " ")).strip()))
+            items.append(Comment(n(), ("# " + draw(PLAIN).replace("\n", " ").replace("\r", " ")).strip()))
         elif kind == "blank":
             items.append(Blank(n()))
         annotation = None
         if _element(action) and draw(st.booleans()):
-            annotation = draw(evidence())
+            annotation = draw(EVIDENCE)
             items.append(Annotation(n(), annotation))
         items.append(Action(n(), action.command, action.form, action.params, action.flags, annotation))
     return Script("gen.ad", tuple(items), context, env)

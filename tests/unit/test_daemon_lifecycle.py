@@ -1,0 +1,160 @@
+"""The idle reaper and repair teardown (R7) on an injected clock and a FakeDriver: no browser, no sleeps."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from replay.engine import step as pipeline
+from replay.errors import RepairSessionExpired
+from replay.script.parser import parse_argv
+from replay.session import repair
+from replay.session.daemon import Daemon
+from replay.session.session import Session
+
+from ..fakes.driver import FakeClock, FakeDriver
+from .treebuild import N, screen
+
+T = TypeVar("T")
+PAGE = screen(N("main")(N("form", label="Checkout")(N("button", label="Save", id="save"))))
+IDLE = 60.0
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def daemon(home: Path, linger: float = 5.0) -> Daemon:
+    return Daemon(str(home), idle_timeout=IDLE, linger=linger, clock=FakeClock())
+
+
+def open_session(d: Daemon, name: str, *commands: list[str]) -> Session:
+    """A session of ``d`` on the fake page that has performed ``commands``."""
+    s = Session(name, d.home, FakeDriver(PAGE), clock=d.clock)
+    d.sessions[name] = s
+    d.empty_since = None
+    for argv in commands:
+        run(pipeline.execute(s, parse_argv(argv)))
+    return s
+
+
+def armed(d: Daemon, name: str, target: Path) -> Session:
+    """A session with an armed repair whose plan opened the page and clicked Save."""
+    s = open_session(d, name)
+    tx = repair.RepairTransaction(
+        script=str(target.with_name("flow.ad")),
+        display="flow.ad",
+        target=str(target),
+        plan_digest="d",
+        platform="web",
+        watermark=0,
+    )
+    repair.arm(s, tx)
+    for argv in (["open", "http://127.0.0.1/page.html"], ["click", "id=save"]):
+        run(pipeline.execute(s, parse_argv(argv), provenance="plan"))
+    return s
+
+
+def idle_past_the_timeout(d: Daemon) -> None:
+    assert isinstance(d.clock, FakeClock)
+    d.clock.advance(IDLE + 1)
+    run(d.reap_once())
+
+
+def test_a_session_idle_past_the_timeout_is_reaped_and_its_browser_context_closed(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    s = open_session(d, "idle")
+    idle_past_the_timeout(d)
+    assert d.sessions == {} and isinstance(s.driver, FakeDriver) and s.driver.closed
+
+
+def test_a_session_used_within_the_timeout_is_kept(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    open_session(d, "busy")
+    assert isinstance(d.clock, FakeClock)
+    d.clock.advance(IDLE - 1)
+    run(d.reap_once())
+    assert list(d.sessions) == ["busy"]
+
+
+def test_a_session_running_a_command_is_never_reaped(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    s = open_session(d, "locked")
+
+    async def reap_while_locked() -> None:
+        async with s.lock:
+            assert isinstance(d.clock, FakeClock)
+            d.clock.advance(IDLE + 1)
+            await d.reap_once()
+
+    run(reap_while_locked())
+    assert list(d.sessions) == ["locked"]
+
+
+def test_a_reaped_recording_session_writes_its_script(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    out = tmp_path / "reaped.ad"
+    s = open_session(d, "rec")
+    s.start_recording(str(out))
+    run(pipeline.execute(s, parse_argv(["click", "id=save"])))
+    idle_past_the_timeout(d)
+    assert 'click id="save"' in out.read_text()
+
+
+def test_a_complete_repair_is_committed_when_its_idle_session_is_reaped(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    target = tmp_path / "flow.healed.ad"
+    s = armed(d, "done", target)
+    repair.complete(s)
+    idle_past_the_timeout(d)
+    assert target.read_text().rstrip().endswith(repair.SENTINEL)
+
+
+def test_an_incomplete_repair_reaped_publishes_nothing_and_leaves_a_tombstone(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    target = tmp_path / "flow.healed.ad"
+    armed(d, "half", target)
+    idle_past_the_timeout(d)
+    assert not target.exists()
+    with pytest.raises(RepairSessionExpired, match="reaped after being idle"):
+        repair.check_tombstone(str(tmp_path), "half")
+
+
+def test_the_daemon_stops_once_it_has_had_no_session_for_its_linger(tmp_path: Path) -> None:
+    d = daemon(tmp_path, linger=5)
+    open_session(d, "last")
+    idle_past_the_timeout(d)  # the last session goes: the linger starts now
+    assert not d.stop.is_set()
+    assert isinstance(d.clock, FakeClock)
+    d.clock.advance(5)
+    run(d.reap_once())
+    assert d.stop.is_set()
+
+
+def test_closing_an_incomplete_repair_by_hand_leaves_no_tombstone(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    target = tmp_path / "flow.healed.ad"
+    s = armed(d, "byhand", target)
+    assert s.repair is not None
+    ending = repair.end(d.home, "byhand", s.repair, s.journal.entries, reason=None)
+    assert ending.aborted and not target.exists()
+    repair.check_tombstone(d.home, "byhand")  # nothing raised: the user closed it on purpose
+
+
+def test_recovery_commits_a_complete_repair_and_buries_an_armed_one(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    complete_target, armed_target = tmp_path / "a.healed.ad", tmp_path / "b.healed.ad"
+    repair.complete(armed(d, "a", complete_target))
+    armed(d, "b", armed_target)
+    d.sessions.clear()  # the daemon was killed: only the files remain
+    repair.recover(d.home)
+    assert complete_target.exists() and not armed_target.exists()
+    with pytest.raises(RepairSessionExpired):
+        repair.check_tombstone(d.home, "b")
+    state = json.loads((tmp_path / "sessions" / "a" / "repair.json").read_text())["state"]
+    assert state == repair.COMMITTED
