@@ -78,13 +78,53 @@ def emit(as_json: bool, payload: dict[str, Any], text: str | None) -> None:
         click.echo(text)
 
 
+# the `replay --help` group of each command this module declares itself; the interactive commands
+# take theirs from the registry, which also orders and names the groups
+OWN_GROUPS = {
+    "open": "interact",
+    "close": "interact",
+    "lint": "scripts",
+    "fmt": "scripts",
+    "digest": "scripts",
+    "run": "replay",
+    "verify": "replay",
+    "divergence": "replay",
+    "session": "sessions",
+    "daemon": "sessions",
+    "mcp": "sessions",
+}
+
+
+def help_group(name: str) -> str:
+    """Where `replay --help` lists command ``name``."""
+    from replay.script.registry import REGISTRY
+
+    declared = REGISTRY.get(name)
+    return OWN_GROUPS.get(name) or (declared.group if declared is not None else "interact")
+
+
 class ReplayGroup(click.Group):
-    """``replay FLOW.ad …`` is shorthand for ``replay run FLOW.ad …``."""
+    """``replay FLOW.ad …`` is shorthand for ``replay run FLOW.ad …``; help lists commands in groups."""
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         if args and args[0] not in self.commands and (args[0].endswith(".ad") or os.path.isfile(args[0])):
             args = ["run", *args]
         return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """One section per registry group (interact, inspect, scripts, replay, sessions), as `git help` does."""
+        from replay.script.registry import GROUPS
+
+        width = formatter.width - 6 - max((len(n) for n in self.commands), default=0)
+        for key, title in GROUPS:
+            rows = [
+                (name, cmd.get_short_help_str(width))
+                for name, cmd in self.commands.items()
+                if not cmd.hidden and help_group(name) == key
+            ]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
 
 
 @click.group(cls=ReplayGroup, context_settings={"help_option_names": ["-h", "--help"]})

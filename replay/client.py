@@ -194,10 +194,6 @@ class Client:
         """Press a key or chord."""
         return self.command("press", key)
 
-    def is_(self, predicate: str, target: str, value: str | None = None) -> dict[str, Any]:
-        """Assert a predicate."""
-        return self.command("is", predicate, target, *([value] if value is not None else []))
-
     def close(self, *, save_script: str | None = None, discard: bool = False, verify: bool = False) -> dict[str, Any]:
         """Close the session: a complete repair publishes its healed script, a recording its script."""
         payload = {

@@ -11,22 +11,6 @@ from typing import Any, Protocol
 
 from replay.tree.model import Capture
 
-# Element operations ``Driver.act`` performs (``get_*`` read and return a value).
-ELEMENT_OPS = (
-    "click",
-    "dblclick",
-    "hover",
-    "fill",
-    "check",
-    "uncheck",
-    "select",
-    "scroll",
-    "focus",
-    "get_text",
-    "get_value",
-    "get_attrs",
-)
-
 
 class Driver(Protocol):
     """One live page (web) or device screen (android) of one session."""
@@ -39,7 +23,12 @@ class Driver(Protocol):
         ...
 
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
-        """Perform element op ``command`` (one of ``ELEMENT_OPS``) on node ``index`` of ``generation``."""
+        """Perform element op ``command`` on node ``index`` of ``generation`` through actionability checks.
+
+        Ops: click, dblclick, hover, fill (``params["text"]``), check, uncheck, select
+        (``params["value"]``), scroll (into view), focus; ``get_text``, ``get_value`` and
+        ``get_attrs`` return what they read.
+        """
         ...
 
     async def locate(self, generation: int, index: int, in_generation: int) -> int | None:

@@ -23,7 +23,7 @@ LAUNCH_ARGS = [
     "--disable-dev-shm-usage",
 ]
 TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test"]
-_CAPTURE_JS = resources.files("replay.tree").joinpath("capture.js").read_text(encoding="utf-8")
+CAPTURE_JS = resources.files("replay.tree").joinpath("capture.js").read_text(encoding="utf-8")
 
 # Finds node ``i`` of generation ``g`` from inside any frame, if it belongs to that frame's document.
 _ELEMENT_JS = """([g, i]) => {
@@ -126,7 +126,7 @@ class WebDriver:
             try:
                 if self._capture_fn is None:
                     # sending 20 KB of source with every capture costs more than the walk itself
-                    self._capture_fn = await self.page.evaluate_handle(f"() => ({_CAPTURE_JS.strip()})")
+                    self._capture_fn = await self.page.evaluate_handle(f"() => ({CAPTURE_JS.strip()})")
                 text = await self._capture_fn.evaluate("(capture, opts) => capture(opts)", opts)
                 break
             except Exception as exc:  # noqa: BLE001 - a new document invalidates the handle: retry once

@@ -19,6 +19,7 @@ from mcp.types import CallToolResult, TextContent
 
 from replay.client import Client
 from replay.errors import DivergenceError, ReplayError
+from replay.script.registry import REGISTRY
 
 log = logging.getLogger("replay.mcp")
 
@@ -50,6 +51,31 @@ def _client(session: str | None) -> Client:
     return Client(session)
 
 
+# the registry command behind each session tool (checked against the registry by the tests); its
+# summary is the tool's description, so the two surfaces cannot drift apart
+TOOL_COMMANDS = {
+    "open": "open",
+    "snapshot": "snapshot",
+    "click": "click",
+    "fill": "fill",
+    "type_text": "type",
+    "press": "press",
+    "wait": "wait",
+    "is_check": "is",
+    "get": "get",
+    "scroll": "scroll",
+    "back": "back",
+    "screenshot": "screenshot",
+    "close": "close",
+}
+
+
+def _about(tool: str, extra: str = "") -> str:
+    declared = REGISTRY.get(TOOL_COMMANDS[tool])
+    assert declared is not None
+    return declared.summary + extra
+
+
 def build_server() -> MCPServer:
     """The server with one tool per operation."""
     server = MCPServer(
@@ -61,13 +87,13 @@ def build_server() -> MCPServer:
         ),
     )
 
-    @server.tool(description="Open URL in a session (created on demand); save_script records it.")
+    @server.tool(description=_about("open", " The session is created on demand; save_script records it."))
     async def open(
         url: str, session: str | None = None, save_script: str | None = None, headed: bool = False
     ) -> CallToolResult:  # noqa: A001
         return await _call(lambda: _client(session).open(url, save_script=save_script, headed=headed))
 
-    @server.tool(description="Capture the screen and issue refs (@eN) under a new generation.")
+    @server.tool(description=_about("snapshot", " Issues refs (@eN) under a new generation."))
     async def snapshot(
         session: str | None = None, interactive: bool = True, scope: str | None = None
     ) -> CallToolResult:
@@ -75,25 +101,25 @@ def build_server() -> MCPServer:
             lambda: _client(session).snapshot(interactive=interactive, scope=scope), lambda r: str(r.get("text", ""))
         )
 
-    @server.tool(description="Click a ref (@e7) or a selector expression.")
+    @server.tool(description=_about("click", " TARGET: a ref (@e7) or a selector expression."))
     async def click(target: str, session: str | None = None, no_record: bool = False) -> CallToolResult:
         return await _call(lambda: _client(session).command("click", target, *(["--no-record"] if no_record else [])))
 
-    @server.tool(description="Clear a field and type text into it.")
+    @server.tool(description=_about("fill"))
     async def fill(target: str, text: str, session: str | None = None, no_record: bool = False) -> CallToolResult:
         return await _call(
             lambda: _client(session).command("fill", target, text, *(["--no-record"] if no_record else []))
         )
 
-    @server.tool(description="Type text into the focused element.")
+    @server.tool(description=_about("type_text"))
     async def type_text(text: str, session: str | None = None) -> CallToolResult:
         return await _call(lambda: _client(session).command("type", text))
 
-    @server.tool(description="Press a key or chord (Enter, Tab, Control+A).")
+    @server.tool(description=_about("press"))
     async def press(key: str, session: str | None = None) -> CallToolResult:
         return await _call(lambda: _client(session).command("press", key))
 
-    @server.tool(description="Wait for a target, for text (text=…), for a target to be absent, or ms milliseconds.")
+    @server.tool(description=_about("wait"))
     async def wait(
         target: str | None = None,
         text: str | None = None,
@@ -110,18 +136,18 @@ def build_server() -> MCPServer:
             argv.append(str(ms))
         return await _call(lambda: _client(session).command(*argv))
 
-    @server.tool(description="Assert visible|hidden|exists|absent|enabled|disabled|checked|text of a target.")
+    @server.tool(description=_about("is_check"))
     async def is_check(
         predicate: str, target: str, value: str | None = None, session: str | None = None, record: bool = False
     ) -> CallToolResult:
         argv = ["is", predicate, target] + ([value] if value is not None else []) + (["--record"] if record else [])
         return await _call(lambda: _client(session).command(*argv))
 
-    @server.tool(description="Read text, value or attrs of a target.")
+    @server.tool(description=_about("get"))
     async def get(what: str, target: str, session: str | None = None) -> CallToolResult:
         return await _call(lambda: _client(session).command("get", what, target))
 
-    @server.tool(description="Scroll the page (direction, amount) or scroll a target into view.")
+    @server.tool(description=_about("scroll"))
     async def scroll(
         direction: str | None = None, amount: float | None = None, target: str | None = None, session: str | None = None
     ) -> CallToolResult:
@@ -132,11 +158,11 @@ def build_server() -> MCPServer:
         )
         return await _call(lambda: _client(session).command(*argv))
 
-    @server.tool(description="Go back in history.")
+    @server.tool(description=_about("back"))
     async def back(session: str | None = None) -> CallToolResult:
         return await _call(lambda: _client(session).command("back"))
 
-    @server.tool(description="Save a screenshot (PNG) and return its path.")
+    @server.tool(description=_about("screenshot", " Returns its path."))
     async def screenshot(path: str | None = None, session: str | None = None) -> CallToolResult:
         return await _call(lambda: _client(session).command("screenshot", *([path] if path else [])))
 
@@ -168,7 +194,7 @@ def build_server() -> MCPServer:
             )
         )
 
-    @server.tool(description="Close a session: a complete repair publishes its healed script (verify=True gates it).")
+    @server.tool(description=_about("close", " A complete repair publishes its healed script (verify=True gates it)."))
     async def close(
         session: str | None = None, save_script: str | None = None, discard: bool = False, verify: bool = False
     ) -> CallToolResult:

@@ -105,7 +105,7 @@ GROUPS = (
     ("inspect", "Look at the screen"),
     ("scripts", "Work with .ad scripts"),
     ("replay", "Replay and heal"),
-    ("sessions", "Sessions and the daemon"),
+    ("sessions", "Sessions, the daemon and MCP"),
 )
 
 _INT = re.compile(r"[0-9]+\Z")

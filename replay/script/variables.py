@@ -16,7 +16,6 @@ ENV_KEY = re.compile(r"[A-Z][A-Z0-9_]*\Z")
 REF_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 RESERVED_PREFIXES = ("REPLAY_", "AD_")
 SHELL_PREFIX = "REPLAY_VAR_"
-BUILTINS = ("REPLAY_PLATFORM", "REPLAY_SESSION", "REPLAY_FILENAME", "REPLAY_ARTIFACTS")
 
 
 @dataclass(frozen=True)
@@ -75,11 +74,6 @@ def parse_template(text: str, where: Location | None = None) -> tuple[Part, ...]
     if buf:
         parts.append(Literal("".join(buf)))
     return tuple(parts)
-
-
-def references(text: str) -> tuple[str, ...]:
-    """Names referenced by ``text`` (validates its syntax)."""
-    return tuple(p.name for p in parse_template(text) if isinstance(p, Reference))
 
 
 def resolve(text: str, values: Mapping[str, str], where: Location | None = None) -> str:

@@ -1,7 +1,7 @@
 """The action journal: append-only NDJSON on disk, flushed per action (SPEC §7).
 
 It holds typed text (needed to re-type it), so the file is private (0600) and entries are never
-printed; responses and logs carry ``JournalEntry.public()`` only.
+printed: responses and logs carry the public ``describe`` and ``selector`` of an entry, never its line.
 """
 
 from __future__ import annotations
@@ -10,7 +10,6 @@ import json
 import os
 import time
 from dataclasses import asdict, dataclass, field
-from typing import Any
 
 INTERACTIVE = "interactive"
 PLAN = "plan"
@@ -36,13 +35,6 @@ class JournalEntry:
     def materialized(self) -> bool:
         """False when an element action has no portable selector (R4)."""
         return self.line is not None
-
-    def public(self) -> dict[str, Any]:
-        """What may be shown: everything but the line (which may hold typed text)."""
-        out = asdict(self)
-        out.pop("line")
-        out["materialized"] = self.materialized
-        return out
 
 
 class Journal:

@@ -40,7 +40,7 @@ def web() -> Iterator[str]:
         yield url
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -73,9 +73,9 @@ def stop_daemon(home: str) -> None:
     if pid is None:
         return
     deadline = time.monotonic() + 15
-    while _pid_alive(pid) and time.monotonic() < deadline:
+    while pid_alive(pid) and time.monotonic() < deadline:
         time.sleep(0.05)
-    if _pid_alive(pid):
+    if pid_alive(pid):
         os.kill(pid, signal.SIGKILL)
 
 
@@ -134,6 +134,16 @@ class Cli:
     def json(self, *args: str, ok: bool | None = True) -> dict[str, Any]:
         proc = self(*args, "--json", ok=ok)
         return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
+
+
+FAST = ("--timeout", "1500")  # a divergence waits out its step timeout: keep it short in tests
+
+
+def diverge(cli: Cli, *args: str) -> dict[str, Any]:
+    """Run ``replay ARGS --json``, expect exit 3, and return the divergence object."""
+    proc = cli(*args, "--json", ok=None)
+    assert proc.returncode == 3, proc.stdout + proc.stderr
+    return dict(json.loads(proc.stdout.strip().splitlines()[-1])["error"]["divergence"])
 
 
 @pytest.fixture

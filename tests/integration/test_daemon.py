@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Cli, _pid_alive, wait_until
+from .conftest import Cli, pid_alive, wait_until
 
 pytestmark = pytest.mark.own_daemon  # these tests start, stop, kill and idle their daemon
 
@@ -113,7 +113,7 @@ def test_stale_socket_of_a_killed_daemon_is_detected_and_replaced(cli: Cli, home
     cli("open", f"{web}/shop/index.html")
     pid = daemon_pid(home)
     os.kill(pid, signal.SIGKILL)
-    assert wait_until(lambda: not _pid_alive(pid))
+    assert wait_until(lambda: not pid_alive(pid))
     assert (Path(home) / "daemon.sock").exists()  # left behind
     cli("open", f"{web}/shop/index.html")
     assert daemon_pid(home) != pid
@@ -124,7 +124,7 @@ def test_idle_sessions_are_reaped_and_the_daemon_exits_when_it_has_none(home: st
     cli = Cli(home, str(tmp_path), env={"REPLAY_IDLE_TIMEOUT": "1", "REPLAY_DAEMON_LINGER": "1"})
     cli("open", f"{web}/shop/index.html")
     pid = daemon_pid(home)
-    assert wait_until(lambda: not _pid_alive(pid), timeout=20)
+    assert wait_until(lambda: not pid_alive(pid), timeout=20)
     assert not (Path(home) / "daemon.sock").exists()
 
 
@@ -134,7 +134,7 @@ def test_sigterm_tears_sessions_down_and_removes_the_socket(cli: Cli, home: str,
     cli("click", "id=add-mug")
     pid = daemon_pid(home)
     os.kill(pid, signal.SIGTERM)
-    assert wait_until(lambda: not _pid_alive(pid))
+    assert wait_until(lambda: not pid_alive(pid))
     assert not (Path(home) / "daemon.sock").exists()
     assert 'click id="add-mug"' in out.read_text()
 
@@ -162,4 +162,4 @@ def test_daemon_stop_returns_once_the_daemon_has_exited(cli: Cli, home: str, web
     cli("open", f"{web}/shop/index.html")
     pid = daemon_pid(home)
     assert cli("daemon", "stop").returncode == 0
-    assert not _pid_alive(pid)
+    assert not pid_alive(pid)

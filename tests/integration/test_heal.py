@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import shutil
@@ -15,22 +14,15 @@ import pytest
 
 from replay.script.loader import load
 
-from .conftest import REPLAY, ROOT, Cli, _pid_alive, wait_until
+from .conftest import FAST, REPLAY, ROOT, Cli, diverge, pid_alive, wait_until
 
 FLOW = ROOT / "fixtures" / "flows" / "checkout.ad"
-FAST = ("--timeout", "1500")
 
 
 def copy_flow(tmp_path: Path) -> Path:
     flow = tmp_path / "checkout.ad"
     shutil.copy(FLOW, flow)
     return flow
-
-
-def diverge(cli: Cli, *args: str) -> dict[str, Any]:
-    proc = cli(*args, "--json", ok=None)
-    assert proc.returncode == 3, proc.stdout + proc.stderr
-    return dict(json.loads(proc.stdout.strip().splitlines()[-1])["error"]["divergence"])
 
 
 def resume(cli: Cli, flow: Path, session: str, d: dict[str, Any], key: str = "from") -> Any:
@@ -167,7 +159,7 @@ def test_a_killed_daemon_mid_repair_leaves_no_partial_file_and_a_tombstone(
     diverge(cli, "run", str(flow), "--session", "crash", "-e", f"SHOP={web}/drift/renamed", "--save-script", *FAST)
     pid = int((Path(home) / "daemon.pid").read_text())
     os.kill(pid, signal.SIGKILL)
-    assert wait_until(lambda: not _pid_alive(pid))
+    assert wait_until(lambda: not pid_alive(pid))
     proc = cli("snapshot", "--session", "crash", ok=None)
     assert proc.returncode == 2 and "REPAIR_SESSION_EXPIRED" in proc.stderr and "--save-script" in proc.stderr
     assert sorted(p.name for p in tmp_path.iterdir()) == ["checkout.ad"]  # nothing partial
@@ -213,7 +205,7 @@ def test_a_complete_repair_outlived_by_a_killed_daemon_is_committed_at_the_next_
     cli("run", str(flow), "--session", "done", "-e", f"SHOP={web}/shop", "--save-script")
     pid = int((Path(home) / "daemon.pid").read_text())
     os.kill(pid, signal.SIGKILL)
-    assert wait_until(lambda: not _pid_alive(pid))
+    assert wait_until(lambda: not pid_alive(pid))
     assert not (tmp_path / "checkout.healed.ad").exists()
     cli("open", f"{web}/shop/index.html", "--session", "other")  # the next daemon recovers it
     assert (tmp_path / "checkout.healed.ad").read_text().rstrip().endswith("# replay:heal-complete")

@@ -12,20 +12,13 @@ import pytest
 from replay.client import Client
 from replay.errors import DivergenceError
 
-from .conftest import ROOT, Cli
+from .conftest import FAST, ROOT, Cli, diverge
 
 sys.path.insert(0, str(ROOT / "fixtures"))
 from drifts import DRIFTS  # noqa: E402
 
 FLOW = str(ROOT / "fixtures" / "flows" / "checkout.ad")
 LEGACY = str(ROOT / "fixtures" / "flows" / "checkout-legacy.ad")
-FAST = ("--timeout", "1500")
-
-
-def diverge(cli: Cli, *args: str) -> dict[str, Any]:
-    proc = cli(*args, "--json", ok=None)
-    assert proc.returncode == 3, proc.stdout + proc.stderr
-    return dict(json.loads(proc.stdout.strip().splitlines()[-1])["error"]["divergence"])
 
 
 def test_clean_flow_replays_and_prints_one_line(cli: Cli, web: str) -> None:

@@ -1,0 +1,132 @@
+"""Binding a step's target: a ref of its refs generation, a selector, or a selector verified
+against recorded identity evidence (SPEC §4, §5). The driver acts only on what binds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from replay.engine.divergence import Binding
+from replay.engine.poll import poll_until
+from replay.engine.state import Step, StepState, StepStopped, capture
+from replay.errors import ActionFailed, AmbiguousMatch, ElementNotFound, ReplayError, StaleRef
+from replay.script.ast import Target
+from replay.script.evidence import TargetEvidence
+from replay.script.registry import PHASE_ACT
+from replay.script.selector import Selector, format_selector
+from replay.script.text import fold
+from replay.tree.identity import verify
+from replay.tree.match import Resolution, describe, resolve
+from replay.tree.model import Capture, Node
+from replay.tree.verdict import DivergenceKind
+
+# why a verification that never passed stopped, by kind (the ``cause`` of the divergence)
+VERIFY_CAUSES = {
+    DivergenceKind.SELECTOR_MISS: "no node matches the selector",
+    DivergenceKind.IDENTITY_MISMATCH: "the selector matches, but not the recorded element",
+    DivergenceKind.IDENTITY_UNVERIFIABLE: "the recorded element cannot be told apart from look-alikes",
+}
+UNVERIFIED_CAUSE = "the recording could not verify this element's identity"
+
+
+@dataclass
+class Bound:
+    """A resolved target: the fresh capture, its node, the element the driver acts on, and how."""
+
+    capture: Capture
+    node: Node | None  # None: a ref whose element the fresh capture no longer shows
+    handle: tuple[int, int]  # (generation, index) the driver acts on
+    resolution: Resolution
+    shown: Node  # what the response describes
+
+
+def ref_node(state: StepState, target: Target) -> tuple[Capture, Node]:
+    """The node a ref names in the refs generation that issued it (never a silent rebind)."""
+    assert target.ref is not None
+    if state.refs_capture is None:
+        raise StaleRef(
+            f"{target.ref}: no snapshot has issued refs in this session", hint="run `replay snapshot -i` first"
+        )
+    index = int(target.ref[2:])
+    issued = state.refs_capture
+    if index <= 0 or index >= len(issued.nodes):
+        raise StaleRef(
+            f"{target.ref} is not in refs generation {issued.generation}",
+            hint="take a new snapshot and use one of its refs",
+        )
+    node = issued.nodes[index]
+    # no attachment round trip here: acting on a gone element raises STALE_REF in the driver
+    if target.hint and fold(target.hint) not in (fold(node.label), fold(node.content)):
+        raise StaleRef(
+            f'{target.ref} is {describe(node)}, not "{target.hint}"',
+            hint="take a new snapshot; refs never silently rebind",
+        )
+    return issued, node
+
+
+async def _bind_ref(state: StepState, target: Target) -> Bound:
+    issued, node = ref_node(state, target)
+    fresh = await capture(state)
+    index = await state.driver.locate(issued.generation, node.position, fresh.generation)
+    found = fresh.nodes[index] if index is not None else None
+    handle = (fresh.generation, index) if index is not None else (issued.generation, node.position)
+    assert target.ref is not None
+    return Bound(fresh, found, handle, Resolution.of_ref(target.ref, issued.generation), node)
+
+
+async def _bind_selector(state: StepState, step: Step, selector: Selector) -> Bound:
+    """Resolve a selector, waiting up to the step timeout; distinct targets fail at once."""
+
+    async def probe() -> tuple[bool, tuple[Capture, Resolution]]:
+        taken = await capture(state)
+        res = resolve(taken, selector)
+        # distinct targets do not become one by waiting: stop at once, like a strict locator
+        return res.winner is not None or res.kind == "ambiguous", (taken, res)
+
+    taken, res = await poll_until(state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock)
+    if res.winner is not None:
+        return Bound(taken, res.winner, (taken.generation, res.winner.position), res, res.winner)
+    if res.kind == "ambiguous":
+        details = res.to_dict()
+        error: ReplayError = AmbiguousMatch(
+            f"{format_selector(selector)} matches {res.match_count} nodes in distinct places",
+            hint="make the selector specific (add a role, an ancestor's label via -s, or use a ref)",
+            details={"resolution": details, "candidates": details["candidates"]},
+        )
+        cause = f"the selector matches {res.match_count} nodes in distinct places"
+        raise StepStopped(error, Binding(DivergenceKind.ACTION_FAILURE, cause, candidates=details["candidates"]), taken)
+    error = ElementNotFound(
+        f"no node matches {format_selector(selector)} (waited {step.timeout_ms} ms)",
+        hint="take a snapshot (`replay snapshot -i`) to see what is on screen",
+    )
+    raise StepStopped(error, Binding(DivergenceKind.SELECTOR_MISS, "no node matches the selector", 0), taken)
+
+
+async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: TargetEvidence) -> Bound:
+    """SPEC §5: poll until the recorded element is the one the selector finds, or stop before acting."""
+
+    async def probe() -> tuple[bool, Any]:
+        taken = await capture(state)
+        verdict = verify(taken, selector, ev)
+        return verdict.verified, (taken, verdict)
+
+    taken, verdict = await poll_until(state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock)
+    if verdict.verified and verdict.target is not None:
+        resolution = verdict.resolution or Resolution("unique", 1)
+        return Bound(taken, verdict.target, (taken.generation, verdict.target.position), resolution, verdict.target)
+    kind = DivergenceKind(verdict.kind)
+    cause = VERIFY_CAUSES[kind] if ev.verified or kind != DivergenceKind.IDENTITY_UNVERIFIABLE else UNVERIFIED_CAUSE
+    binding = Binding(kind, cause, verdict.match_count, verdict.winner, verdict.mismatches, verdict.candidates())
+    error_type = ElementNotFound if kind == DivergenceKind.SELECTOR_MISS else ActionFailed
+    raise StepStopped(error_type(f"{kind}: {cause}", hint="take a snapshot to see the screen"), binding, taken)
+
+
+async def bind(state: StepState, step: Step, target: Target) -> Bound:
+    if target.ref is not None:
+        return await _bind_ref(state, target)
+    assert target.selector is not None
+    ev = step.action.annotation
+    if ev is not None and step.form.phase == PHASE_ACT and step.action.command != "find":
+        return await _bind_verified(state, step, target.selector, ev)
+    return await _bind_selector(state, step, target.selector)

@@ -1,0 +1,168 @@
+"""Steps that look rather than act: ``is`` assertions, ``wait TARGET``, ``wait absent``, ``wait text``.
+
+Each polls the screen with ``poll_until`` until it holds or its deadline passes; a wait that
+times out stops like a binding step (a divergence in a run), an assertion fails.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from replay.engine.bind import ref_node
+from replay.engine.divergence import Binding
+from replay.engine.poll import poll_until
+from replay.engine.state import Step, StepState, StepStopped, brief, capture, journal
+from replay.errors import AssertionFailed, ElementNotFound, StaleRef
+from replay.script.ast import Target
+from replay.script.text import fold
+from replay.tree.identity import identity_members
+from replay.tree.match import Resolution, describe, match_set, resolve
+from replay.tree.model import Capture, Node
+from replay.tree.verdict import DivergenceKind
+
+Checked = tuple[bool, str, Node | None, Resolution | None]
+_STATES: dict[str, Callable[[Node], tuple[bool, str]]] = {
+    "visible": lambda n: (n.visible, "visible" if n.visible else "not visible"),
+    "hidden": lambda n: (not n.visible, "hidden" if not n.visible else "visible"),
+    "enabled": lambda n: (n.enabled, "enabled" if n.enabled else "disabled"),
+    "disabled": lambda n: (not n.enabled, "disabled" if not n.enabled else "enabled"),
+    "checked": lambda n: (n.checked, "checked" if n.checked else "not checked"),
+}
+
+
+async def check(state: StepState, predicate: str, target: Target, expected: object) -> Checked:
+    """One look at whether ``predicate`` holds for ``target``: (holds, observed, node, resolution)."""
+    gone_is_fine = predicate in ("absent", "hidden")
+    if target.ref is not None:
+        try:
+            issued, node = ref_node(state, target)
+            if not await state.driver.is_attached(issued.generation, node.position):
+                raise StaleRef(
+                    f"{target.ref} (from refs generation {issued.generation}) is no longer on the page",
+                    hint="the page changed since the snapshot; take a new snapshot (`replay snapshot -i`)",
+                )
+        except StaleRef:
+            if gone_is_fine:
+                return True, "the element is gone", None, None
+            raise
+        fresh = await capture(state)
+        index = await state.driver.locate(issued.generation, node.position, fresh.generation)
+        if index is None:
+            return gone_is_fine, "the element is not in the tree", None, None
+        node = fresh.nodes[index]
+        res = Resolution("ref", 1)
+    else:
+        assert target.selector is not None
+        res = resolve(await capture(state), target.selector)
+        count = res.match_count
+        if predicate == "absent":
+            return count == 0, f"{count} match(es)", None, res
+        if predicate == "exists":
+            return count > 0, f"{count} match(es)", res.winner, res
+        if predicate == "hidden" and count == 0:
+            return True, "no match", None, res
+        if res.winner is None:
+            why = "no match" if count == 0 else f"{count} matches in distinct places (ambiguous)"
+            return False, why, None, res
+        node = res.winner
+    if predicate in ("absent", "exists"):
+        return predicate == "exists", "present", node, res
+    if predicate == "text":
+        actual = node.content or node.label or node.value or ""
+        return fold(actual) == fold(str(expected)), f'text is "{actual[:120]}"', node, res
+    holds, observed = _STATES[predicate](node)
+    return holds, observed, node, res
+
+
+async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
+    target = step.action.target
+    assert target is not None
+    predicate = str(step.action.param("predicate"))
+    expected = step.action.param("value")
+
+    async def probe() -> tuple[bool, Checked]:
+        checked = await check(state, predicate, target, expected)
+        return checked[0], checked
+
+    holds, observed, node, res = await poll_until(state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock)
+    result: dict[str, Any] = {"command": "is", "predicate": predicate, "pass": holds, "observed": observed}
+    if res is not None:
+        result["resolution"] = res.to_dict()
+    if node is not None:
+        result["target"] = describe(node)
+    journal(
+        state,
+        step,
+        record=step.written(observation=True),
+        line=step.line() if target.ref is None else None,
+        element=True,
+    )
+    if not holds:
+        raise AssertionFailed(
+            f"is {predicate} {brief(target)} failed: {observed}",
+            hint="take a snapshot to see the screen",
+            details={"result": result},
+        )
+    return result
+
+
+async def wait_target(state: StepState, step: Step) -> dict[str, Any]:
+    """``wait TARGET`` / ``wait absent TARGET``; recorded evidence: the identity tier only, so
+    look-alikes keep the wait polling until its deadline."""
+    target = step.action.target
+    assert target is not None
+    ms = int(str(step.action.param("ms"))) if step.action.param("ms") else step.timeout_ms
+    absent = step.action.form == "absent"
+    ev = step.action.annotation
+    identity = ev if ev is not None and ev.verified and not absent else None
+
+    async def probe() -> tuple[bool, tuple[Capture | None, list[Node], bool]]:
+        if target.ref is not None:
+            issued = state.refs_capture
+            present = await state.driver.is_attached(issued.generation, int(target.ref[2:])) if issued else False
+            return present != absent, (None, [], present)
+        assert target.selector is not None
+        taken = await capture(state)
+        _, matches = match_set(taken, target.selector)
+        present = bool(matches) and (identity is None or bool(identity_members(taken, identity, matches)))
+        return present != absent, (taken, matches, present)
+
+    taken, matches, present = await poll_until(state.clock.now() + ms / 1000, probe, clock=state.clock)
+    if present == absent:
+        error = ElementNotFound(
+            f"wait {'absent ' if absent else ''}{brief(target)}: "
+            f"still {'present' if absent else 'absent'} after {ms} ms",
+            hint="take a snapshot to see the screen",
+        )
+        if absent or target.ref is not None:
+            raise error
+        kind = DivergenceKind.SELECTOR_MISS if not matches else DivergenceKind.IDENTITY_MISMATCH
+        cause = f"waited {ms} ms: " + ("nothing matches" if not matches else "only look-alikes of the recorded element")
+        raise StepStopped(error, Binding(kind, cause, len(matches), matches[0] if matches else None), taken)
+    journal(
+        state,
+        step,
+        record=step.written(observation=False),
+        line=step.line() if target.ref is None else None,
+        ref=target.ref,
+        element=target.ref is not None,
+    )
+    return {"command": "wait", "form": step.action.form}
+
+
+async def wait_text(state: StepState, step: Step) -> None:
+    text = str(step.action.param("text"))
+    ms = int(str(step.action.param("ms") or step.timeout_ms))
+    want = fold(text)
+
+    async def probe() -> tuple[bool, Capture]:
+        taken = await capture(state)
+        return any(want in fold(n.content) or want == fold(n.label) for n in taken.nodes), taken
+
+    last = await poll_until(state.clock.now() + ms / 1000, probe, clock=state.clock)
+    if not any(want in fold(n.content) or want == fold(n.label) for n in last.nodes):
+        error = ElementNotFound(
+            f'text "{text}" did not appear within {ms} ms', hint="take a snapshot to see the screen"
+        )
+        raise StepStopped(error, Binding(DivergenceKind.SELECTOR_MISS, error.message, 0))

@@ -1,0 +1,127 @@
+"""What a step runs on: the session state it reads and writes, the step itself, and how it stops.
+
+Shared by the pipeline's stages (``step``, ``bind``, ``observe``); nothing here talks to a page
+except ``capture``, through the driver.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
+
+from replay.drivers.base import Driver
+from replay.engine.divergence import Binding
+from replay.engine.poll import Clock
+from replay.errors import ReplayError
+from replay.script.ast import Action, Target
+from replay.script.formatter import format_action
+from replay.script.registry import Form
+from replay.script.selector import format_selector
+from replay.session.journal import Journal, JournalEntry, written_to_script
+from replay.tree.model import Capture
+
+
+class StepState(Protocol):
+    """What a step reads and writes of its session (implemented by ``replay.session.Session``)."""
+
+    name: str
+    home: str
+    platform: str
+    driver: Driver
+    clock: Clock
+    generation: int
+    refs_capture: Capture | None
+    journal: Journal
+    last_used: float
+
+    @property
+    def recording(self) -> object | None:
+        """The recording, when the session records (None otherwise)."""
+        ...
+
+
+class StepStopped(Exception):
+    """A step that could not bind its target: ``error`` for a person, ``binding`` for a divergence.
+
+    ``capture`` is the screen the binding was judged on (None: take a fresh one).
+    """
+
+    def __init__(self, error: ReplayError, binding: Binding, capture: Capture | None = None) -> None:
+        super().__init__(error.message)
+        self.error = error
+        self.binding = binding
+        self.capture = capture
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step as the pipeline runs it: as written (``raw``, ``${VAR}`` kept) and as dispatched."""
+
+    raw: Action
+    action: Action
+    form: Form
+    provenance: str
+    timeout_ms: int
+
+    @property
+    def record_flag(self) -> bool:
+        """``--record``: an observation typed interactively goes into the script."""
+        return self.action.flag("--record") is True
+
+    @property
+    def no_record(self) -> bool:
+        """``--no-record``: a state fix stays out of the script."""
+        return self.action.flag("--no-record") is True
+
+    def written(self, *, observation: bool) -> bool:
+        """Whether this step's journal entry is written to a script (the one rule in ``written_to_script``)."""
+        return written_to_script(
+            provenance=self.provenance,
+            command=self.action.command,
+            observation=observation,
+            record=self.record_flag,
+            no_record=self.no_record,
+        )
+
+    def line(self, target: Target | None = None) -> str:
+        """The canonical line as written (``${VAR}`` kept, record flags dropped), optionally retargeted."""
+        raw = self.raw
+        flags = tuple((k, v) for k, v in raw.flags if k not in ("--record", "--no-record"))
+        params = raw.params if target is None else tuple((k, target if k == "target" else v) for k, v in raw.params)
+        return format_action(replace(raw, params=params, flags=flags))
+
+
+async def capture(state: StepState) -> Capture:
+    """A fresh capture under a new generation (the refs generation stays actable)."""
+    state.generation += 1
+    keep = state.refs_capture.generation if state.refs_capture is not None else None
+    return await state.driver.capture(state.generation, keep)
+
+
+def journal(
+    state: StepState,
+    step: Step,
+    *,
+    record: bool,
+    line: str | None,
+    element: bool = False,
+    **fields: Any,
+) -> JournalEntry:
+    entry = JournalEntry(
+        seq=state.journal.next_seq(),
+        command=step.action.command,
+        provenance=step.provenance,
+        record=record,
+        line=line if (line is not None or element) else step.line(),
+        **fields,
+    )
+    state.journal.append(entry)
+    return entry
+
+
+def brief(target: Target) -> str:
+    """A short display of a target for messages."""
+    if target.ref is not None:
+        return target.ref
+    assert target.selector is not None
+    return format_selector(target.selector)

@@ -1,0 +1,47 @@
+"""The registry is the one command table: the CLI help, the MCP tools, the Client and the pipeline agree with it."""
+
+from __future__ import annotations
+
+import re
+
+from click.testing import CliRunner
+
+from replay.cli import main
+from replay.client import Client
+from replay.engine.step import PIPELINE_OPS
+from replay.mcp.server import TOOL_COMMANDS
+from replay.script.registry import GROUPS, REGISTRY
+
+
+def test_every_form_a_session_performs_names_an_op_the_pipeline_runs() -> None:
+    ops = {f.op for c in REGISTRY.interactive() for f in c.forms}
+    assert ops - {None} <= PIPELINE_OPS
+    unperformed = [(c.name, f.name) for c in REGISTRY.interactive() for f in c.forms if f.op is None]
+    assert unperformed == [("press", "point")]  # a coordinate tap has no web meaning
+
+
+def test_every_mcp_session_tool_is_a_registry_command_described_by_its_summary() -> None:
+    for tool, command in TOOL_COMMANDS.items():
+        declared = REGISTRY.get(command)
+        assert declared is not None and not declared.foreign, tool
+
+
+def test_client_shortcuts_are_registry_commands() -> None:
+    shortcuts = {"open", "snapshot", "click", "fill", "press", "close"}
+    assert shortcuts <= {name for name in dir(Client) if not name.startswith("_")}
+    assert all(REGISTRY.get(name) is not None for name in shortcuts)
+
+
+def test_typed_text_parameters_are_declared_in_the_registry() -> None:
+    typed = {(c.name, p.name) for c in REGISTRY.commands.values() for f in c.forms for p in f.params if p.typed}
+    assert typed == {("fill", "text"), ("type", "text"), ("find", "arg")}
+
+
+def test_help_lists_every_command_once_under_its_registry_group() -> None:
+    out = CliRunner().invoke(main, ["--help"]).output
+    titles = [title for _, title in GROUPS]
+    assert [line[:-1] for line in out.splitlines() if line[:-1] in titles] == titles
+    listed = re.findall(r"^  ([a-z][a-z-]*)  ", out, flags=re.M)
+    assert sorted(listed) == sorted(main.commands) and len(listed) == len(set(listed))
+    inspect = out.split("Look at the screen:")[1].split("\n\n")[0]
+    assert {"snapshot", "is", "get", "screenshot"} <= set(re.findall(r"^  ([a-z]+)", inspect, flags=re.M))
