@@ -142,7 +142,7 @@ class Divergence:
     repair_hint: RepairHint
     screen: Screen
     suggestions: list[dict[str, Any]]
-    resume: dict[str, Any]
+    resume: Resume
     binding: dict[str, Any]
     session: str | None = None
     overflow: str | None = None
@@ -163,7 +163,7 @@ class Divergence:
             out["suggestionCount"] = len(self.suggestions)
         else:
             out["suggestions"] = self.suggestions[:max_sugg]
-        out["resume"] = self.resume
+        out["resume"] = self.resume.to_dict()
         binding = dict(self.binding)
         if level == "digest":
             binding = {k: binding[k] for k in ("classification", "matchCount") if k in binding}
@@ -295,15 +295,30 @@ def build_divergence(
     )
 
 
-def resume_for(kind_hint: RepairHint, index: int, plan_len: int, digest: str, *, held: bool | None) -> dict[str, Any]:
-    """``resume``: from N+1 after record-and-heal (the agent performs the step), else N."""
+@dataclass(frozen=True)
+class Resume:
+    """``resume``: where and how a run may continue on the same session (SPEC §6)."""
+
+    from_step: int
+    plan_digest: str
+    alternate_from: int | None = None  # skipping the step, for caution/manual only
+    held: bool | None = None  # repairSessionHeld, for armed runs
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON of ``resume``."""
+        out: dict[str, Any] = {"allowed": True, "from": self.from_step, "planDigest": self.plan_digest}
+        if self.alternate_from is not None:
+            out["alternateFrom"] = self.alternate_from
+        if self.held is not None:
+            out["repairSessionHeld"] = self.held
+        return out
+
+
+def resume_for(kind_hint: RepairHint, index: int, plan_len: int, digest: str, *, held: bool | None) -> Resume:
+    """From N+1 after record-and-heal (the agent performs the step), else N; N+1 as an alternate for caution/manual."""
     from_n = index + 1 if kind_hint == RepairHint.RECORD_AND_HEAL else index
-    out: dict[str, Any] = {"allowed": True, "from": from_n, "planDigest": digest}
-    if kind_hint in (RepairHint.CAUTION, RepairHint.MANUAL) and index + 1 <= plan_len + 1:
-        out["alternateFrom"] = index + 1
-    if held is not None:
-        out["repairSessionHeld"] = held
-    return out
+    skippable = kind_hint in (RepairHint.CAUTION, RepairHint.MANUAL) and index + 1 <= plan_len + 1
+    return Resume(from_n, digest, index + 1 if skippable else None, held)
 
 
-__all__ = ["Binding", "Divergence", "build_divergence", "resume_for"]
+__all__ = ["Binding", "Divergence", "Resume", "build_divergence", "resume_for"]

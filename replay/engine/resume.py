@@ -43,7 +43,7 @@ def check_resume(
         )
     if (
         outstanding is not None
-        and outstanding.resume.get("planDigest") == plan_digest
+        and outstanding.resume.plan_digest == plan_digest
         and outstanding.repair_hint == RepairHint.RECORD_AND_HEAL
         and from_step == outstanding.index + 1
         and recorded_now <= recorded_then

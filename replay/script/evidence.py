@@ -124,6 +124,7 @@ def _object(obj: dict[str, Any], key: str, where: Location | None) -> dict[str, 
     return value
 
 
+# Longer than ~60 lines on purpose: a flat walk of the target-v1 schema, one check per field.
 def decode(payload: str, where: Location | None = None) -> TargetEvidence:
     """Parse the JSON payload of an annotation; keys in any order, unknown keys ignored."""
     if len(payload.encode("utf-8")) > MAX_PAYLOAD_BYTES:

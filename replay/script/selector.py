@@ -159,6 +159,8 @@ def parse_selector(text: str, where: Location | None = None, base_column: int = 
     return Selector(tuple(alternatives))
 
 
+# Longer than ~60 lines on purpose: a hand-written scanner for one alternative (bare text or terms),
+# kept linear so every error can name its column.
 def _alternative(sc: _Scanner) -> Alternative:
     first = sc.text[sc.i]
     if first in "\"'":

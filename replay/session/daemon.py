@@ -153,7 +153,6 @@ class Daemon:
 
     async def _run(self, request: dict[str, Any]) -> Any:
         """``replay run``: plan, preflight (values, R2, resume, arming), then the runner on the session."""
-        from replay.engine.resume import check_resume
         from replay.engine.runner import Runner, RunOptions
         from replay.script.resolve import unresolved, variables_for
 
@@ -177,19 +176,7 @@ class Daemon:
         arming = save_script is not None and from_step is None
         if session is None and not arming:
             repair.check_tombstone(self.home, name)
-        if from_step is None:
-            repair.refuse_full_rerun(session.repair if session is not None else None, shown)
-        else:
-            if session is None:
-                raise SessionNotFound(
-                    f"--from needs the session that diverged; no session {shown!r} is open",
-                    hint="resume with the --session the divergence report names, or re-run from step 1",
-                )
-            outstanding = session.last_divergence if session.outstanding else None
-            recorded = session.recorded_count()
-            check_resume(
-                plan, int(from_step), request.get("plan_digest"), outstanding, session.recorded_at_divergence, recorded
-            )
+        _check_continuation(session, shown, plan, from_step, request.get("plan_digest"))
         target = repair.check_arming(plan, display, str(request["path"]), str(save_script)) if arming else None
         session = await self._session(name, request, create=True, ephemeral=not requested, arming=arming)
         if target is not None:
@@ -352,6 +339,30 @@ def _load_plan(request: dict[str, Any]) -> tuple[Script, Plan, str]:
             hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
         )
     return script, plan, display
+
+
+def _check_continuation(
+    session: Session | None, shown: str, plan: Plan, from_step: object, plan_digest: object
+) -> None:
+    """R2 and the resume preflight: a full re-run of an armed session is refused; ``--from`` is checked."""
+    from replay.engine.resume import check_resume
+
+    if from_step is None:
+        repair.refuse_full_rerun(session.repair if session is not None else None, shown)
+        return
+    if session is None:
+        raise SessionNotFound(
+            f"--from needs the session that diverged; no session {shown!r} is open",
+            hint="resume with the --session the divergence report names, or re-run from step 1",
+        )
+    check_resume(
+        plan,
+        int(str(from_step)),
+        str(plan_digest) if plan_digest else None,
+        session.last_divergence if session.outstanding else None,
+        session.recorded_at_divergence,
+        session.recorded_count(),
+    )
 
 
 def _given_values(request: dict[str, Any], resumed: Session | None) -> dict[str, dict[str, str]]:

@@ -138,14 +138,14 @@ def test_failed_capture_makes_the_screen_unavailable_without_masking_the_cause()
 
 
 def test_resume_is_the_next_step_after_record_and_heal_else_the_same_step() -> None:
-    assert resume_for(RECORD_AND_HEAL, 4, 9, "d", held=None)["from"] == 5
-    assert resume_for(STATE_REPAIR, 4, 9, "d", held=None)["from"] == 4
-    assert "alternateFrom" not in resume_for(STATE_REPAIR, 4, 9, "d", held=None)
+    assert resume_for(RECORD_AND_HEAL, 4, 9, "d", held=None).to_dict()["from"] == 5
+    assert resume_for(STATE_REPAIR, 4, 9, "d", held=None).to_dict()["from"] == 4
+    assert "alternateFrom" not in resume_for(STATE_REPAIR, 4, 9, "d", held=None).to_dict()
 
 
 def test_caution_and_manual_offer_the_next_step_as_an_alternate() -> None:
-    assert resume_for(CAUTION, 4, 9, "d", held=None)["alternateFrom"] == 5
-    assert resume_for(MANUAL, 9, 9, "d", held=None)["alternateFrom"] == 10
+    assert resume_for(CAUTION, 4, 9, "d", held=None).to_dict()["alternateFrom"] == 5
+    assert resume_for(MANUAL, 9, 9, "d", held=None).to_dict()["alternateFrom"] == 10
 
 
 def test_text_report_names_kind_step_line_cause_hint_and_the_resume_command() -> None:

@@ -1,0 +1,131 @@
+"""The `replay` group, its shared options, and how every command projects results and errors.
+
+The client path must stay light: no Playwright or lxml import happens here.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Callable
+from functools import wraps
+from typing import Any, TypeVar
+
+import click
+
+from replay import __version__
+from replay.errors import ReplayError
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last stdout line.")
+platform_option = click.option(
+    "--platform", type=click.Choice(["web", "android"]), default=None, help="Override the script's platform."
+)
+
+
+session_option = click.option(
+    "--session",
+    "session",
+    default=None,
+    metavar="NAME",
+    help="Session name (default: REPLAY_SESSION, else per directory).",
+)
+timeout_option = click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
+PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
+
+
+def _print_error(err: ReplayError) -> None:
+    click.echo(f"error: {err}", err=True)
+    if err.hint:
+        click.echo(f"  hint: {err.hint}", err=True)
+
+
+def _errors_of(err: ReplayError) -> list[ReplayError]:
+    return list(getattr(err, "errors", [err]))
+
+
+def handles_errors(fn: F) -> F:
+    """Turn a ``ReplayError`` into its report and exit code; never a traceback."""
+
+    @wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        as_json = bool(kwargs.get("as_json"))
+        try:
+            return fn(*args, **kwargs)
+        except ReplayError as err:
+            errors = _errors_of(err)
+            for e in errors:
+                _print_error(e)
+            if as_json:
+                payload: dict[str, Any] = {"ok": False, "error": errors[0].to_dict()}
+                if len(errors) > 1:
+                    payload["errors"] = [e.to_dict() for e in errors]
+                click.echo(json.dumps(payload, ensure_ascii=False))
+            sys.exit(err.exit_code)
+
+    return wrapper  # type: ignore[return-value]
+
+
+def emit(as_json: bool, payload: dict[str, Any], text: str | None) -> None:
+    """Print the human text, or the JSON payload as the last stdout line."""
+    if as_json:
+        click.echo(json.dumps({"ok": True, **payload}, ensure_ascii=False))
+    elif text:
+        click.echo(text)
+
+
+# the `replay --help` group of each command this module declares itself; the interactive commands
+# take theirs from the registry, which also orders and names the groups
+OWN_GROUPS = {
+    "open": "interact",
+    "close": "interact",
+    "lint": "scripts",
+    "fmt": "scripts",
+    "digest": "scripts",
+    "run": "replay",
+    "verify": "replay",
+    "divergence": "replay",
+    "session": "sessions",
+    "daemon": "sessions",
+    "mcp": "sessions",
+}
+
+
+def help_group(name: str) -> str:
+    """Where `replay --help` lists command ``name``."""
+    from replay.script.registry import REGISTRY
+
+    declared = REGISTRY.get(name)
+    return OWN_GROUPS.get(name) or (declared.group if declared is not None else "interact")
+
+
+class ReplayGroup(click.Group):
+    """``replay FLOW.ad …`` is shorthand for ``replay run FLOW.ad …``; help lists commands in groups."""
+
+    def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
+        if args and args[0] not in self.commands and (args[0].endswith(".ad") or os.path.isfile(args[0])):
+            args = ["run", *args]
+        return super().resolve_command(ctx, args)
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """One section per registry group (interact, inspect, scripts, replay, sessions), as `git help` does."""
+        from replay.script.registry import GROUPS
+
+        width = formatter.width - 6 - max((len(n) for n in self.commands), default=0)
+        for key, title in GROUPS:
+            rows = [
+                (name, cmd.get_short_help_str(width))
+                for name, cmd in self.commands.items()
+                if not cmd.hidden and help_group(name) == key
+            ]
+            if rows:
+                with formatter.section(title):
+                    formatter.write_dl(rows)
+
+
+@click.group(cls=ReplayGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", prog_name="replay")
+def main() -> None:
+    """Record, replay and heal UI flows; every element step is verified before it acts."""

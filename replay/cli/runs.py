@@ -1,0 +1,136 @@
+"""`replay run`, `verify` and `divergence`: replay on the daemon, and the divergence when it stops."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from replay.cli.app import emit, handles_errors, json_option, main, platform_option, session_option
+
+
+def _exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | None = None) -> NoReturn:
+    """Project a divergence (JSON as the last stdout line, or the text report) and exit 3."""
+    if as_json:
+        click.echo(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False))
+    else:
+        from replay.engine.report import render_text
+
+        if headline:
+            click.echo(headline)
+        # the session keeps this run's -e values, so the resume command needs none
+        click.echo(render_text(err.divergence, f"replay run {file} --session {err.divergence.get('session')}"))
+    sys.exit(err.exit_code)
+
+
+@main.command("run")
+@click.argument("file")
+@click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable (highest precedence).")
+@click.option("--session", "session", default=None, metavar="NAME", help="Run in this session (default: a new one).")
+@click.option("--from", "from_step", type=int, default=None, metavar="N", help="Resume at plan step N (same session).")
+@click.option("--plan-digest", "plan_digest", default=None, metavar="D", help="The digest the resume expects.")
+@click.option(
+    "--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout (default: context, else 5000)."
+)
+@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default", help="Divergence detail.")
+@platform_option
+@click.option("--headed", is_flag=True, help="Show the browser window.")
+@click.option(
+    "--save-script",
+    "save_script",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[OUT]",
+    help="Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.",
+)
+@json_option
+@handles_errors
+def run_cmd(
+    file: str,
+    env_pairs: tuple[str, ...],
+    session: str | None,
+    from_step: int | None,
+    plan_digest: str | None,
+    timeout: int | None,
+    level: str,
+    platform: str | None,
+    headed: bool,
+    save_script: str | None,
+    as_json: bool,
+) -> None:
+    """Replay FILE, verifying every element before acting; exit 3 with a divergence when the app drifted."""
+    from replay.client import Client
+    from replay.errors import DivergenceError
+    from replay.script.loader import read_text
+    from replay.script.variables import parse_cli_assignment
+
+    values = dict(parse_cli_assignment(p) for p in env_pairs)
+    read_text(file)  # a missing file is a usage error here, before any daemon
+    client = Client(session)
+    try:
+        result = client.run(
+            file,
+            from_step=from_step,
+            plan_digest=plan_digest,
+            values=values,
+            timeout=timeout,
+            platform=platform,
+            level=level,
+            headed=headed,
+            save_script=save_script,
+        )
+    except DivergenceError as err:
+        _exit_with_divergence(err, file, as_json)
+    ran = int(result["ran"])
+    text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
+    if result.get("healed"):
+        text += f"\nhealed script written to {result['healed']}"
+    elif result.get("repair"):
+        repair = result["repair"]
+        text += f"\nrepair {repair['state']}: `replay close --session {result['session']}` publishes {repair['target']}"
+    emit(as_json, {"result": result}, text)
+
+
+@main.command("divergence")
+@session_option
+@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default")
+@json_option
+@handles_errors
+def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
+    """Show the session's latest divergence again (text, or --json)."""
+    from replay.client import Client
+    from replay.engine.report import render_text
+
+    d = Client(session).divergence(level)
+    if as_json:
+        emit(True, {"divergence": d}, None)
+        return
+    click.echo(render_text(d, f"replay run {d['step']['source']['path']} --session {d.get('session')}"))
+
+
+@main.command("verify")
+@click.argument("file")
+@click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable.")
+@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS")
+@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default")
+@json_option
+@handles_errors
+def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level: str, as_json: bool) -> None:
+    """Replay FILE in a fresh session: the acceptance gate for a healed script (exit 0 pass, 3 divergence)."""
+    from replay.client import Client
+    from replay.errors import DivergenceError
+    from replay.script.loader import read_text
+    from replay.script.variables import parse_cli_assignment
+
+    read_text(file)
+    values = dict(parse_cli_assignment(p) for p in env_pairs)
+    try:
+        fresh = Client(None)
+        fresh.explicit = False  # always a new session, whatever REPLAY_SESSION says
+        result = fresh.run(file, values=values, timeout=timeout, level=level)
+    except DivergenceError as err:
+        _exit_with_divergence(err, file, as_json, f"verification FAILED: {file} diverges in a fresh session")
+    emit(as_json, {"result": result}, f"verified: {file} passes in a fresh session ({result['ran']} steps)")

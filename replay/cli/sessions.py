@@ -1,0 +1,195 @@
+"""The interactive commands (drawn from the registry), `open`, `close`, and the session, daemon and MCP groups."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from typing import Any
+
+import click
+
+from replay.cli.app import PASSTHROUGH, emit, handles_errors, json_option, main, session_option, timeout_option
+
+# interactive commands ------------------------------------------------------------------------
+
+
+def _client(session: str | None) -> Any:
+    from replay.client import Client
+
+    return Client(session)
+
+
+def _action_text(result: dict[str, Any]) -> str:
+    cmd = result.get("command", "")
+    if cmd == "snapshot":
+        return str(result.get("text", ""))
+    parts = [cmd]
+    if result.get("target"):
+        parts.append(str(result["target"]))
+    if cmd == "is":
+        parts = [f"{'pass' if result.get('pass') else 'FAIL'}: is {result.get('predicate')} — {result.get('observed')}"]
+    res = result.get("resolution")
+    if isinstance(res, dict):
+        count = int(res.get("matchCount") or 1)
+        parts.append(f"[{res.get('kind')}{f', {count} matches' if count > 1 else ''}]")
+    text = " ".join(parts)
+    if "value" in result:
+        text += "\n" + (
+            json.dumps(result["value"], ensure_ascii=False) if not isinstance(result["value"], str) else result["value"]
+        )
+    if result.get("recorded") and result.get("selector"):
+        text += f"\n  recorded as: {result['selector']} ({result.get('verification')})"
+    if result.get("path"):
+        text += f"\n  saved {result['path']}"
+    return text
+
+
+def _interactive(name: str, help_text: str) -> None:
+    @main.command(name, context_settings=PASSTHROUGH, help=help_text, add_help_option=True)
+    @click.argument("args", nargs=-1, type=click.UNPROCESSED)
+    @session_option
+    @timeout_option
+    @json_option
+    @handles_errors
+    def command(args: tuple[str, ...], session: str | None, timeout: int | None, as_json: bool) -> None:
+        options = {"timeout": timeout} if timeout else {}
+        result = _client(session).command(name, *args, **options)
+        emit(as_json, {"result": result}, _action_text(result))
+
+
+def _register_interactive() -> None:
+    from replay.script.registry import REGISTRY
+
+    for cmd in REGISTRY.commands.values():
+        if cmd.foreign or cmd.name in ("open", "close"):
+            continue
+        _interactive(cmd.name, cmd.summary)
+
+
+@main.command("open", context_settings=PASSTHROUGH)
+@click.argument("args", nargs=-1, type=click.UNPROCESSED)
+@click.option(
+    "--save-script",
+    "save_script",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[PATH]",
+    help="Record this session; `close` writes the script (default $REPLAY_HOME/scripts/NAME-<time>.ad).",
+)
+@click.option("--headed", is_flag=True, help="Show the browser window.")
+@click.option("--browser", type=click.Choice(["chromium", "firefox", "webkit"]), default="chromium")
+@session_option
+@timeout_option
+@json_option
+@handles_errors
+def open_cmd(
+    args: tuple[str, ...],
+    save_script: str | None,
+    headed: bool,
+    browser: str,
+    session: str | None,
+    timeout: int | None,
+    as_json: bool,
+) -> None:
+    """Open URL in a session (created on demand); --save-script records it."""
+    options: dict[str, Any] = {"headed": headed, "browser": browser}
+    if save_script is not None:
+        options["save_script"] = os.path.abspath(save_script) if save_script else ""
+    if timeout:
+        options["timeout"] = timeout
+    result = _client(session).command("open", *args, **options)
+    text = f"opened {args[0] if args else ''} in session {result.get('session')}"
+    if result.get("recording"):
+        text += " (recording)"
+    emit(as_json, {"result": result}, text)
+
+
+@main.command("close")
+@click.option("--save-script", "save_script", default=None, metavar="PATH", help="Write the script here instead.")
+@click.option("--discard", is_flag=True, help="Close without writing anything.")
+@click.option("--verify", is_flag=True, help="Replay the healed script in a fresh session (the acceptance gate).")
+@session_option
+@json_option
+@handles_errors
+def close_cmd(save_script: str | None, discard: bool, verify: bool, session: str | None, as_json: bool) -> None:
+    """Close the session: a complete repair publishes its healed script; a recording writes its script."""
+    result = _client(session).close(
+        save_script=os.path.abspath(save_script) if save_script else None, discard=discard, verify=verify
+    )
+    text = f"closed session {result.get('closed')}"
+    if result.get("script"):
+        text += f"\nscript written to {result['script']}"
+    if result.get("healed"):
+        text += f"\nhealed script written to {result['healed']}"
+    if result.get("aborted"):
+        text += f"\n{result['aborted']}"
+    check = result.get("verify")
+    if check is not None:
+        text += "\n" + (
+            f"verified: the healed script passes in a fresh session ({check['steps']} steps)"
+            if check["passed"]
+            else f"verification FAILED: {check['divergence']['kind']} at step {check['divergence']['step']['index']}"
+        )
+    emit(as_json, {"result": result}, text)
+    if check is not None and not check["passed"]:
+        sys.exit(3)
+
+
+@main.group("session")
+def session_group() -> None:
+    """Inspect sessions."""
+
+
+@session_group.command("list")
+@json_option
+@handles_errors
+def session_list(as_json: bool) -> None:
+    """List the open sessions of the daemon."""
+    from replay.client import Client
+
+    sessions = Client().sessions()
+    lines = [
+        f"{s['name']}\t{s.get('url') or ''}\t{'recording' if s.get('recording') else ''}\tidle {s.get('idleSeconds')}s"
+        for s in sessions
+    ]
+    emit(as_json, {"sessions": sessions}, "\n".join(lines) or "no open sessions")
+
+
+@main.command("mcp")
+def mcp_cmd() -> None:
+    """Serve the interactive commands and replay as MCP tools over stdio."""
+    from replay.mcp.server import main as serve
+
+    serve()
+
+
+@main.group("daemon")
+def daemon_group() -> None:
+    """Inspect or stop the per-user session daemon."""
+
+
+@daemon_group.command("status")
+@json_option
+@handles_errors
+def daemon_status(as_json: bool) -> None:
+    """Whether the daemon runs, its pid and session count."""
+    from replay.client import Client
+
+    info = Client().request({"op": "ping"}, start=False)
+    emit(as_json, {"daemon": info}, f"daemon {info['pid']} serving {info['sessions']} session(s)")
+
+
+@daemon_group.command("stop")
+@json_option
+@handles_errors
+def daemon_stop(as_json: bool) -> None:
+    """Stop the daemon; every session is torn down (recordings are written)."""
+    from replay.client import Client
+
+    Client().shutdown()
+    emit(as_json, {"stopped": True}, "daemon stopped")
+
+
+_register_interactive()
