@@ -317,3 +317,23 @@ def test_a_run_step_failure_that_is_not_a_divergence_names_its_line(tmp_path: Pa
     with pytest.raises(AssertionFailed) as err:
         run(Runner(s, plan, RunOptions(timeout_ms=200)).run())
     assert str(err.value.location) == "flow.ad:2"
+
+
+def test_look_alikes_no_signal_tells_apart_are_identity_unverifiable(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    any_delete = TargetEvidence(role="button", label="Delete", sibling=0)  # both rows' buttons are child 0
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(any_delete, 'click "Delete"'), timeout_ms=300)
+    assert stop.value.binding.kind == DivergenceKind.IDENTITY_UNVERIFIABLE and len(stop.value.binding.candidates) == 2
+    assert stop.value.binding.cause == "the recorded element cannot be told apart from look-alikes"
+    assert fake(s).acts() == []
+
+
+def test_a_click_on_an_unnamed_container_is_recorded_against_its_labeled_content(tmp_path: Path) -> None:
+    card = screen(N("article", rect=(0, 0, 200, 50))(N("heading", label="Teapot", rect=(10, 10, 80, 20))))
+    s = session(tmp_path, card)
+    s.recording = Recording()
+    typed(s, "snapshot")
+    result = typed(s, "click", "@e1")
+    assert result["recordedAs"].startswith('@e2 heading "Teapot"')
+    assert s.journal.entries[-1].line == 'click role=heading label="Teapot" || label="Teapot"'
