@@ -79,20 +79,22 @@ def stop_daemon(home: str) -> None:
         os.kill(pid, signal.SIGKILL)
 
 
-def _new_home() -> str:
-    # a short path: Unix socket paths are limited to 108 bytes
-    return tempfile.mkdtemp(prefix="rh-", dir="/tmp")
-
-
-@pytest.fixture(scope="module")
-def shared_home() -> Iterator[str]:
-    """One $REPLAY_HOME, and so one daemon and one browser, for the tests of a module."""
-    path = _new_home()
+@contextlib.contextmanager
+def private_home() -> Iterator[str]:
+    """A fresh $REPLAY_HOME, its daemon stopped and the folder removed afterwards."""
+    path = tempfile.mkdtemp(prefix="rh-", dir="/tmp")  # short: Unix socket paths are limited to 108 bytes
     try:
         yield path
     finally:
         stop_daemon(path)
         shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def shared_home() -> Iterator[str]:
+    """One $REPLAY_HOME, and so one daemon and one browser, for the tests of a module."""
+    with private_home() as path:
+        yield path
 
 
 @pytest.fixture
@@ -106,12 +108,8 @@ def home(request: pytest.FixtureRequest) -> Iterator[str]:
     if request.node.get_closest_marker("own_daemon") is None:
         yield request.getfixturevalue("shared_home")
         return
-    path = _new_home()
-    try:
+    with private_home() as path:
         yield path
-    finally:
-        stop_daemon(path)
-        shutil.rmtree(path, ignore_errors=True)
 
 
 class Cli:
