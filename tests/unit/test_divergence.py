@@ -154,3 +154,19 @@ def test_text_report_names_kind_step_line_cause_hint_and_the_resume_command() ->
     assert text.splitlines()[0] == "DIVERGENCE selector-miss at step 3 (flows/checkout.ad:1)"
     assert "cause:  no node matches the selector" in text and "record-and-heal" in text
     assert "replay run flows/checkout.ad --session s1 --from 4 --plan-digest " + "d" * 64 in text
+
+
+def test_the_text_report_renders_without_importing_lxml_or_playwright() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import json, sys\n"
+        "from replay.engine.report import render_text\n"
+        "text = render_text(json.load(sys.stdin), 'replay run flow.ad')\n"
+        "heavy = sorted(m for m in sys.modules if m.split('.')[0] in ('lxml', 'playwright'))\n"
+        "print('HEAVY', heavy, text.splitlines()[0])\n"
+    )
+    report = json.dumps(make().to_dict())
+    out = subprocess.run([sys.executable, "-c", code], input=report, capture_output=True, text=True, timeout=60)
+    assert "HEAVY [] DIVERGENCE selector-miss at step 3" in out.stdout, out.stdout + out.stderr
