@@ -107,6 +107,11 @@ def journal(
     element: bool = False,
     **fields: Any,
 ) -> JournalEntry:
+    """Append the step's journal entry (flushed before the response is sent) and return it.
+
+    ``line`` None means the step's own line, unless it is an ``element`` step, whose missing line
+    marks an action with no portable selector (R4).
+    """
     entry = JournalEntry(
         seq=state.journal.next_seq(),
         command=step.action.command,
