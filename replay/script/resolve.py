@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from replay.errors import Location, ReplayError
 from replay.script.ast import Action, Script, Target
-from replay.script.selector import Alternative, Selector, Term
+from replay.script.selector import map_values
 from replay.script.variables import effective_values, parse_template, resolve
 
 
@@ -20,20 +20,7 @@ def _resolve_value(value: object, values: Mapping[str, str], where: Location) ->
     if isinstance(value, Target):
         if value.selector is None:
             return replace(value, hint=resolve(value.hint, values, where) if value.hint else value.hint)
-        alts = []
-        for alt in value.selector.alternatives:
-            if alt.bare is not None:
-                alts.append(Alternative(bare=resolve(alt.bare, values, where)))
-            else:
-                alts.append(
-                    Alternative(
-                        terms=tuple(
-                            Term(t.key, t.op, resolve(t.value, values, where) if isinstance(t.value, str) else t.value)
-                            for t in alt.terms
-                        )
-                    )
-                )
-        return replace(value, selector=Selector(tuple(alts)))
+        return replace(value, selector=map_values(value.selector, lambda v: resolve(v, values, where)))
     return value
 
 

@@ -1,4 +1,6 @@
-"""Selector expressions (SPEC §4): ``||`` alternatives of ANDed ``key=value`` terms.
+"""Selector expressions (SPEC §4): ``||`` alternatives of ANDed ``key=value`` terms, scoped with ``>>``.
+
+``A >> B || C`` is ``(A >> B) || C``: B's matches that lie inside a match of A, else C's matches.
 
 This module parses and prints expressions; matching them against a UI tree lives in
 ``replay.tree``.
@@ -8,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from replay.errors import InvalidArgs, Location
@@ -15,11 +18,17 @@ from replay.script.text import normalize
 from replay.script.variables import parse_template
 
 TEXT_KEYS = ("id", "role", "label", "text", "value", "placeholder", "tag", "href")
+HAS_TEXT = "has-text"  # the node's text content contains the value (normalized, case-insensitive)
+NTH = "nth"  # keep the N-th node (0-based; -1 the last) of its link's match set, in document order
 BOOL_KEYS = ("visible", "hidden", "enabled", "editable", "checked", "selected", "hittable")
-_KEY_ORDER = {k: i for i, k in enumerate(TEXT_KEYS + BOOL_KEYS)}
+ALL_KEYS = TEXT_KEYS + (HAS_TEXT, NTH) + BOOL_KEYS
 # Keys whose values are identifiers, printed bare when they can be.
-_BARE_VALUE_KEYS = frozenset({"role", "tag"})
+_BARE_VALUE_KEYS = frozenset({"role", "tag", NTH})
 _BARE_VALUE = re.compile(r"[A-Za-z0-9_.:/-]+\Z")
+_NTH_VALUE = re.compile(r"-?[0-9]{1,6}\Z")
+CHAIN = ">>"
+
+Chain = tuple[tuple["Term", ...], ...]  # links of ANDed terms, outermost first
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 REF = re.compile(r"@e[1-9][0-9]*\Z")
 
@@ -40,10 +49,18 @@ class Term:
 
 @dataclass(frozen=True)
 class Alternative:
-    """ANDed terms, or a bare string meaning ``label=S || text=S``."""
+    """ANDed terms, or a bare string meaning ``label=S || text=S``; inside the links of ``scope``.
+
+    ``scope`` holds the links before ``>>``, outermost first (each without a scope of its own).
+    """
 
     terms: tuple[Term, ...] = ()
     bare: str | None = None
+    scope: tuple[Alternative, ...] = ()
+
+    def links(self) -> tuple[Alternative, ...]:
+        """The chain's links, outermost first, this one's own terms last."""
+        return (*self.scope, Alternative(self.terms, self.bare))
 
 
 @dataclass(frozen=True)
@@ -52,15 +69,19 @@ class Selector:
 
     alternatives: tuple[Alternative, ...]
 
-    def expanded(self) -> tuple[tuple[Term, ...], ...]:
-        """Alternatives as term tuples, a bare string expanded to label, then text."""
-        out: list[tuple[Term, ...]] = []
+    def expanded(self) -> tuple[Chain, ...]:
+        """Alternatives as chains of term tuples, each bare string expanded to label, then text."""
+        out: list[Chain] = []
         for alt in self.alternatives:
-            if alt.bare is not None:
-                out.append((Term("label", "=", alt.bare),))
-                out.append((Term("text", "=", alt.bare),))
-            else:
-                out.append(alt.terms)
+            chains: list[Chain] = [()]
+            for link in alt.links():
+                options = (
+                    [(Term("label", "=", link.bare),), (Term("text", "=", link.bare),)]
+                    if link.bare is not None
+                    else [link.terms]
+                )
+                chains = [(*chain, option) for chain in chains for option in options]
+            out.extend(chains)
         return tuple(out)
 
     def __str__(self) -> str:
@@ -87,6 +108,13 @@ class _Scanner:
 
     def at_or(self) -> bool:
         return self.text.startswith("||", self.i)
+
+    def at_chain(self) -> bool:
+        return self.text.startswith(CHAIN, self.i)
+
+    def at_link_end(self) -> bool:
+        """At the end of one link: the end, ``||`` or ``>>``."""
+        return self.at_end() or self.at_or() or self.at_chain()
 
     def quoted(self) -> str:
         """Read a '…' or "…" string with JSON-style escapes."""
@@ -132,7 +160,7 @@ class _Scanner:
 
     def bare_value(self) -> str:
         start = self.i
-        while self.i < len(self.text) and self.text[self.i] not in " \t" and not self.at_or():
+        while self.i < len(self.text) and self.text[self.i] not in " \t" and not self.at_or() and not self.at_chain():
             self.i += 1
         return self.text[start : self.i]
 
@@ -143,17 +171,28 @@ def parse_selector(text: str, where: Location | None = None, base_column: int = 
     sc = _Scanner(text, where, base_column)
     alternatives: list[Alternative] = []
     while True:
-        sc.skip_ws()
-        if sc.at_end() or sc.at_or():
-            raise sc.error(
-                "empty alternative in selector" if alternatives or sc.at_or() else "empty selector",
-                'write terms like role=button label="Save", separated by ||',
-            )
-        alternatives.append(_alternative(sc))
-        sc.skip_ws()
+        links: list[Alternative] = []
+        while True:
+            sc.skip_ws()
+            if sc.at_link_end():
+                raise sc.error(
+                    "empty link in a >> chain"
+                    if links or sc.at_chain()
+                    else "empty alternative in selector"
+                    if alternatives or sc.at_or()
+                    else "empty selector",
+                    'write terms like role=button label="Save", separated by || (or scoped with >>)',
+                )
+            links.append(_alternative(sc))
+            sc.skip_ws()
+            if not sc.at_chain():
+                break
+            sc.i += len(CHAIN)
+        last = links[-1]
+        alternatives.append(Alternative(last.terms, last.bare, tuple(links[:-1])))
         if sc.at_end():
             break
-        if not sc.at_or():  # pragma: no cover - _alternative stops only at || or end
+        if not sc.at_or():  # pragma: no cover - _alternative stops only at ||, >> or the end
             raise sc.error("expected ||", "separate alternatives with ||")
         sc.i += 2
     return Selector(tuple(alternatives))
@@ -168,7 +207,7 @@ def _alternative(sc: _Scanner) -> Alternative:
         value = sc.quoted()
         _check_value(sc, value, start)
         sc.skip_ws()
-        if not (sc.at_end() or sc.at_or()):
+        if not sc.at_link_end():
             raise sc.error(
                 "a quoted text selector cannot be combined with other terms",
                 'use label="…" or text="…" terms to combine conditions',
@@ -179,13 +218,13 @@ def _alternative(sc: _Scanner) -> Alternative:
     is_term = m is not None and (
         sc.text.startswith("=", after)
         or sc.text.startswith("~=", after)
-        or (m.group(0) in BOOL_KEYS and (after == len(sc.text) or sc.text[after] in " \t|"))
+        or (m.group(0) in BOOL_KEYS and (after == len(sc.text) or sc.text[after] in " \t|>"))
     )
     if not is_term:
-        # A bare string runs to the next || (agent-device: `click Sign in`).
+        # A bare string runs to the next || or >> (agent-device: `click Sign in`).
         start = sc.i
-        end = sc.text.find("||", sc.i)
-        end = len(sc.text) if end < 0 else end
+        ends = [e for e in (sc.text.find("||", sc.i), sc.text.find(CHAIN, sc.i)) if e >= 0]
+        end = min(ends) if ends else len(sc.text)
         value = normalize_text(sc.text[start:end])
         if any(c in value for c in "\"'"):
             raise sc.error(
@@ -200,21 +239,21 @@ def _alternative(sc: _Scanner) -> Alternative:
     seen: set[str] = set()
     while True:
         sc.skip_ws()
-        if sc.at_end() or sc.at_or():
+        if sc.at_link_end():
             break
         start = sc.i
         m = _KEY.match(sc.text, sc.i)
         if m is None:
             raise sc.error(
                 f"expected a key=value term, found {sc.text[sc.i : sc.i + 12]!r}",
-                f"keys: {', '.join(TEXT_KEYS + BOOL_KEYS)}",
+                f"keys: {', '.join(ALL_KEYS)}",
             )
         key = m.group(0)
         sc.i = m.end()
-        if key not in _KEY_ORDER:
+        if key not in ALL_KEYS:
             raise sc.error(
                 f"unknown selector key {key!r}",
-                f"keys: {', '.join(TEXT_KEYS + BOOL_KEYS)}",
+                f"keys: {', '.join(ALL_KEYS)}",
                 at=start,
             )
         if key in seen:
@@ -232,11 +271,22 @@ def _alternative(sc: _Scanner) -> Alternative:
         else:
             raise sc.error(f"selector key {key!r} needs a value", f'write {key}="…"')
         vstart = sc.i
-        if sc.at_end() or sc.text[sc.i] in " \t" or sc.at_or():
+        if sc.at_end() or sc.text[sc.i] in " \t" or sc.at_or() or sc.at_chain():
             raise sc.error(f"empty value for selector key {key!r}", "empty values are not allowed")
         raw_value = sc.quoted() if sc.text[sc.i] in "\"'" else sc.bare_value()
-        if sc.i < len(sc.text) and sc.text[sc.i] not in " \t" and not sc.at_or():
+        if sc.i < len(sc.text) and sc.text[sc.i] not in " \t" and not sc.at_or() and not sc.at_chain():
             raise sc.error("expected whitespace or || after a quoted value", "put a space after the quote")
+        if key == NTH:
+            if op != "=" or not _NTH_VALUE.match(raw_value):
+                raise sc.error(
+                    "nth takes an integer: nth=0 is the first match, nth=-1 the last", "write nth=2", at=vstart
+                )
+            terms.append(Term(key, "=", str(int(raw_value))))
+            continue
+        if key == HAS_TEXT and op != "=":
+            raise sc.error(
+                "has-text takes = (it matches text that contains the value)", 'write has-text="Bob"', at=vstart
+            )
         if key in BOOL_KEYS:
             if op != "=" or raw_value not in ("true", "false"):
                 raise sc.error(f"boolean key {key!r} takes =true or =false", f"write {key} or {key}=false", at=vstart)
@@ -272,15 +322,15 @@ def format_term(term: Term) -> str:
     return f"{term.key}{term.op}{json.dumps(term.value, ensure_ascii=False)}"
 
 
+def _format_link(link: Alternative) -> str:
+    if link.bare is not None:
+        return json.dumps(link.bare, ensure_ascii=False)
+    return " ".join(format_term(t) for t in link.terms)
+
+
 def format_selector(selector: Selector) -> str:
     """Canonical text of a selector; ``parse_selector(format_selector(s)) == s``."""
-    alts: list[str] = []
-    for alt in selector.alternatives:
-        if alt.bare is not None:
-            alts.append(json.dumps(alt.bare, ensure_ascii=False))
-        else:
-            alts.append(" ".join(format_term(t) for t in alt.terms))
-    return " || ".join(alts)
+    return " || ".join(f" {CHAIN} ".join(_format_link(link) for link in alt.links()) for alt in selector.alternatives)
 
 
 def escape_templates(selector: Selector) -> Selector:
@@ -289,16 +339,16 @@ def escape_templates(selector: Selector) -> Selector:
     def esc(value: str) -> str:
         return value.replace("${", "\\${")
 
-    alts = []
-    for alt in selector.alternatives:
+    return map_values(selector, esc)
+
+
+def map_values(selector: Selector, fn: Callable[[str], str]) -> Selector:
+    """The selector with ``fn`` applied to every text value (bare strings and term values), scopes included."""
+
+    def link(alt: Alternative) -> Alternative:
         if alt.bare is not None:
-            alts.append(Alternative(bare=esc(alt.bare)))
-        else:
-            alts.append(
-                Alternative(
-                    terms=tuple(
-                        Term(t.key, t.op, esc(t.value) if isinstance(t.value, str) else t.value) for t in alt.terms
-                    )
-                )
-            )
-    return Selector(tuple(alts))
+            return Alternative(bare=fn(alt.bare), scope=tuple(link(s) for s in alt.scope))
+        terms = tuple(Term(t.key, t.op, fn(t.value) if isinstance(t.value, str) else t.value) for t in alt.terms)
+        return Alternative(terms=terms, scope=tuple(link(s) for s in alt.scope))
+
+    return Selector(tuple(link(alt) for alt in selector.alternatives))

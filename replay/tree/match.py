@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
-from replay.script.selector import Selector, Term
+from replay.script.selector import HAS_TEXT, NTH, Chain, Selector, Term
 from replay.script.text import fold
 from replay.tree.model import Capture, Node
 
@@ -29,9 +29,11 @@ _BOOL_FIELDS = {
 
 
 def term_matches(node: Node, term: Term, regex_cache: dict[str, re.Pattern[str]] | None = None) -> bool:
-    """Whether one term holds for a node."""
+    """Whether one term holds for a node (``nth`` is not a property of a node: see ``link_matches``)."""
     if isinstance(term.value, bool):
         return bool(_BOOL_FIELDS[term.key](node)) == term.value
+    if term.key == HAS_TEXT:
+        return fold(term.value) in fold(node.content)
     value = node.field(term.key)
     if value is None:
         return False
@@ -51,41 +53,70 @@ _ATTRIBUTE = {
     "value": "value",
     "placeholder": "placeholder",
     "href": "href",
+    HAS_TEXT: "text",
 }
 
 
-def _candidates(capture: Capture, terms: tuple[Term, ...]) -> list[Node]:
+def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | None = None) -> list[Node]:
     """A superset of the matches, narrowed in C by XPath: exact role/tag, and present attributes.
 
     role and tag are stored as lower-case ASCII tokens, so their folded equality is exact string
     equality; every other text key needs its attribute present. The Python check decides the rest.
+    ``within``: only strict descendants of these nodes (the scope of a ``>>`` link).
     """
     predicates: list[str] = []
     args: dict[str, str] = {}
     for i, t in enumerate(terms):
-        if isinstance(t.value, bool):
+        if isinstance(t.value, bool) or t.key == NTH:
             continue
         if t.key in ("role", "tag") and t.op == "=" and t.value.isascii():
             predicates.append(f"@{t.key}=$v{i}")
             args[f"v{i}"] = fold(t.value)
         elif t.key in _ATTRIBUTE:
             predicates.append(f"@{_ATTRIBUTE[t.key]}")
-    if not predicates:
-        return capture.nodes[1:]
-    return capture.select(".//node[" + " and ".join(predicates) + "]", **args)
+    where = "[" + " and ".join(predicates) + "]" if predicates else ""
+    if within is None:
+        return capture.select(".//node" + where, **args) if predicates else capture.nodes[1:]
+    seen: set[int] = set()
+    found: list[Node] = []
+    for scope in within:
+        for n in cast(list[Node], scope.xpath(".//node" + where, **args)):  # type: ignore[arg-type]
+            if n.position not in seen:
+                seen.add(n.position)
+                found.append(n)
+    return sorted(found, key=lambda n: n.position) if len(within) > 1 else found
+
+
+def link_matches(capture: Capture, terms: tuple[Term, ...], within: list[Node] | None = None) -> list[Node]:
+    """Nodes (document order, root excluded) for which every term holds, then ``nth`` picks one of them."""
+    cache: dict[str, re.Pattern[str]] = {}
+    nth = next((int(str(t.value)) for t in terms if t.key == NTH), None)
+    filters = tuple(t for t in terms if t.key != NTH)
+    found = [n for n in _candidates(capture, filters, within) if all(term_matches(n, t, cache) for t in filters)]
+    if nth is None:
+        return found
+    return [found[nth]] if -len(found) <= nth < len(found) else []
 
 
 def alternative_matches(capture: Capture, terms: tuple[Term, ...]) -> list[Node]:
-    """Nodes (document order, root excluded) for which every term holds."""
-    cache: dict[str, re.Pattern[str]] = {}
-    return [n for n in _candidates(capture, terms) if all(term_matches(n, t, cache) for t in terms)]
+    """Nodes matching one unscoped alternative."""
+    return link_matches(capture, terms)
+
+
+def chain_matches(capture: Capture, chain: Chain) -> list[Node]:
+    """Nodes matching the last link that lie inside a match of each link before it (``A >> B``)."""
+    within: list[Node] | None = None
+    for terms in chain:
+        within = link_matches(capture, terms, within)
+        if not within:
+            return []
+    return within or []
 
 
 def match_set(capture: Capture, selector: Selector) -> tuple[int, list[Node]]:
     """The first alternative (index into ``selector.expanded()``) with a match, and its matches."""
-    alternatives = selector.expanded()
-    for i, terms in enumerate(alternatives):
-        found = alternative_matches(capture, terms)
+    for i, chain in enumerate(selector.expanded()):
+        found = chain_matches(capture, chain)
         if found:
             return i, found
     return -1, []

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from replay.script.ast import Action, Annotation, Blank, Comment, Context, Env, Item, Script, Target
 from replay.script.evidence import Ancestor, Rect, Region, TargetEvidence, decode, encode
-from replay.script.selector import BOOL_KEYS, TEXT_KEYS, Alternative, Selector, Term, normalize_text
+from replay.script.selector import BOOL_KEYS, HAS_TEXT, NTH, TEXT_KEYS, Alternative, Selector, Term, normalize_text
 
 # any Unicode except surrogates (not encodable in a UTF-8 file)
 CHARS = st.characters(blacklist_categories=("Cs",))
@@ -42,14 +42,21 @@ def terms() -> st.SearchStrategy[tuple[Term, ...]]:
         st.sampled_from(["=", "~="]),
         nonblank(plain_text(1)),
     )
+    has_text = nonblank(plain_text(1)).map(lambda v: Term(HAS_TEXT, "=", v))
+    nth = st.integers(-3, 30).map(lambda n: Term(NTH, "=", str(n)))
     bool_term = st.builds(Term, st.sampled_from(BOOL_KEYS), st.just("="), st.booleans())
-    return st.lists(st.one_of(text_term, bool_term), min_size=1, max_size=3, unique_by=lambda t: t.key).map(tuple)
+    return st.lists(
+        st.one_of(text_term, has_text, nth, bool_term), min_size=1, max_size=3, unique_by=lambda t: t.key
+    ).map(tuple)
 
 
 def selectors() -> st.SearchStrategy[Selector]:
     bare = nonblank(plain_text(1)).map(lambda s: Alternative(bare=normalize_text(s)))
-    alt = st.one_of(bare, terms().map(lambda ts: Alternative(terms=ts)))
-    return st.lists(alt, min_size=1, max_size=3).map(lambda alts: Selector(tuple(alts)))
+    link = st.one_of(bare, terms().map(lambda ts: Alternative(terms=ts)))
+    chain = st.lists(link, min_size=1, max_size=3).map(
+        lambda links: Alternative(links[-1].terms, links[-1].bare, tuple(links[:-1]))
+    )
+    return st.lists(chain, min_size=1, max_size=3).map(lambda alts: Selector(tuple(alts)))
 
 
 def targets(rest: bool) -> st.SearchStrategy[Target]:

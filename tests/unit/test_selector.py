@@ -35,7 +35,7 @@ def test_regex_operator_is_parsed() -> None:
 def test_quoted_string_is_a_bare_text_selector() -> None:
     sel = parse_selector('"Sign in"')
     assert sel.alternatives == (Alternative(bare="Sign in"),)
-    assert sel.expanded() == ((Term("label", "=", "Sign in"),), (Term("text", "=", "Sign in"),))
+    assert sel.expanded() == (((Term("label", "=", "Sign in"),),), ((Term("text", "=", "Sign in"),),))
 
 
 def test_unquoted_words_are_a_bare_text_selector() -> None:
@@ -78,3 +78,50 @@ def test_format_is_canonical_and_parses_back_equal() -> None:
     text = format_selector(sel)
     assert text == 'role=button label="Place order" visible || "Sign in" || enabled=false'
     assert parse_selector(text) == sel
+
+
+# scoped selectors, has-text and nth (SPEC §4)
+
+
+def test_a_chain_scopes_each_link_inside_the_previous_one() -> None:
+    sel = parse_selector('role=listitem has-text="Bob" >> role=button label="Delete"')
+    (alt,) = sel.alternatives
+    assert alt.scope == (Alternative(terms=(Term("role", "=", "listitem"), Term("has-text", "=", "Bob"))),)
+    assert alt.terms == (Term("role", "=", "button"), Term("label", "=", "Delete"))
+
+
+def test_double_bar_binds_looser_than_the_chain() -> None:
+    sel = parse_selector('role=row >> "Edit" || id=edit')
+    assert len(sel.alternatives) == 2 and sel.alternatives[0].scope and not sel.alternatives[1].scope
+    assert format_selector(sel) == 'role=row >> "Edit" || id="edit"'
+
+
+def test_a_bare_text_link_stops_at_the_chain() -> None:
+    (alt,) = parse_selector("Bob >> Delete").alternatives
+    assert alt.scope == (Alternative(bare="Bob"),) and alt.bare == "Delete"
+
+
+def test_nth_is_an_integer_and_may_count_from_the_end() -> None:
+    assert parse_selector("role=checkbox nth=-1").alternatives[0].terms[1] == Term("nth", "=", "-1")
+    assert format_selector(parse_selector("role=checkbox nth=02")) == "role=checkbox nth=2"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("role=button >>", "empty link"),
+        (">> role=button", "empty link"),
+        ("role=row >> >> role=button", "empty link"),
+        ("role=checkbox nth=first", "nth takes an integer"),
+        ('has-text~="B.b"', "has-text takes ="),
+    ],
+)
+def test_malformed_scoped_selector_is_invalid_args(text: str, message: str) -> None:
+    with pytest.raises(InvalidArgs, match=message):
+        parse_selector(text)
+
+
+def test_a_bad_link_error_names_its_column() -> None:
+    with pytest.raises(InvalidArgs) as exc:
+        parse_selector("role=row >> role=button nth=x")
+    assert exc.value.location is not None and exc.value.location.column == 29

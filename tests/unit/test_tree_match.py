@@ -73,3 +73,29 @@ def test_ambiguity_lists_at_most_five_candidates() -> None:
 
 def test_no_match_is_none() -> None:
     assert resolve(capture(N("button", label="Go")), parse_selector('label="Stop"')).kind == "none"
+
+
+def test_a_chain_keeps_the_matches_inside_a_match_of_the_scope() -> None:
+    cap = capture(
+        N("listitem", text="Alice")(N("button", label="Delete")),
+        N("listitem", text="Bob")(N("button", label="Delete")),
+    )
+    res = resolve(cap, parse_selector('role=listitem has-text="bob" >> role=button label="Delete"'))
+    assert res.kind == "unique" and res.winner is by_label(cap, "Delete", 1)
+
+
+def test_has_text_is_a_case_insensitive_contains() -> None:
+    cap = capture(N("listitem", text="Buy  Milk today"), N("listitem", text="Bread"))
+    assert resolve(cap, parse_selector('has-text="buy milk"')).matches == [cap.nodes[1]]
+
+
+def test_nth_picks_from_the_links_match_set_in_document_order() -> None:
+    cap = capture(N("checkbox"), N("checkbox"), N("checkbox", checked=True))
+    assert resolve(cap, parse_selector("role=checkbox nth=-1")).winner is cap.nodes[3]
+    assert resolve(cap, parse_selector("role=checkbox nth=1")).winner is cap.nodes[2]
+    assert resolve(cap, parse_selector("role=checkbox nth=3")).kind == "none"
+
+
+def test_a_chain_whose_scope_matches_nothing_matches_nothing() -> None:
+    cap = capture(N("listitem", text="Alice")(N("button", label="Delete")))
+    assert resolve(cap, parse_selector('role=listitem has-text="Bob" >> "Delete"')).match_count == 0
