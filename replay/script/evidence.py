@@ -49,6 +49,20 @@ class Region:
 
 
 @dataclass(frozen=True)
+class Anchor:
+    """The nearest ancestor that tells a node apart from look-alikes: a row, a card, a list item.
+
+    Identified by its test id, its label, or its key text (the first text of its non-interactive
+    descendants, as ``has-text`` finds it).
+    """
+
+    role: str
+    label: str | None = None
+    text: str | None = None
+    id: str | None = None
+
+
+@dataclass(frozen=True)
 class Rect:
     """A diagnostic rectangle in CSS px."""
 
@@ -73,6 +87,9 @@ class TargetEvidence:
     role: str | None = None
     id: str | None = None
     label: str | None = None
+    anchor: Anchor | None = None  # part of the identity when recorded
+    placeholder: str | None = None  # secondary signals for suggestions and healing, never compared
+    text: str | None = None
     ancestry: tuple[Ancestor, ...] = ()
     sibling: int | None = None
     viewport_order: int | None = None
@@ -85,6 +102,11 @@ class TargetEvidence:
     def verified(self) -> bool:
         """True when replay should check identity before acting."""
         return self.verification == VERIFIED
+
+    @property
+    def identifiable(self) -> bool:
+        """A verified annotation needs a role and at least one of id, label, anchor (SPEC §5)."""
+        return self.role is not None and (self.id is not None or self.label is not None or self.anchor is not None)
 
 
 def _bad(message: str, where: Location | None, hint: str | None = None) -> InvalidArgs:
@@ -166,6 +188,18 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
                 raise _bad(f"'rect.{k}' must be a finite number", where)
             nums.append(float(v))
         rect = Rect(*nums)
+    anchor = None
+    raw_anchor = _object(obj, "anchor", where)
+    if raw_anchor is not None:
+        role = _string(raw_anchor, "role", where)
+        if role is None:
+            raise _bad("'anchor' needs a 'role'", where)
+        anchor = Anchor(
+            role,
+            _string(raw_anchor, "label", where, label=True),
+            _string(raw_anchor, "text", where, label=True),
+            _string(raw_anchor, "id", where),
+        )
     page = None
     raw_page = _object(obj, "page", where)
     if raw_page is not None:
@@ -177,6 +211,9 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         role=_string(obj, "role", where),
         id=_string(obj, "id", where),
         label=_string(obj, "label", where, label=True),
+        anchor=anchor,
+        placeholder=_string(obj, "placeholder", where, label=True),
+        text=_string(obj, "text", where, label=True),
         ancestry=tuple(ancestry),
         sibling=_int(obj, "sibling", where),
         viewport_order=_int(obj, "viewportOrder", where),
@@ -185,9 +222,9 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         page=page,
         verification=verification,
     )
-    if evidence.verified and (evidence.role is None or (evidence.id is None and evidence.label is None)):
+    if evidence.verified and not evidence.identifiable:
         raise _bad(
-            "a verified annotation needs 'role' and an 'id' or a 'label'",
+            "a verified annotation needs 'role' and an 'id', a 'label' or an 'anchor'",
             where,
             'record it again, or mark it "verification":"unverifiable"',
         )
@@ -202,6 +239,18 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
         out["role"] = ev.role
     if ev.label is not None:
         out["label"] = ev.label
+    if ev.anchor is not None:
+        a = ev.anchor
+        out["anchor"] = {
+            "role": a.role,
+            **({"label": a.label} if a.label is not None else {}),
+            **({"text": a.text} if a.text is not None else {}),
+            **({"id": a.id} if a.id is not None else {}),
+        }
+    if ev.placeholder is not None:
+        out["placeholder"] = ev.placeholder
+    if ev.text is not None:
+        out["text"] = ev.text
     if ev.ancestry:
         out["ancestry"] = [{"role": a.role, **({"label": a.label} if a.label is not None else {})} for a in ev.ancestry]
     if ev.sibling is not None:
@@ -236,7 +285,9 @@ def _dump(obj: dict[str, Any]) -> str:
 
 
 def _fits_strings(ev: TargetEvidence) -> bool:
-    strings = [ev.role, ev.id, ev.label]
+    strings = [ev.role, ev.id, ev.label, ev.placeholder, ev.text]
+    if ev.anchor:
+        strings += [ev.anchor.role, ev.anchor.label, ev.anchor.text, ev.anchor.id]
     strings += [s for a in ev.ancestry for s in (a.role, a.label)]
     if ev.scroll_region:
         strings += [ev.scroll_region.role, ev.scroll_region.label, ev.scroll_region.id]
@@ -249,11 +300,24 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
     """Apply the normalization rules to every string of ``ev``."""
     region = ev.scroll_region
     page = ev.page
+    anchor = ev.anchor
     return replace(
         ev,
         role=normalize_string(ev.role),
         id=normalize_string(ev.id),
         label=normalize(ev.label),
+        anchor=(
+            Anchor(
+                normalize_string(anchor.role) or "generic",
+                normalize(anchor.label),
+                normalize(anchor.text),
+                normalize_string(anchor.id),
+            )
+            if anchor
+            else None
+        ),
+        placeholder=normalize(ev.placeholder),
+        text=normalize(ev.text),
         ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize(a.label)) for a in ev.ancestry),
         scroll_region=(
             Region(normalize_string(region.role) or "generic", normalize(region.label), normalize_string(region.id))
@@ -271,7 +335,7 @@ def encode(ev: TargetEvidence) -> str:
     not fit, or holds an over-long string, is written as ``unverifiable``.
     """
     ev = normalized(ev)
-    if ev.verified and (ev.role is None or (ev.id is None and ev.label is None)):
+    if ev.verified and not ev.identifiable:
         ev = replace(ev, verification=UNVERIFIABLE)
     if not _fits_strings(ev):
         ev = TargetEvidence(

@@ -14,6 +14,7 @@ from replay.script.evidence import (
     UNVERIFIABLE,
     VERIFIED,
     Ancestor,
+    Anchor,
     Page,
     Rect,
     Region,
@@ -21,10 +22,10 @@ from replay.script.evidence import (
     decode,
     encode,
 )
-from replay.script.selector import Selector
+from replay.script.selector import NTH, Selector
 from replay.script.text import normalize
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
-from replay.tree.model import Capture, Node
+from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
 from replay.tree.verdict import VERIFIED as VERIFIED_KIND
 from replay.tree.verdict import DivergenceKind
 
@@ -95,7 +96,12 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     if ev.id is not None:
         if node.test_id != ev.id:
             return False
-    elif ev.label is None or normalize(node.label) != ev.label:
+    elif ev.label is not None:
+        if normalize(node.label) != ev.label:
+            return False
+    elif ev.anchor is None:
+        return False
+    if ev.anchor is not None and find_anchor(node, ev.anchor) is None:
         return False
     if ev.ancestry:
         actual = node.ancestors()
@@ -105,6 +111,51 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
             if have.role != want.role or normalize(have.label) != want.label:
                 return False
     return True
+
+
+def anchor_identity(node: Node) -> Anchor:
+    """The ``anchor`` evidence of an ancestor: its role, unique-looking id, and key text (else label)."""
+    text = normalize(node.key_text)
+    return Anchor(node.role, None if text else normalize(node.label), text, node.test_id)
+
+
+def anchor_matches(node: Node, anchor: Anchor) -> bool:
+    """Whether ``node`` is the recorded anchor: its role and every recorded field, compared exactly."""
+    if node.role != anchor.role:
+        return False
+    if anchor.id is not None and node.test_id != anchor.id:
+        return False
+    if anchor.label is not None and normalize(node.label) != anchor.label:
+        return False
+    return anchor.text is None or normalize(node.key_text) == anchor.text
+
+
+def find_anchor(node: Node, anchor: Anchor) -> Node | None:
+    """The nearest of the node's ancestors (≤ 8 up) that is the recorded anchor."""
+    return next((a for a in node.ancestors()[:MAX_ANCESTRY] if anchor_matches(a, anchor)), None)
+
+
+def anchor_of(capture: Capture, node: Node) -> Node | None:
+    """The nearest ancestor (≤ 8 up) holding no look-alike of ``node`` but ``node`` itself, when it has look-alikes.
+
+    A look-alike shares the role and label (or the role, for an unlabeled node). The ancestor must
+    be nameable (a test id, a label or a key text) and differ, as an anchor, from the ancestors
+    the look-alikes sit in; else no anchor is recorded and position alone tells them apart.
+    """
+    label = normalize(node.label)
+    peers = [n for n in capture.select(".//node[@role=$r]", r=node.role) if normalize(n.label) == label]
+    if len(peers) <= 1:
+        return None
+    for ancestor in node.ancestors()[:MAX_ANCESTRY]:
+        inside = [p for p in peers if ancestor in p.iterancestors()]
+        if inside != [node]:
+            break  # farther ancestors hold the look-alikes too
+        anchor = anchor_identity(ancestor)
+        if anchor.id is None and anchor.label is None and anchor.text is None:
+            continue
+        if not any(find_anchor(p, anchor) is not None for p in peers if p is not node):
+            return ancestor
+    return None
 
 
 def identity_members(capture: Capture, ev: TargetEvidence, among: list[Node] | None = None) -> list[Node]:
@@ -149,16 +200,25 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     unique_id = node.test_id if id_is_unique(capture, node) else None
     x, y, w, h = node.rect
     parsed = urlparse(capture.url)
+    anchor_node = anchor_of(capture, node)
+    anchor = anchor_identity(anchor_node) if anchor_node is not None else None
+    if anchor is not None and anchor.id is not None and not id_is_unique(capture, anchor_node):  # type: ignore[arg-type]
+        anchor = Anchor(anchor.role, anchor.label, anchor.text)
+    label = normalize(node.label)
+    text = normalize((node.content or "")[:KEY_TEXT_CHARS])
     ev = TargetEvidence(
         role=node.role,
         id=unique_id,
-        label=normalize(node.label),
+        label=label,
+        anchor=anchor,
+        placeholder=normalize(node.placeholder),
+        text=text if text != label else None,
         ancestry=ancestry_of(node),
         sibling=sibling_of(node),
         scroll_region=region_identity(region_of(node)),
         rect=Rect(x, y, w, h),
         page=Page(parsed.path or "/", normalize(capture.title)),
-        verification=VERIFIED if (unique_id or node.label) else UNVERIFIABLE,
+        verification=VERIFIED if (unique_id or label or anchor) else UNVERIFIABLE,
     )
     ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})
     # what is written is what a reader will see: pass through the codec (bounds, normalization)
@@ -197,6 +257,11 @@ def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
         out.append(f"id: recorded {ev.id!r}, found {node.test_id!r}")
     if ev.id is None and ev.label is not None and normalize(node.label) != ev.label:
         out.append(f"label: recorded {ev.label!r}, found {normalize(node.label)!r}")
+    if ev.anchor is not None and find_anchor(node, ev.anchor) is None:
+        a = ev.anchor
+        near = next((x for x in node.ancestors() if x.role == a.role), None)
+        found = f"{near.role} {normalize(near.key_text) or normalize(near.label)!r}" if near is not None else "none"
+        out.append(f"anchor: recorded {a.role} {a.text or a.label or a.id!r}, found {found}")
     actual = node.ancestors()
     for i, want in enumerate(ev.ancestry):
         if i >= len(actual):
@@ -268,10 +333,23 @@ def _isolate(capture: Capture, members: list[Node], ev: TargetEvidence) -> tuple
 
 
 def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvidence) -> TargetEvidence:
-    """Mark evidence ``verified`` only if replay's verification isolates exactly ``node``."""
+    """Mark evidence ``verified`` only if replay's verification isolates exactly ``node``.
+
+    Position never verifies identity: a positional selector (``nth``) over look-alikes that the
+    evidence itself cannot tell apart is ``unverifiable``.
+    """
     if ev.verification == UNVERIFIABLE:
         return ev
     verdict = verify(capture, selector, ev)
-    if verdict.verified and verdict.target is node:
+    isolated = verdict.verified and verdict.target is node
+    if isolated and is_positional(selector):
+        members = identity_members(capture, ev)
+        isolated = members == [node] or (len(members) > 1 and ev.anchor is not None)
+    if isolated:
         return ev
     return TargetEvidence(**{**ev.__dict__, "verification": UNVERIFIABLE})
+
+
+def is_positional(selector: Selector) -> bool:
+    """Whether a selector singles its node out by position (an ``nth`` term anywhere)."""
+    return any(t.key == NTH for alt in selector.alternatives for link in alt.links() for t in link.terms)

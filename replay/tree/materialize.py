@@ -1,15 +1,23 @@
-"""Selector materialization: a portable selector for a node (SPEC §4), as an ordered table."""
+"""Selector materialization: a portable selector for a node (SPEC §4), as ordered tables.
+
+The first candidate that singles the node out wins: plain (id, role+label, label, placeholder,
+text), then anchored (``ANCESTOR >> NODE``), then — only when nothing anchors — positional
+(``role=R nth=K``), flagged. One fallback from a different evidence source is added when there is
+one. Every written selector resolves to exactly the node in the record-time tree.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from replay.script.selector import Alternative, Selector, Term
-from replay.tree.match import alternative_matches, resolve_matches
+from replay.script.evidence import MAX_ANCESTRY
+from replay.script.selector import HAS_TEXT, NTH, Alternative, Selector, Term
+from replay.tree.match import link_matches, resolve, resolve_matches
 from replay.tree.model import Capture, Node
 
 MAX_FALLBACKS = 1
+Build = Callable[[Capture, Node], tuple[Term, ...] | None]
 
 
 def _id(capture: Capture, n: Node) -> tuple[Term, ...] | None:
@@ -24,7 +32,7 @@ def _role_label(capture: Capture, n: Node) -> tuple[Term, ...] | None:
     return None
 
 
-def _field(key: str) -> Callable[[Capture, Node], tuple[Term, ...] | None]:
+def _field(key: str) -> Build:
     def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
         value = n.field(key)
         return (Term(key, "=", value),) if value else None
@@ -32,13 +40,34 @@ def _field(key: str) -> Callable[[Capture, Node], tuple[Term, ...] | None]:
     return candidate
 
 
-# The materialization order: the first candidate that singles the node out wins.
-CANDIDATES: tuple[tuple[str, Callable[[Capture, Node], tuple[Term, ...] | None]], ...] = (
+def _role(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+    return (Term("role", "=", n.role),) if n.role != "generic" else None
+
+
+def _role_key_text(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+    text = n.key_text
+    return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text)) if text and n.role != "generic" else None
+
+
+# The materialization order: (name, evidence source, candidate). The first unique one wins; a
+# fallback must come from another source and say something the written ones do not.
+CANDIDATES: tuple[tuple[str, str, Build], ...] = (
+    ("id", "id", _id),
+    ("role+label", "label", _role_label),
+    ("label", "label", _field("label")),
+    ("placeholder", "placeholder", _field("placeholder")),
+    ("text", "text", _field("text")),
+)
+# How an anchoring ancestor is singled out (it must be unique in the whole tree).
+ANCHOR_CANDIDATES: tuple[Build, ...] = (_id, _role_label, _role_key_text)
+# How the node is named inside its anchor (it must be the only match there).
+INNER_CANDIDATES: tuple[tuple[str, Build], ...] = (
     ("id", _id),
-    ("role+label", _role_label),
+    ("label", _role_label),
     ("label", _field("label")),
     ("placeholder", _field("placeholder")),
     ("text", _field("text")),
+    ("role", _role),
 )
 
 
@@ -47,36 +76,72 @@ class Materialized:
     """A selector for a node, whether it singles the node out, and which candidates it used.
 
     Values are literal (as on screen); write them with ``escape_templates`` so a ``${`` in a
-    label stays text.
+    label stays text. ``positional``: only ``nth`` singles the node out — it will act on whatever
+    sits at that position.
     """
 
     selector: Selector | None
     unique: bool
     bases: tuple[str, ...] = ()
+    positional: bool = False
 
 
 def materialize(capture: Capture, node: Node) -> Materialized:
-    """The first unique candidate plus unique fallbacks; else the most specific matching candidate."""
-    unique: list[tuple[str, tuple[Term, ...]]] = []
-    matching: list[tuple[int, int, str, tuple[Term, ...]]] = []
-    for order, (name, build) in enumerate(CANDIDATES):
+    """The first unique candidate plus a fallback from another source; anchored, then positional."""
+    chosen: list[tuple[str, str, Alternative]] = []
+    values: set[str] = set()
+    for name, source, build in CANDIDATES:
         terms = build(capture, node)
-        if terms is None:
+        if terms is None or not _singles_out(capture, terms, node):
             continue
-        matches = alternative_matches(capture, terms)
-        if node not in matches:
+        said = {str(t.value) for t in terms if t.key not in ("role", "id")}
+        if chosen and (source in {s for _, s, _ in chosen} or said <= values):
+            continue  # a fallback from the same source, or repeating a value, adds nothing
+        chosen.append((name, source, Alternative(terms=terms)))
+        values |= said
+        if len(chosen) > MAX_FALLBACKS:
+            break
+    if len(chosen) <= MAX_FALLBACKS:
+        anchored = _anchored(capture, node, skip={s for _, s, _ in chosen})
+        if anchored is not None:
+            chosen.append(("anchor", "anchor", anchored))
+    if chosen:
+        return Materialized(Selector(tuple(a for _, _, a in chosen)), True, tuple(n for n, _, _ in chosen))
+    return _positional(capture, node)
+
+
+def _singles_out(capture: Capture, terms: tuple[Term, ...], node: Node) -> bool:
+    matches = link_matches(capture, terms)
+    return node in matches and resolve_matches(matches).winner is node
+
+
+def _anchored(capture: Capture, node: Node, skip: set[str]) -> Alternative | None:
+    """``ANCESTOR >> NODE``: the nearest uniquely selectable ancestor, and the node's most specific
+    candidate that is the only match inside it (none from the sources in ``skip``, already written)."""
+    for ancestor in node.ancestors()[:MAX_ANCESTRY]:
+        named = (b(capture, ancestor) for b in ANCHOR_CANDIDATES)
+        outer = next((t for t in named if t is not None and _only(capture, t, ancestor)), None)
+        if outer is None:
             continue
-        resolution = resolve_matches(matches)
-        if resolution.winner is node:
-            unique.append((name, terms))
-        else:
-            matching.append((len(matches), order, name, terms))
-    if unique:
-        chosen = unique[: 1 + MAX_FALLBACKS]
-        return Materialized(
-            Selector(tuple(Alternative(terms=t) for _, t in chosen)), True, tuple(name for name, _ in chosen)
-        )
-    if matching:
-        _, _, name, terms = min(matching)
-        return Materialized(Selector((Alternative(terms=terms),)), False, (name,))
-    return Materialized(None, False)
+        for source, build in INNER_CANDIDATES:
+            inner = build(capture, node)
+            if source in skip or inner is None or link_matches(capture, inner, [ancestor]) != [node]:
+                continue
+            alt = Alternative(terms=inner, scope=(Alternative(terms=outer),))
+            if resolve(capture, Selector((alt,))).winner is node:  # the self-check
+                return alt
+    return None
+
+
+def _only(capture: Capture, terms: tuple[Term, ...], node: Node) -> bool:
+    return link_matches(capture, terms) == [node]
+
+
+def _positional(capture: Capture, node: Node) -> Materialized:
+    """The last resort: ``role=R nth=K`` — flagged, since it acts on whatever sits at that position."""
+    role = (Term("role", "=", node.role),)
+    matches = link_matches(capture, role)
+    if node not in matches:
+        return Materialized(None, False)
+    terms = (*role, Term(NTH, "=", str(matches.index(node))))
+    return Materialized(Selector((Alternative(terms=terms),)), True, ("position",), positional=True)

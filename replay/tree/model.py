@@ -133,6 +133,22 @@ class Node(etree.ElementBase):
             p = p.parent_node
         return out
 
+    @property
+    def key_text(self) -> str | None:
+        """The first text of the non-interactive descendants (≤ 64 chars): a row's "Bob", a card's title.
+
+        What tells one row, card or list item apart from its look-alikes (SPEC §4). Without such a
+        descendant, the node's own text less its controls' texts.
+        """
+        found = _first_text(self)
+        if found is None and self.content:
+            rest = self.content
+            for d in self.iterdescendants():
+                if isinstance(d, Node) and d.actionable and d.content:
+                    rest = rest.replace(d.content, " ", 1)
+            found = " ".join(rest.split()) or None
+        return found[:KEY_TEXT_CHARS].rstrip() if found else None
+
     def field(self, key: str) -> str | None:
         """A selector field by its key (``id``, ``role``, ``label``, …)."""
         if key == "id":
@@ -169,6 +185,21 @@ class Node(etree.ElementBase):
             "frame": self.frame,
             "depth": len(self.ancestors()),
         }
+
+
+KEY_TEXT_CHARS = 64
+
+
+def _first_text(node: Node) -> str | None:
+    for child in node:
+        if not isinstance(child, Node) or child.actionable:
+            continue
+        found = _first_text(child)
+        if found is not None:
+            return found
+        if child.content:
+            return child.content
+    return None
 
 
 _LOOKUP = etree.ElementDefaultClassLookup(element=Node)

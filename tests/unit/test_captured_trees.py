@@ -36,13 +36,15 @@ def test_nodes_are_in_document_order_with_refs_from_e1(index: Capture) -> None:
     assert index.nodes[1].ref == "@e1" and index.root.role == "document"
 
 
-def test_repeated_add_to_cart_buttons_materialize_to_their_unique_test_ids_only(index: Capture) -> None:
-    # role+label is not unique, so it is no fallback: the evidence singles each button out
+def test_repeated_add_to_cart_buttons_materialize_to_their_ids_anchored_on_their_card_as_fallback(
+    index: Capture,
+) -> None:
+    # role+label is not unique, so it is no fallback; the card it sits in tells it apart
     adds = [n for n in index.nodes if n.label == "Add to cart"]
     assert [format_selector(materialize(index, n).selector) for n in adds] == [  # type: ignore[arg-type]
-        'id="add-teapot"',
-        'id="add-kettle"',
-        'id="add-mug"',
+        'id="add-teapot" || role=article label="Teapot" >> role=button label="Add to cart"',
+        'id="add-kettle" || role=article label="Kettle" >> role=button label="Add to cart"',
+        'id="add-mug" || role=article label="Mug" >> role=button label="Add to cart"',
     ]
 
 

@@ -108,7 +108,7 @@ def test_self_check_marks_a_node_singled_out_by_evidence_verified() -> None:
     )
     node = by_label(cap, "Add to cart", 1)
     mat = materialize(cap, node)
-    assert mat.selector is not None and not mat.unique
+    assert mat.selector is not None and mat.bases == ("anchor",)
     ev = self_check(cap, mat.selector, node, record_evidence(cap, node))
     assert ev.verification == "verified"
     assert verify(cap, mat.selector, ev).target is node
@@ -120,8 +120,8 @@ def test_self_check_marks_indistinguishable_duplicates_unverifiable() -> None:
     mat = materialize(cap, node)
     assert mat.selector is not None
     ev = record_evidence(cap, node)
-    # same identity, same ancestry, same sibling index, same (empty) region: nothing isolates it
-    ev = TargetEvidence(**{**ev.__dict__, "viewport_order": None})
+    # same identity, same ancestry, same sibling index, same (empty) region: only position tells them apart
+    assert mat.positional
     assert self_check(cap, mat.selector, node, ev).verification == "unverifiable"
 
 

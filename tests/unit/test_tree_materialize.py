@@ -33,16 +33,50 @@ def test_placeholder_then_text_are_the_last_candidates() -> None:
     assert sel(cap, cap.nodes[2]) == 'text="Hello"'
 
 
-def test_no_unique_candidate_writes_the_most_specific_matching_one() -> None:
+def test_a_repeated_control_is_anchored_on_the_row_that_tells_it_apart() -> None:
+    cap = capture(
+        N("listitem", text="Alice Delete")(N("generic", text="Alice"), N("button", label="Delete")),
+        N("listitem", text="Bob Delete")(N("generic", text="Bob"), N("button", label="Delete")),
+    )
+    m = materialize(cap, by_label(cap, "Delete", 1))
+    assert m.unique and not m.positional and m.bases == ("anchor",)
+    assert format_selector(m.selector) == 'role=listitem has-text="Bob" >> role=button label="Delete"'  # type: ignore[arg-type]
+
+
+def test_an_unlabeled_control_is_named_by_its_role_inside_its_anchor() -> None:
+    cap = capture(
+        N("listitem", text="buy milk")(N("generic", text="buy milk"), N("checkbox")),
+        N("listitem", text="walk dog")(N("generic", text="walk dog"), N("checkbox")),
+    )
+    assert sel(cap, cap.nodes[6]) == 'role=listitem has-text="walk dog" >> role=checkbox'
+
+
+def test_an_anchored_fallback_never_repeats_the_source_already_written() -> None:
+    cap = capture(
+        N("article", label="Teapot")(N("button", label="Add to cart", id="add-teapot")),
+        N("article", label="Kettle")(N("button", label="Add to cart", id="add-kettle")),
+    )
+    assert sel(cap, cap.nodes[2]) == 'id="add-teapot" || role=article label="Teapot" >> role=button label="Add to cart"'
+
+
+def test_a_fallback_from_the_same_source_or_with_the_same_value_is_not_written() -> None:
+    cap = capture(N("textbox", label="What needs to be done?", placeholder="What needs to be done?"))
+    assert sel(cap, cap.nodes[1]) == 'role=textbox label="What needs to be done?"'
+    cap = capture(N("textbox", label="Todo", placeholder="What needs to be done?"))
+    assert sel(cap, cap.nodes[1]) == 'role=textbox label="Todo" || placeholder="What needs to be done?"'
+
+
+def test_when_nothing_anchors_the_position_is_written_and_flagged() -> None:
     cap = capture(N("group")(N("button", label="Add")), N("group")(N("button", label="Add")), N("link", label="Add"))
-    m = materialize(cap, by_label(cap, "Add", 0))
-    assert not m.unique and m.selector is not None
-    assert format_selector(m.selector) == 'role=button label="Add"'  # 2 matches beats label's 3
+    m = materialize(cap, by_label(cap, "Add", 1))
+    assert m.positional and m.selector is not None
+    assert format_selector(m.selector) == "role=button nth=1"
 
 
-def test_node_without_any_candidate_is_unmaterialized() -> None:
-    cap = capture(N("generic", actionable=True))
-    assert materialize(cap, cap.nodes[1]).selector is None
+def test_every_visible_node_is_materializable() -> None:
+    cap = capture(N("generic", actionable=True), N("generic", actionable=True))
+    m = materialize(cap, cap.nodes[2])
+    assert m.positional and m.selector is not None and format_selector(m.selector) == "role=generic nth=1"
 
 
 def test_recorded_values_keep_dollar_brace_literal_when_written() -> None:
