@@ -40,6 +40,8 @@ def _action_text(result: dict[str, Any]) -> str:
         )
     if result.get("recorded") and result.get("selector"):
         text += f"\n  recorded as: {result['selector']} ({result.get('verification')})"
+    if result.get("warning"):
+        text += f"\n  warning: {result['warning']}"
     if result.get("path"):
         text += f"\n  saved {result['path']}"
     return text

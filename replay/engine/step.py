@@ -161,6 +161,7 @@ class Described:
     verification: str | None = None
     selector: str | None = None
     recorded_node: Node | None = None
+    warning: str | None = None  # said the moment the step is recorded: what would make it robust
 
 
 def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Described:
@@ -183,13 +184,30 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
         return Described(recorded_node=node)
     ev = self_check(bound.capture, mat.selector, node, record_evidence(bound.capture, node))
     written = escape_templates(mat.selector)
+    selector = format_selector(written)
     return Described(
         step.line(Target(selector=written)),
         ev_codec.encode(ev),
         ev.verification,
-        format_selector(written),
+        selector,
         node,
+        recording_warning(selector, positional=mat.positional, verified=ev.verified),
     )
+
+
+def recording_warning(selector: str, *, positional: bool, verified: bool) -> str | None:
+    """What a recording says at once about a step that replay cannot bind robustly (SPEC §4)."""
+    if positional:
+        return (
+            f"recorded by position ({selector}): replay will act on whatever sits there; give the element "
+            "a label or a test id, or put it in a row or card with a text of its own"
+        )
+    if not verified:
+        return (
+            "its identity could not be verified (look-alikes nothing tells apart): replay will stop at this "
+            "step as identity-unverifiable; give it a label or a test id"
+        )
+    return None
 
 
 async def _element(state: StepState, step: Step) -> dict[str, Any]:
@@ -219,6 +237,8 @@ async def _element(state: StepState, step: Step) -> dict[str, Any]:
     if described.selector:
         result["selector"] = described.selector
         result["verification"] = described.verification
+    if described.warning and state.recording is not None and step.written(observation=reading):
+        result["warning"] = described.warning
     entry = journal(
         state,
         step,

@@ -123,7 +123,7 @@ def _anchored(capture: Capture, node: Node, skip: set[str]) -> Alternative | Non
         outer = next((t for t in named if t is not None and _only(capture, t, ancestor)), None)
         if outer is None:
             continue
-        for source, build in INNER_CANDIDATES:
+        for source, build in (*INNER_CANDIDATES, ("position", _position_inside(ancestor))):
             inner = build(capture, node)
             if source in skip or inner is None or link_matches(capture, inner, [ancestor]) != [node]:
                 continue
@@ -131,6 +131,18 @@ def _anchored(capture: Capture, node: Node, skip: set[str]) -> Alternative | Non
             if resolve(capture, Selector((alt,))).winner is node:  # the self-check
                 return alt
     return None
+
+
+def _position_inside(ancestor: Node) -> Build:
+    """``role=R nth=K`` among the ancestor's descendants: a row's second button stays its second
+    button wherever the row moves (the anchor, not the page position, binds it)."""
+
+    def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+        role = (Term("role", "=", n.role),)
+        inside = link_matches(capture, role, [ancestor])
+        return (*role, Term(NTH, "=", str(inside.index(n)))) if n in inside else None
+
+    return candidate
 
 
 def _only(capture: Capture, terms: tuple[Term, ...], node: Node) -> bool:

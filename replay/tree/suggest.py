@@ -10,19 +10,21 @@ from dataclasses import dataclass
 from difflib import SequenceMatcher
 
 from replay.script.evidence import Ancestor, TargetEvidence
-from replay.script.text import normalize
-from replay.tree.identity import ancestry_of, region_identity, region_of, sibling_of
+from replay.script.text import fold, normalize
+from replay.tree.identity import ancestry_of, find_anchor, region_identity, region_of, sibling_of
 from replay.tree.model import Capture, Node
 
-# component -> weight; the weights sum to 1.0
+# component -> weight. A score is the weighted agreement over the components the evidence can
+# speak to: all but ``anchor`` always (they sum to 1.0), ``anchor`` when one was recorded.
 WEIGHTS: dict[str, float] = {
     "role": 0.30,
-    "label": 0.25,
+    "label": 0.25,  # label, else placeholder or text equality
     "id": 0.10,
     "ancestry": 0.15,
     "region": 0.05,
     "sibling": 0.05,
     "position": 0.10,
+    "anchor": 0.15,  # the node sits in the recorded row, card or list item
 }
 MAX_SUGGESTIONS = 5
 MIN_SCORE = 0.35
@@ -71,6 +73,8 @@ def _cheap(capture: Capture, node: Node, ev: TargetEvidence, memo: _Memo | None 
     if ev.sibling is not None:
         out["sibling"] = 1.0 if sibling_of(node) == ev.sibling else 0.0
     out["position"] = _position(capture, node, ev)
+    if ev.anchor is not None:
+        out["anchor"] = 1.0 if find_anchor(node, ev.anchor) is not None else 0.0
     return out
 
 
@@ -91,6 +95,9 @@ def _strings(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str,
             _similar(ev.label, node.content),
             _similar(ev.label, node.placeholder),
         )
+    for recorded, now in ((ev.placeholder, node.placeholder), (ev.text, node.content)):
+        if recorded and fold(recorded) == fold(now):
+            out["label"] = 1.0  # the same placeholder or text is as good as the same name
     if ev.id:
         out["id"] = _similar(ev.id, node.test_id)
     return out
@@ -104,15 +111,21 @@ def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, fl
 def score(capture: Capture, node: Node, ev: TargetEvidence) -> tuple[float, tuple[str, ...]]:
     """The weighted similarity and the components that agreed."""
     parts = components(capture, node, ev)
-    return round(_total(parts), 3), _basis(parts)
+    return round(_total(parts, ev), 3), _basis(parts)
 
 
-def _total(parts: dict[str, float]) -> float:
-    return sum(WEIGHTS[k] * v for k, v in parts.items())
+def _scale(ev: TargetEvidence) -> float:
+    """The sum of the weights of the components ``ev`` can speak to."""
+    return sum(w for k, w in WEIGHTS.items() if k != "anchor" or ev.anchor is not None)
+
+
+def _total(parts: dict[str, float], ev: TargetEvidence) -> float:
+    return sum(WEIGHTS[k] * v for k, v in parts.items()) / _scale(ev)
 
 
 def _basis(parts: dict[str, float]) -> tuple[str, ...]:
-    return tuple(k for k, v in parts.items() if v >= BASIS_SHARE and k in ("role", "label", "id", "ancestry"))
+    named = ("role", "label", "id", "anchor", "ancestry")
+    return tuple(k for k in named if parts.get(k, 0.0) >= BASIS_SHARE)
 
 
 def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
@@ -123,14 +136,16 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     large page most nodes are never scored. The result equals scoring every node.
     """
     credit = sum(WEIGHTS[k] for k in ("ancestry", "region", "sibling"))
-    credit += (WEIGHTS["label"] if ev.label else 0.0) + (WEIGHTS["id"] if ev.id else 0.0)
+    credit += WEIGHTS["label"] if (ev.label or ev.placeholder or ev.text) else 0.0
+    credit += (WEIGHTS["id"] if ev.id else 0.0) + (WEIGHTS["anchor"] if ev.anchor else 0.0)
+    scale = _scale(ev)
     bounded = []
     for node in capture.labeled_or_actionable():
         quick = {
             "role": 1.0 if ev.role is not None and node.role == ev.role else 0.0,
             "position": _position(capture, node, ev),
         }
-        bound = WEIGHTS["role"] * quick["role"] + WEIGHTS["position"] * quick["position"] + credit
+        bound = (WEIGHTS["role"] * quick["role"] + WEIGHTS["position"] * quick["position"] + credit) / scale
         if bound >= MIN_SCORE:
             bounded.append((bound, node.position, node))
     bounded.sort(key=lambda item: (-item[0], item[1]))
@@ -141,7 +156,7 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
         if bound < floor:
             break
         parts = _strings(node, ev, _cheap(capture, node, ev, memo))
-        total = round(_total(parts), 3)
+        total = round(_total(parts, ev), 3)
         if total < MIN_SCORE:
             continue
         best.append(Suggestion(node, total, _basis(parts)))

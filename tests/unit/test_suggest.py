@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from replay.script.evidence import Ancestor, Rect, TargetEvidence
+from replay.script.evidence import Ancestor, Anchor, Rect, TargetEvidence
 from replay.tree.suggest import WEIGHTS, rank
 
 from .treebuild import N, capture
@@ -14,8 +14,34 @@ RECORDED = TargetEvidence(
 )
 
 
-def test_weights_sum_to_one() -> None:
-    assert round(sum(WEIGHTS.values()), 6) == 1.0
+def test_weights_sum_to_one_without_the_anchor_which_counts_only_when_recorded() -> None:
+    assert round(sum(w for k, w in WEIGHTS.items() if k != "anchor"), 6) == 1.0
+
+
+def test_the_control_in_the_recorded_row_ranks_first_when_rows_moved_and_it_was_renamed() -> None:
+    def row(name: str, y: float) -> N:
+        return N("listitem", text=f"{name} Remove")(
+            N("generic", text=name, rect=(0, y, 40, 20)), N("button", label="Remove", rect=(50, y, 60, 20))
+        )
+
+    cap = capture(N("list", label="Members")(row("Carol", 0), row("Alice", 30), row("Bob", 60)))
+    bob_delete = TargetEvidence(
+        role="button",
+        label="Delete",
+        anchor=Anchor("listitem", text="Bob"),
+        ancestry=(Ancestor("listitem"), Ancestor("list", "Members")),
+        sibling=1,
+        rect=Rect(50, 30, 60, 20),  # where Bob's row was
+    )
+    ranked = rank(cap, bob_delete)
+    assert ranked[0].node.parent_node.key_text == "Bob" and "anchor" in ranked[0].basis  # type: ignore[union-attr]
+    assert ranked[0].score - ranked[1].score >= 0.1
+
+
+def test_the_same_placeholder_counts_as_the_same_name() -> None:
+    cap = capture(N("textbox", label="Todo", placeholder="What needs to be done?"), N("textbox", label="Other"))
+    ev = TargetEvidence(role="textbox", label="New todo", placeholder="What needs to be done?")
+    assert rank(cap, ev)[0].node is cap.nodes[1] and "label" in rank(cap, ev)[0].basis
 
 
 def test_renamed_button_ranks_above_its_neighbours() -> None:
