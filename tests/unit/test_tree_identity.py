@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from replay.script.evidence import TargetEvidence
+from typing import Any
+
+from replay.script.evidence import Ancestor, TargetEvidence
 from replay.script.selector import parse_selector
 from replay.tree.identity import (
     evidence_target,
@@ -207,3 +209,72 @@ def test_path_6_nothing_isolates_is_identity_unverifiable_with_candidates() -> N
     cap = capture(N("group")(N("button", label="Pay")), N("group")(N("button", label="Pay")))
     v = verify(cap, parse_selector('label="Pay"'), _ev(sibling=0))
     assert v.kind == IDENTITY_UNVERIFIABLE and len(v.candidates()) == 2
+
+
+# anchored identity (SPEC §5)
+
+
+def _members(*names: str, delete: str = "Delete") -> Any:
+    return capture(
+        N("list", label="Members")(
+            *[
+                N("listitem", text=f"{name} {delete}")(
+                    N("checkbox"), N("generic", text=name), N("button", label=delete)
+                )
+                for name in names
+            ]
+        )
+    )
+
+
+def _bob(cap: Any, role: str = "button") -> Any:
+    row = next(n for n in cap.nodes if n.role == "listitem" and n.key_text == "Bob")
+    return next(n for n in row if n.role == role)
+
+
+def test_a_repeated_control_records_the_row_that_tells_it_apart_as_its_anchor() -> None:
+    cap = _members("Alice", "Bob", "Carol")
+    ev = record_evidence(cap, _bob(cap))
+    assert ev.anchor is not None and (ev.anchor.role, ev.anchor.text) == ("listitem", "Bob")
+    assert ev.verification == "verified"
+
+
+def test_a_unique_control_records_no_anchor() -> None:
+    cap = capture(N("button", label="Save"), N("button", label="Cancel"))
+    assert record_evidence(cap, by_label(cap, "Save")).anchor is None
+
+
+def test_an_unlabeled_control_with_an_anchor_is_verifiable() -> None:
+    cap = _members("Alice", "Bob")
+    ev = record_evidence(cap, _bob(cap, "checkbox"))
+    assert ev.label is None and ev.anchor is not None and ev.verification == "verified"
+
+
+def test_on_resorted_rows_verification_finds_the_recorded_row() -> None:
+    cap = _members("Alice", "Bob", "Carol")
+    ev = record_evidence(cap, _bob(cap))
+    resorted = _members("Carol", "Alice", "Bob")
+    v = verify(resorted, parse_selector('role=button label="Delete"'), ev)  # a legacy, row-blind selector
+    assert v.kind == VERIFIED_KIND and v.target is _bob(resorted)
+
+
+def test_with_the_recorded_row_gone_no_look_alike_is_the_recorded_element() -> None:
+    cap = _members("Alice", "Bob", "Carol")
+    ev = record_evidence(cap, _bob(cap))
+    removed = _members("Alice", "Carol")
+    v = verify(removed, parse_selector('role=button label="Delete"'), ev)
+    assert v.kind == IDENTITY_MISMATCH and any(m.startswith("anchor:") for m in v.mismatches)
+
+
+def test_position_signals_only_separate_nodes_that_share_the_anchor() -> None:
+    cap = _members("Alice", "Bob", "Carol")
+    ev = record_evidence(cap, _bob(cap))
+    # the recorded row moved to the top: viewportOrder 0 now names Carol's button, the anchor still Bob's
+    resorted = _members("Bob", "Carol", "Alice")
+    assert verify(resorted, parse_selector('role=button label="Delete"'), ev).target is _bob(resorted)
+
+
+def test_a_legacy_annotation_without_an_anchor_verifies_as_before() -> None:
+    cap = capture(N("form", label="Checkout")(N("button", label="Pay", id="pay")))
+    legacy = TargetEvidence(role="button", id="pay", label="Pay", ancestry=(Ancestor("form", "Checkout"),))
+    assert verify(cap, parse_selector("id=pay"), legacy).kind == VERIFIED_KIND
