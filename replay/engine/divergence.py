@@ -268,9 +268,10 @@ def build_divergence(
     plan_digest: str,
     held: bool | None,
     session: str | None,
+    base: str | None = None,
 ) -> Divergence:
     """The one builder: hint, resume, screen, suggestions and binding from the same full capture."""
-    repair = hints.repair_hint(binding.kind, evidence, capture)
+    repair = hints.repair_hint(binding.kind, evidence, capture, base)
     target_binding: dict[str, Any] = {
         "classification": binding.kind,
         "matchCount": binding.match_count,

@@ -8,9 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
-from urllib.parse import urlparse
 
-from replay.script.evidence import TargetEvidence
+from replay.script.evidence import TargetEvidence, page_path
 from replay.script.text import normalize
 from replay.tree.verdict import DivergenceKind
 
@@ -74,10 +73,11 @@ def recorded_container(ev: TargetEvidence) -> Container | None:
     return None
 
 
-def container_present(container: Container, capture: Capture) -> bool:
-    """Whether the capture holds the container (role, and label/id when recorded)."""
+def container_present(container: Container, capture: Capture, base: str | None = None) -> bool:
+    """Whether the capture holds the container (role, and label/id when recorded); a page container
+    is present when the current page path, relative to ``base`` as recorded, is the recorded one."""
     if container.source == "page":
-        return (urlparse(capture.url).path or "/") == container.path
+        return page_path(capture.url, base) == container.path
     for n in capture.select(".//node[@role=$role]", role=container.role or ""):
         if container.label is not None and normalize(n.label) != container.label:
             continue
@@ -100,7 +100,9 @@ _BY_KIND: dict[tuple[DivergenceKind, bool], RepairHint] = {
 }
 
 
-def repair_hint(kind: DivergenceKind, evidence: TargetEvidence | None, capture: Capture | None) -> RepairHint:
+def repair_hint(
+    kind: DivergenceKind, evidence: TargetEvidence | None, capture: Capture | None, base: str | None = None
+) -> RepairHint:
     """The one mechanical hint for a divergence, from the evidence and the full capture."""
     if evidence is None or capture is None or is_sparse(capture):
         return RepairHint.MANUAL
@@ -109,4 +111,4 @@ def repair_hint(kind: DivergenceKind, evidence: TargetEvidence | None, capture: 
     container = recorded_container(evidence)
     if container is None:
         return RepairHint.MANUAL
-    return _BY_KIND[(DivergenceKind(kind), container_present(container, capture))]
+    return _BY_KIND[(DivergenceKind(kind), container_present(container, capture, base))]

@@ -33,6 +33,7 @@ class StepState(Protocol):
     refs_capture: Capture | None
     journal: Journal
     last_used: float
+    base: str | None  # the latest opened URL: page paths are recorded and compared relative to it
 
     @property
     def recording(self) -> object | None:

@@ -113,7 +113,9 @@ def _page_op(
 
 
 async def _navigate(state: StepState, step: Step) -> None:
-    await state.driver.navigate(str(step.action.param("url")), max(step.timeout_ms, NAVIGATION_TIMEOUT_MS))
+    url = str(step.action.param("url"))
+    await state.driver.navigate(url, max(step.timeout_ms, NAVIGATION_TIMEOUT_MS))
+    state.base = url
 
 
 async def _history(state: StepState, step: Step) -> None:
@@ -182,7 +184,7 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
     mat = materialize(bound.capture, node)
     if mat.selector is None:
         return Described(recorded_node=node)
-    ev = self_check(bound.capture, mat.selector, node, record_evidence(bound.capture, node))
+    ev = self_check(bound.capture, mat.selector, node, record_evidence(bound.capture, node, state.base))
     written = escape_templates(mat.selector)
     selector = format_selector(written)
     return Described(

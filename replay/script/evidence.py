@@ -109,6 +109,19 @@ class TargetEvidence:
         return self.role is not None and (self.id is not None or self.label is not None or self.anchor is not None)
 
 
+def page_path(url: str, base: str | None = None) -> str:
+    """The ``page.path`` of ``url``: relative to the directory of ``base`` (the latest opened URL)
+    when it lies under it, so a flow replayed under another base URL keeps its pages (SPEC §5)."""
+    from urllib.parse import urlparse
+
+    path = urlparse(url).path or "/"
+    if base:
+        directory = (urlparse(base).path or "/").rsplit("/", 1)[0] + "/"
+        if directory != "/" and path.startswith(directory):
+            return path[len(directory) :] or "./"
+    return path
+
+
 def _bad(message: str, where: Location | None, hint: str | None = None) -> InvalidArgs:
     return InvalidArgs(
         f"target-v1 annotation: {message}",

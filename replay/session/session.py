@@ -42,6 +42,7 @@ class Session:
     clock: Clock = SYSTEM_CLOCK
     generation: int = 0
     refs_capture: Capture | None = None
+    base: str | None = None  # the latest opened URL (page paths are relative to its directory)
     recording: Recording | None = None
     last_used: float = 0.0
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)

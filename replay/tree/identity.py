@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlparse
 
 from replay.script.evidence import (
     MAX_ANCESTRY,
@@ -21,6 +20,7 @@ from replay.script.evidence import (
     TargetEvidence,
     decode,
     encode,
+    page_path,
 )
 from replay.script.selector import NTH, Selector
 from replay.script.text import normalize
@@ -195,11 +195,10 @@ def evidence_target(capture: Capture, node: Node) -> Node:
     return node
 
 
-def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
+def record_evidence(capture: Capture, node: Node, base: str | None = None) -> TargetEvidence:
     """The identity evidence of ``node`` in ``capture`` (before the self-check)."""
     unique_id = node.test_id if id_is_unique(capture, node) else None
     x, y, w, h = node.rect
-    parsed = urlparse(capture.url)
     anchor_node = anchor_of(capture, node)
     anchor = anchor_identity(anchor_node) if anchor_node is not None else None
     if anchor is not None and anchor.id is not None and not id_is_unique(capture, anchor_node):  # type: ignore[arg-type]
@@ -217,7 +216,7 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
         sibling=sibling_of(node),
         scroll_region=region_identity(region_of(node)),
         rect=Rect(x, y, w, h),
-        page=Page(parsed.path or "/", normalize(capture.title)),
+        page=Page(page_path(capture.url, base), normalize(capture.title)),
         verification=VERIFIED if (unique_id or label or anchor) else UNVERIFIABLE,
     )
     ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from replay.engine.hint import RepairHint, recorded_container, repair_hint
-from replay.script.evidence import Ancestor, Page, Region, TargetEvidence
+from replay.script.evidence import Ancestor, Page, Region, TargetEvidence, page_path
 from replay.tree.verdict import DivergenceKind
 
 from .treebuild import N, capture
@@ -104,3 +104,20 @@ def test_container_is_last_the_recorded_page_present_iff_the_path_is_the_same() 
     assert repair_hint(SELECTOR_MISS, ev, WITH_FORM) == RECORD_AND_HEAL  # url path /page.html
     other = capture(N("button", label="a"), N("button", label="b"), N("button", label="c"), url="http://x/other.html")
     assert repair_hint(SELECTOR_MISS, ev, other) == STATE_REPAIR
+
+
+def test_a_page_path_is_recorded_relative_to_the_opened_base_when_it_lies_under_it() -> None:
+    assert page_path("http://h/staging/shop/checkout.html", "http://h/staging/shop/index.html") == "checkout.html"
+    assert page_path("http://h/staging/shop/a/b.html", "http://h/staging/shop/") == "a/b.html"
+    assert page_path("http://h/elsewhere/x.html", "http://h/staging/shop/index.html") == "/elsewhere/x.html"
+    assert page_path("http://h/staging/shop/x.html") == "/staging/shop/x.html"
+
+
+def test_the_same_page_under_another_base_url_is_still_the_recorded_container() -> None:
+    recorded_at = "http://h/staging/shop/index.html"
+    ev = TargetEvidence(role="button", label="Go", page=Page(page_path("http://h/staging/shop/page.html", recorded_at)))
+    prod = capture(
+        N("button", label="a"), N("button", label="b"), N("button", label="c"), url="http://h/prod/page.html"
+    )
+    assert repair_hint(SELECTOR_MISS, ev, prod, base="http://h/prod/index.html") == RECORD_AND_HEAL
+    assert repair_hint(SELECTOR_MISS, ev, prod, base="http://h/prod/other/index.html") == STATE_REPAIR
