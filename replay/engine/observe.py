@@ -15,13 +15,15 @@ from replay.engine.poll import poll_until
 from replay.engine.state import Step, StepState, StepStopped, brief, capture, journal
 from replay.errors import AssertionFailed, ElementNotFound, StaleRef
 from replay.script.ast import Target
+from replay.script.evidence import encode
 from replay.script.text import fold
-from replay.tree.identity import identity_members
+from replay.session.journal import PLAN
+from replay.tree.identity import identity_members, record_evidence, self_check
 from replay.tree.match import Resolution, describe, match_set, resolve
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
 
-Checked = tuple[bool, str, Node | None, Resolution | None]
+Checked = tuple[bool, str, Node | None, Resolution | None, Capture | None]
 _STATES: dict[str, Callable[[Node], tuple[bool, str]]] = {
     "visible": lambda n: (n.visible, "visible" if n.visible else "not visible"),
     "hidden": lambda n: (not n.visible, "hidden" if not n.visible else "visible"),
@@ -32,7 +34,7 @@ _STATES: dict[str, Callable[[Node], tuple[bool, str]]] = {
 
 
 async def check(state: StepState, predicate: str, target: Target, expected: object) -> Checked:
-    """One look at whether ``predicate`` holds for ``target``: (holds, observed, node, resolution)."""
+    """One look at whether ``predicate`` holds for ``target``: (holds, observed, node, resolution, capture)."""
     gone_is_fine = predicate in ("absent", "hidden")
     if target.ref is not None:
         try:
@@ -44,35 +46,36 @@ async def check(state: StepState, predicate: str, target: Target, expected: obje
                 )
         except StaleRef:
             if gone_is_fine:
-                return True, "the element is gone", None, None
+                return True, "the element is gone", None, None, None
             raise
         fresh = await capture(state)
         index = await state.driver.locate(issued.generation, node.position, fresh.generation)
         if index is None:
-            return gone_is_fine, "the element is not in the tree", None, None
+            return gone_is_fine, "the element is not in the tree", None, None, fresh
         node = fresh.nodes[index]
         res = Resolution("ref", 1)
     else:
         assert target.selector is not None
-        res = resolve(await capture(state), target.selector)
+        fresh = await capture(state)
+        res = resolve(fresh, target.selector)
         count = res.match_count
         if predicate == "absent":
-            return count == 0, f"{count} match(es)", None, res
+            return count == 0, f"{count} match(es)", None, res, fresh
         if predicate == "exists":
-            return count > 0, f"{count} match(es)", res.winner, res
+            return count > 0, f"{count} match(es)", res.winner, res, fresh
         if predicate == "hidden" and count == 0:
-            return True, "no match", None, res
+            return True, "no match", None, res, fresh
         if res.winner is None:
             why = "no match" if count == 0 else f"{count} matches in distinct places (ambiguous)"
-            return False, why, None, res
+            return False, why, None, res, fresh
         node = res.winner
     if predicate in ("absent", "exists"):
-        return predicate == "exists", "present", node, res
+        return predicate == "exists", "present", node, res, fresh
     if predicate == "text":
         actual = node.content or node.label or node.value or ""
-        return fold(actual) == fold(str(expected)), f'text is "{actual[:120]}"', node, res
+        return fold(actual) == fold(str(expected)), f'text is "{actual[:120]}"', node, res, fresh
     holds, observed = _STATES[predicate](node)
-    return holds, observed, node, res
+    return holds, observed, node, res, fresh
 
 
 async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
@@ -85,7 +88,9 @@ async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
         checked = await check(state, predicate, target, expected)
         return checked[0], checked
 
-    holds, observed, node, res = await poll_until(state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock)
+    holds, observed, node, res, seen = await poll_until(
+        state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock
+    )
     result: dict[str, Any] = {"command": "is", "predicate": predicate, "pass": holds, "observed": observed}
     if res is not None:
         result["resolution"] = res.to_dict()
@@ -97,6 +102,7 @@ async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
         record=step.written(observation=True),
         line=step.line() if target.ref is None else None,
         element=True,
+        evidence=_evidence(state, step, seen, node),
     )
     if not holds:
         raise AssertionFailed(
@@ -147,22 +153,67 @@ async def wait_target(state: StepState, step: Step) -> dict[str, Any]:
         line=step.line() if target.ref is None else None,
         ref=target.ref,
         element=target.ref is not None,
+        evidence=None if absent else _evidence(state, step, taken, matches[0] if matches else None, target),
     )
     return {"command": "wait", "form": step.action.form}
 
 
-async def wait_text(state: StepState, step: Step) -> None:
+async def wait_text(state: StepState, step: Step) -> dict[str, Any]:
+    """``wait text "…"``: poll until a node holds the text; it records that node's evidence, so a
+    timed-out wait classifies like any binding step (SPEC §5)."""
     text = str(step.action.param("text"))
     ms = int(str(step.action.param("ms") or step.timeout_ms))
     want = fold(text)
 
-    async def probe() -> tuple[bool, Capture]:
+    async def probe() -> tuple[bool, tuple[Capture, Node | None]]:
         taken = await capture(state)
-        return any(want in fold(n.content) or want == fold(n.label) for n in taken.nodes), taken
+        holder = text_holder(taken, want)
+        return holder is not None, (taken, holder)
 
-    last = await poll_until(state.clock.now() + ms / 1000, probe, clock=state.clock)
-    if not any(want in fold(n.content) or want == fold(n.label) for n in last.nodes):
+    last, holder = await poll_until(state.clock.now() + ms / 1000, probe, clock=state.clock)
+    if holder is None:
         error = ElementNotFound(
             f'text "{text}" did not appear within {ms} ms', hint="take a snapshot to see the screen"
         )
-        raise StepStopped(error, Binding(DivergenceKind.SELECTOR_MISS, error.message, 0))
+        raise StepStopped(error, Binding(DivergenceKind.SELECTOR_MISS, error.message, 0), last)
+    journal(
+        state,
+        step,
+        record=step.written(observation=False),
+        line=step.line(),
+        evidence=_evidence(state, step, last, holder),
+    )
+    return {"command": "wait", "target": describe(holder)}
+
+
+def text_holder(capture: Capture, want: str) -> Node | None:
+    """The innermost node of the first that holds the (folded) text, in its content or as its label."""
+
+    def holds(n: Node) -> bool:
+        return want in fold(n.content) or want == fold(n.label)
+
+    holder = next((n for n in capture.nodes[1:] if holds(n)), None)
+    while holder is not None:
+        inner = next((c for c in holder if isinstance(c, Node) and holds(c)), None)
+        if inner is None:
+            return holder
+        holder = inner
+    return None
+
+
+def _evidence(
+    state: StepState, step: Step, seen: Capture | None, node: Node | None, target: Target | None = None
+) -> str | None:
+    """The evidence an observation journals: a plan step's own outside recording, else the node's fresh one.
+
+    With a selector, the evidence is ``verified`` only if it isolates the node as the selector finds it.
+    """
+    raw = step.raw
+    if step.provenance == PLAN and state.recording is None and raw.annotation is not None:
+        return encode(raw.annotation)
+    if state.recording is None or seen is None or node is None:
+        return None
+    ev = record_evidence(seen, node, state.base)
+    if target is not None and target.selector is not None:
+        ev = self_check(seen, target.selector, node, ev)
+    return encode(ev)

@@ -295,7 +295,7 @@ _HANDLERS: dict[str | None, Callable[[StepState, Step], Awaitable[dict[str, Any]
     "press": _page_op(_press_key),
     "scroll_page": _page_op(_scroll_page),
     "pause": _page_op(_pause),
-    "wait_text": _page_op(observe.wait_text),
+    "wait_text": observe.wait_text,
     "screenshot": _page_op(_screenshot),
     "close": _close,
     "assert": observe.assert_step,

@@ -445,7 +445,7 @@ def parse_collect(text: str, path: str = "<input>") -> tuple[Script | None, list
             if pending is not None:
                 spec = REGISTRY.get(action.command)
                 form = next(f for f in spec.forms if f.name == action.form) if spec else None
-                if form is None or not form.targets_element:
+                if form is None or not form.annotated:
                     raise InvalidArgs(
                         f"a target-v1 annotation cannot bind to `{action.command}` (it targets no element)",
                         hint="annotations precede element actions such as click or fill",

@@ -62,6 +62,12 @@ class Form:
     phase: str = PHASE_NONE
     matches: Callable[[Sequence[Token]], bool] | None = None
     op: str | None = None
+    evidence: bool = False  # carries target-v1 evidence though it names no element (wait text)
+
+    @property
+    def annotated(self) -> bool:
+        """Whether a ``target-v1`` annotation may bind to this form."""
+        return self.targets_element or self.evidence
 
 
 @dataclass(frozen=True)
@@ -252,6 +258,7 @@ _add(
                 observation=False,
                 matches=_first_bare_in(("text",)),
                 op="wait_text",
+                evidence=True,
             ),
             Form(
                 "absent",

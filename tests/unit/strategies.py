@@ -153,7 +153,11 @@ def _element(action: Action) -> bool:
 ACTIONS = actions()
 EVIDENCE = evidence()
 PLAIN = plain_text()
-ENV_KEYS = st.lists(st.from_regex(r"[A-Z][A-Z0-9_]{0,5}", fullmatch=True), max_size=3, unique=True)
+ENV_KEYS = st.lists(
+    st.from_regex(r"[A-Z][A-Z0-9_]{0,5}", fullmatch=True).filter(lambda k: not k.startswith(("REPLAY_", "AD_"))),
+    max_size=3,
+    unique=True,
+)
 
 
 @st.composite
