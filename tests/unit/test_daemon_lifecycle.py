@@ -158,3 +158,19 @@ def test_recovery_commits_a_complete_repair_and_buries_an_armed_one(tmp_path: Pa
         repair.check_tombstone(d.home, "b")
     state = json.loads((tmp_path / "sessions" / "a" / "repair.json").read_text())["state"]
     assert state == repair.COMMITTED
+
+
+def test_a_commit_with_an_action_that_vanished_before_it_was_described_fails_loudly_and_publishes_nothing(
+    tmp_path: Path,
+) -> None:
+    from replay.errors import Unmaterialized
+
+    d = daemon(tmp_path)
+    target = tmp_path / "flow.healed.ad"
+    s = armed(d, "r4", target)
+    s.journal.entries[-1].line = None  # R4: the node was gone before a selector could be derived
+    repair.complete(s)
+    assert s.repair is not None
+    with pytest.raises(Unmaterialized, match=r"step 2 \(click"):
+        repair.end(d.home, "r4", s.repair, s.journal.entries, reason=None)
+    assert not target.exists() and s.repair.state == repair.COMPLETE  # the session stays; close --discard ends it
