@@ -11,6 +11,7 @@ from typing import Any
 
 from replay.engine.hint import RepairHint
 
+NEXT_MIN_SCORE = 0.7  # below it, the report proposes no element to act on
 HINT_ADVICE: dict[str, str] = {
     RepairHint.RECORD_AND_HEAL: (
         "perform this step yourself in the session (suggestions are ranked), then resume after it"
@@ -39,10 +40,15 @@ def render_text(d: dict[str, Any], command: str) -> str:
     sess = f" --session {session}" if session else ""
     suggestions = d.get("suggestions") or []
     verb = d["action"].split()[0]
-    if d["repairHint"] == RepairHint.RECORD_AND_HEAL and suggestions:
+    if d["repairHint"] == RepairHint.RECORD_AND_HEAL and suggestions and suggestions[0]["score"] >= NEXT_MIN_SCORE:
         arg = " <text>" if verb in ("fill", "select") else ""
         lines.append(
             f"  next:   replay {verb} {suggestions[0]['ref']}{arg}{sess}   # do the step on the best suggestion, then"
+        )
+    elif d["repairHint"] == RepairHint.RECORD_AND_HEAL:
+        best = f" (the best scores {suggestions[0]['score']})" if suggestions else ""
+        lines.append(
+            f"  next:   no element on screen is close to the recorded one{best}: look first (replay snapshot -i{sess})"
         )
     lines.append(f"  resume: {command} --from {resume['from']} --plan-digest {resume['planDigest']}")
     if resume.get("alternateFrom"):

@@ -170,3 +170,12 @@ def test_the_text_report_renders_without_importing_lxml_or_playwright() -> None:
     report = json.dumps(make().to_dict())
     out = subprocess.run([sys.executable, "-c", code], input=report, capture_output=True, text=True, timeout=60)
     assert "HEAVY [] DIVERGENCE selector-miss at step 3" in out.stdout, out.stdout + out.stderr
+
+
+def test_the_text_report_proposes_no_element_when_no_suggestion_is_close() -> None:
+    d = make().to_dict()
+    d["suggestions"] = [{"ref": "@e5", "role": "checkbox", "score": 0.56, "basis": "role"}]
+    text = render_text(d, "replay run flow.ad")
+    assert "replay click @e5" not in text and "no element on screen is close" in text
+    d["suggestions"][0]["score"] = 0.83
+    assert "next:   replay click @e5" in render_text(d, "replay run flow.ad")
