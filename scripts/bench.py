@@ -3,6 +3,7 @@
 scripts/bench            # all
 scripts/bench capture    # tree capture vs Playwright's aria_snapshot
 scripts/bench roundtrip  # warm-daemon CLI round trips
+scripts/bench materialize # recording's materialization for every actionable node of a 5k-node page
 """
 
 from __future__ import annotations
@@ -26,8 +27,13 @@ from serve import serve  # noqa: E402
 REPEAT = 7
 
 
-def generated_page(nodes: int) -> str:
-    """A page of about ``nodes`` elements: sections of lists, cards, buttons, inputs and text."""
+def generated_page(nodes: int, look_alikes: bool = False) -> str:
+    """A page of about ``nodes`` elements: sections of lists, cards, buttons, inputs and text.
+
+    ``look_alikes``: every card also has an unlabeled checkbox and a "Delete" button with no test id
+    (rows of repeated controls, the case anchored materialization exists for).
+    """
+    extra = '<input type="checkbox"><button>Delete</button>' if look_alikes else ""
     parts = ["<!doctype html><html><head><title>Generated</title></head><body><main>"]
     count = 2
     i = 0
@@ -36,13 +42,13 @@ def generated_page(nodes: int) -> str:
             f'<section aria-label="Section {i}"><h2>Section {i}</h2><ul>'
             + "".join(
                 f"<li><article><h3>Item {i}.{j}</h3><p>Some text for item {j} of {i}.</p>"
-                f'<button data-testid="b-{i}-{j}">Add {j}</button>'
+                f'<button data-testid="b-{i}-{j}">Add {j}</button>{extra}'
                 f"<div><div><span>wrapper</span></div></div></article></li>"
                 for j in range(5)
             )
             + f'</ul><label>Note {i} <input placeholder="note {i}"></label></section>'
         )
-        count += 2 + 5 * 9 + 2
+        count += 2 + 5 * (11 if look_alikes else 9) + 2
         i += 1
     parts.append("</main></body></html>")
     return "".join(parts)
@@ -238,8 +244,44 @@ def bench_verify() -> list[tuple[int, float, float]]:
     return rows
 
 
+def bench_materialize() -> list[tuple[int, int, float, float, float, int]]:
+    """What recording one action costs per node, for every actionable node of a 5,000-node page
+    with rows of look-alikes, beside the capture of that page (the reference)."""
+    from replay.drivers.web import WebBrowser
+    from replay.tree.identity import record_evidence, self_check
+    from replay.tree.materialize import materialize
+
+    async def capture_with_time() -> tuple[Any, float]:
+        browser = WebBrowser()
+        driver = await browser.new_driver()
+        await driver.page.set_content(generated_page(5000, look_alikes=True))
+        samples = []
+        for gen in range(1, REPEAT + 1):
+            t = time.perf_counter()
+            cap = await driver.capture(gen)
+            samples.append(time.perf_counter() - t)
+        await driver.close()
+        await browser.stop()
+        return cap, median_ms(samples)
+
+    cap, capture_ms = asyncio.run(capture_with_time())
+    nodes = [n for n in cap.nodes[1:] if n.actionable and n.visible]
+    per_node: list[float] = []
+    positional = 0
+    t0 = time.perf_counter()
+    for node in nodes:
+        t = time.perf_counter()
+        m = materialize(cap, node)
+        assert m.selector is not None
+        self_check(cap, m.selector, node, record_evidence(cap, node))
+        per_node.append(time.perf_counter() - t)
+        positional += m.positional
+    total = time.perf_counter() - t0
+    return [(len(cap.nodes), len(nodes), round(total * 1000, 1), median_ms(per_node), capture_ms, positional)]
+
+
 def main() -> None:
-    which = sys.argv[1:] or ["capture", "roundtrip", "fifty", "verify"]
+    which = sys.argv[1:] or ["capture", "roundtrip", "fifty", "verify", "materialize"]
     print(
         f"# replay benchmarks — {time.strftime('%Y-%m-%d %H:%M')} — {os.cpu_count()} cores, median of {REPEAT}+ runs\n"
     )
@@ -262,6 +304,13 @@ def main() -> None:
         print("|---:|---:|---:|---:|")
         for nodes, v, d in bench_verify():
             print(f"| {nodes} | {v} | {d} | {round(v + d, 1)} |")
+        print()
+    if "materialize" in which:
+        print("## Materialize every actionable node (recording's cost per action), capture as the reference\n")
+        print("| tree nodes | actionable nodes | all (ms) | per node, median (ms) | capture (ms) | positional |")
+        print("|---:|---:|---:|---:|---:|---:|")
+        for nodes, actionable, total, per, cap_ms, positional in bench_materialize():
+            print(f"| {nodes} | {actionable} | {total} | {per} | {cap_ms} | {positional} |")
         print()
     if "roundtrip" in which:
         print("## Warm-daemon round trips (small page)\n")

@@ -7,6 +7,7 @@ compare ``fold``ed strings (case-insensitive, as agent-device matches).
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 
 def normalize(text: str | None) -> str | None:
@@ -18,6 +19,7 @@ def normalize(text: str | None) -> str | None:
     return out or None
 
 
+@lru_cache(maxsize=1 << 16)  # the same labels and texts are folded again for every term of every query
 def fold(text: str | None) -> str:
     """``normalize``, then case-folded; absent is the empty string."""
     return (normalize(text) or "").casefold()

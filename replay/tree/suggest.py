@@ -131,13 +131,13 @@ def _basis(parts: dict[str, float]) -> tuple[str, ...]:
 def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
     """The best candidates (≤ ``limit``), deduplicated, ties broken by document order.
 
-    Exact scores are computed in order of an upper bound that needs only the role and the position
-    (every other component is credited in full), stopping once no bound can enter the top: on a
+    Exact scores are computed in order of an upper bound that needs only the role, the position and
+    the anchor (every other component is credited in full), stopping once no bound can enter the top: on a
     large page most nodes are never scored. The result equals scoring every node.
     """
     credit = sum(WEIGHTS[k] for k in ("ancestry", "region", "sibling"))
     credit += WEIGHTS["label"] if (ev.label or ev.placeholder or ev.text) else 0.0
-    credit += (WEIGHTS["id"] if ev.id else 0.0) + (WEIGHTS["anchor"] if ev.anchor else 0.0)
+    credit += WEIGHTS["id"] if ev.id else 0.0
     scale = _scale(ev)
     bounded = []
     for node in capture.labeled_or_actionable():
@@ -145,7 +145,10 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
             "role": 1.0 if ev.role is not None and node.role == ev.role else 0.0,
             "position": _position(capture, node, ev),
         }
-        bound = (WEIGHTS["role"] * quick["role"] + WEIGHTS["position"] * quick["position"] + credit) / scale
+        if ev.anchor is not None:  # exact for the recorded role (most look-alikes sit in other rows), else credited
+            same_role = quick["role"] == 1.0
+            quick["anchor"] = 1.0 if not same_role or find_anchor(node, ev.anchor) is not None else 0.0
+        bound = (sum(WEIGHTS[k] * v for k, v in quick.items()) + credit) / scale
         if bound >= MIN_SCORE:
             bounded.append((bound, node.position, node))
     bounded.sort(key=lambda item: (-item[0], item[1]))
