@@ -222,6 +222,7 @@ def bench_verify() -> list[tuple[int, float, float]]:
         assert action.target is not None and action.target.selector is not None
         samples_v, samples_d = [], []
         for _ in range(REPEAT * 3):
+            cap._index.clear()  # as on a fresh capture: replay verifies each step on a new one
             t = time.perf_counter()
             verdict = verify(cap, action.target.selector, ev)
             t1 = time.perf_counter()
@@ -254,7 +255,7 @@ def bench_materialize() -> list[tuple[int, int, float, float, float, int]]:
     async def capture_with_time() -> tuple[Any, float]:
         browser = WebBrowser()
         driver = await browser.new_driver()
-        await driver.page.set_content(generated_page(5000, look_alikes=True))
+        await driver.page.set_content(generated_page(6600, look_alikes=True))  # ≈ 5,000 tree nodes
         samples = []
         for gen in range(1, REPEAT + 1):
             t = time.perf_counter()
@@ -270,6 +271,7 @@ def bench_materialize() -> list[tuple[int, int, float, float, float, int]]:
     positional = 0
     t0 = time.perf_counter()
     for node in nodes:
+        cap._index.clear()  # as on a fresh capture: each recorded action has its own
         t = time.perf_counter()
         m = materialize(cap, node)
         assert m.selector is not None

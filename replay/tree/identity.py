@@ -143,7 +143,7 @@ def anchor_of(capture: Capture, node: Node) -> Node | None:
     the look-alikes sit in; else no anchor is recorded and position alone tells them apart.
     """
     label = normalize(node.label)
-    peers = [n for n in capture.select(".//node[@role=$r]", r=node.role) if normalize(n.label) == label]
+    peers = [n for n in capture.by_value("role", node.role) if normalize(n.label) == label]
     if len(peers) <= 1:
         return None
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
@@ -160,7 +160,10 @@ def anchor_of(capture: Capture, node: Node) -> Node | None:
 
 def identity_members(capture: Capture, ev: TargetEvidence, among: list[Node] | None = None) -> list[Node]:
     """Nodes carrying the recorded identity (of ``among``, default the whole tree)."""
-    pool = capture.nodes[1:] if among is None else among
+    if among is not None:
+        pool = among
+    else:
+        pool = capture.by_value("role", ev.role) if ev.role else []
     return [n for n in pool if carries_identity(n, ev)]
 
 

@@ -57,6 +57,9 @@ _ATTRIBUTE = {
 }
 
 
+_INDEXED = ("id", "label", "text", "placeholder", "value", "href")  # equality answered from Capture.by_value
+
+
 def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | None = None) -> list[Node]:
     """A superset of the matches, narrowed in C by XPath: exact role/tag, and present attributes.
 
@@ -64,6 +67,10 @@ def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | 
     equality; every other text key needs its attribute present. The Python check decides the rest.
     ``within``: only strict descendants of these nodes (the scope of a ``>>`` link).
     """
+    if within is None:
+        exact = next((t for t in terms if t.key in _INDEXED and t.op == "=" and isinstance(t.value, str)), None)
+        if exact is not None:
+            return capture.by_value(exact.key, fold(str(exact.value)))
     predicates: list[str] = []
     args: dict[str, str] = {}
     for i, t in enumerate(terms):

@@ -217,6 +217,7 @@ class Capture:
     viewport: tuple[float, float]
     root: Node
     nodes: list[Node] = field(default_factory=list)
+    _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, index: int) -> Node:
         """The node at ``index`` (document order)."""
@@ -225,6 +226,24 @@ class Capture:
     def select(self, xpath: str, **variables: str) -> list[Node]:
         """Nodes (root excluded, document order) an XPath predicate over ``.//node`` selects, in C."""
         return list(self.root.xpath(xpath, **variables))  # type: ignore[arg-type]
+
+    def by_value(self, key: str, folded: str) -> list[Node]:
+        """Nodes (document order, root excluded) whose field ``key`` folds to ``folded``.
+
+        Built once per capture and key: recording and verification ask many equality questions
+        of the same capture, and a lookup beats a scan of every node each time.
+        """
+        from replay.script.text import fold
+
+        index = self._index.get(key)
+        if index is None:
+            index = {}
+            for n in self.nodes[1:]:
+                value = n.field(key)
+                if value:
+                    index.setdefault(fold(value), []).append(n)
+            self._index[key] = index
+        return index.get(folded, [])
 
     def labeled_or_actionable(self) -> list[Node]:
         """Nodes an agent can name or act on (label, or the actionable flag 256)."""
