@@ -169,15 +169,9 @@ class Described:
 def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Described:
     """Derive the portable selector and fresh evidence of the acted-on node (before acting: it may vanish)."""
     raw = step.raw
-    if step.provenance == PLAN and state.recording is None and raw.annotation is not None:
-        # a verified plan step outside recording: its own line and evidence describe what was done
-        assert raw.target is not None and raw.target.selector is not None
-        return Described(
-            step.line(),
-            ev_codec.encode(raw.annotation),
-            raw.annotation.verification,
-            format_selector(raw.target.selector),
-        )
+    as_written = _as_written(step)
+    if as_written is not None and state.recording is None:
+        return as_written  # a verified plan step outside recording: its own line and evidence say what was done
     if bound.node is None:
         return Described()
     node = evidence_target(bound.capture, bound.node) if step.action.command == "click" else bound.node
@@ -185,6 +179,10 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
     if mat.selector is None:
         return Described(recorded_node=node)
     ev = self_check(bound.capture, mat.selector, node, record_evidence(bound.capture, node, state.base))
+    if as_written is not None and raw.annotation is not None and raw.annotation.identity() == ev.identity():
+        # a verified replayed step keeps its line and annotation byte for byte: a healed script's
+        # diff shows the healed steps, not diagnostic drift (SPEC §7, minimal diffs)
+        return as_written
     written = escape_templates(mat.selector)
     selector = format_selector(written)
     return Described(
@@ -194,6 +192,16 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
         selector,
         node,
         recording_warning(selector, positional=mat.positional, verified=ev.verified),
+    )
+
+
+def _as_written(step: Step) -> Described | None:
+    """An annotated plan step described by its own line and evidence (None for any other step)."""
+    raw = step.raw
+    if step.provenance != PLAN or raw.annotation is None or raw.target is None or raw.target.selector is None:
+        return None
+    return Described(
+        step.line(), ev_codec.encode(raw.annotation), raw.annotation.verification, format_selector(raw.target.selector)
     )
 
 

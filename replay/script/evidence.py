@@ -103,6 +103,24 @@ class TargetEvidence:
         """True when replay should check identity before acting."""
         return self.verification == VERIFIED
 
+    def identity(self) -> tuple[object, ...]:
+        """The identity and disambiguation fields: what a healed script's diff may change a line for.
+
+        Diagnostics (``rect``, ``page``) and secondary signals (``placeholder``, ``text``) drift
+        without making the element another one.
+        """
+        return (
+            self.id,
+            self.role,
+            self.label,
+            self.anchor,
+            self.ancestry,
+            self.sibling,
+            self.viewport_order,
+            self.scroll_region,
+            self.verification,
+        )
+
     @property
     def identifiable(self) -> bool:
         """A verified annotation needs a role and at least one of id, label, anchor (SPEC §5)."""

@@ -1,8 +1,8 @@
 """Rows of look-alike controls on real Chromium: every element is recordable, no step acts on the wrong row.
 
-The members fixture (fixtures/web/members/): each row has an unlabeled checkbox, a name, a star
-button with no accessible name and a "Delete" button; drifted versions re-sort the rows, remove
-Bob's, rename Delete to Remove, or show the rows as a table.
+The members fixture (fixtures/members.py, served at /members/NAME/): each row has an unlabeled
+checkbox, a name, a star button with no accessible name and a "Delete" button; drifted versions
+re-sort the rows, remove Bob's, rename Delete to Remove, or show the rows as a table.
 """
 
 from __future__ import annotations

@@ -337,3 +337,29 @@ def test_a_click_on_an_unnamed_container_is_recorded_against_its_labeled_content
     result = typed(s, "click", "@e1")
     assert result["recordedAs"].startswith('@e2 heading "Teapot"')
     assert s.journal.entries[-1].line == 'click role=heading label="Teapot"'
+
+
+# minimal diffs (SPEC §7): what an armed run journals for a replayed step
+
+
+def test_a_replayed_step_whose_identity_held_keeps_its_line_and_annotation_byte_for_byte(tmp_path: Path) -> None:
+    from replay.script.evidence import Rect
+    from replay.tree.identity import record_evidence
+    from replay.tree.model import build_capture
+
+    s = session(tmp_path, ROWS)
+    s.recording = Recording()
+    cap = build_capture({**ROWS, "generation": 1})
+    recorded = record_evidence(cap, cap.nodes[7])
+    moved = TargetEvidence(**{**recorded.__dict__, "rect": Rect(1, 2, 3, 4)})  # diagnostic drift only
+    planned(s, annotated(moved, "click id=save"))
+    entry = s.journal.entries[-1]
+    assert entry.line == 'click id="save"' and entry.evidence == encode(moved)
+
+
+def test_a_replayed_step_whose_identity_changed_is_journaled_with_fresh_evidence(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    s.recording = Recording()
+    planned(s, annotated(SAVE, "click id=save"))  # SAVE records no ancestry; the element has none either,
+    entry = s.journal.entries[-1]  # but SAVE lacks the sibling index and viewport order the tree gives it
+    assert entry.line == 'click id="save" || role=button label="Save"' and entry.evidence != encode(SAVE)
