@@ -87,6 +87,7 @@ OWN_GROUPS = {
     "run": "replay",
     "verify": "replay",
     "divergence": "replay",
+    "heal": "replay",
     "session": "sessions",
     "daemon": "sessions",
     "mcp": "sessions",

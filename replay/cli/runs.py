@@ -134,3 +134,67 @@ def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level
     except DivergenceError as err:
         _exit_with_divergence(err, file, as_json, f"verification FAILED: {file} diverges in a fresh session")
     emit(as_json, {"result": result}, f"verified: {file} passes in a fresh session ({result['ran']} steps)")
+
+
+@main.command("heal")
+@click.argument("file")
+@click.option(
+    "--agent", default="builtin", metavar="builtin|CMD", help="Who repairs: the built-in healer or a command."
+)
+@click.option(
+    "--repair", type=click.IntRange(0, 3), default=2, metavar="N", help="Repair rounds per divergence (0..3)."
+)
+@click.option("--deadline", type=click.FloatRange(min=0), default=None, metavar="S", help="Seconds for all rounds.")
+@click.option(
+    "--budget-usd", type=click.FloatRange(min=0), default=None, metavar="X", help="Agent cost for all rounds."
+)
+@click.option("--allow-manual", is_flag=True, help="Let an external agent try manual divergences too.")
+@click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable (highest precedence).")
+@click.option("--out", default=None, metavar="PATH", help="Where the healed script goes (default <stem>.healed.ad).")
+@click.option(
+    "--artifacts-dir", default=None, metavar="DIR", help="heal.jsonl and heal-report.md (default replay-results/STEM)."
+)
+@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
+@json_option
+@handles_errors
+def heal_cmd(
+    file: str,
+    agent: str,
+    repair: int,
+    deadline: float | None,
+    budget_usd: float | None,
+    allow_manual: bool,
+    env_pairs: tuple[str, ...],
+    out: str | None,
+    artifacts_dir: str | None,
+    timeout: int | None,
+    as_json: bool,
+) -> None:
+    """Replay FILE armed and repair each divergence in bounded rounds; exit 0 clean, 5 healed, 6 escalated."""
+    import os
+
+    from replay.heal.orchestrator import Healer, HealOptions
+    from replay.script.loader import read_text
+    from replay.script.variables import parse_cli_assignment
+
+    read_text(file)  # a missing file is a usage error here, before any daemon
+    options = HealOptions(
+        agent=agent,
+        repair=repair,
+        deadline_s=deadline,
+        budget_usd=budget_usd,
+        allow_manual=allow_manual,
+        values=dict(parse_cli_assignment(p) for p in env_pairs),
+        out=os.path.abspath(out) if out else None,
+        artifacts_dir=artifacts_dir,
+        timeout_ms=timeout,
+    )
+    outcome = Healer(file, options, say=(lambda _: None) if as_json else click.echo).run()
+    lines = {
+        "clean": "no drift: the flow replays as recorded",
+        "healed": f"healed, pending review: {outcome.healed}",
+        "rejected": f"rejected: {outcome.healed} ({outcome.reason})",
+        "escalated": f"escalated to a person: {outcome.reason}",
+    }
+    emit(as_json, {"result": outcome.to_dict()}, f"{lines[outcome.status]}\nreport: {outcome.report}")
+    sys.exit(outcome.exit_code)

@@ -14,7 +14,7 @@ from replay.script.text import normalize
 from replay.tree.verdict import DivergenceKind
 
 if TYPE_CHECKING:  # the enum is read by the light report renderer: no lxml at import time
-    from replay.tree.model import Capture
+    from replay.tree.model import Capture, Node
 
 
 class RepairHint(StrEnum):
@@ -78,13 +78,22 @@ def container_present(container: Container, capture: Capture, base: str | None =
     is present when the current page path, relative to ``base`` as recorded, is the recorded one."""
     if container.source == "page":
         return page_path(capture.url, base) == container.path
-    for n in capture.select(".//node[@role=$role]", role=container.role or ""):
-        if container.label is not None and normalize(n.label) != container.label:
-            continue
-        if container.id is not None and n.test_id != container.id:
-            continue
-        return True
-    return False
+    return any(_is(n, container) for n in capture.select(".//node[@role=$role]", role=container.role or ""))
+
+
+def container_present_for(container: Container, node: Node, capture: Capture, base: str | None = None) -> bool:
+    """Whether ``node`` lies in the container (one of its ancestors is it; a page: the page is it)."""
+    if container.source == "page":
+        return page_path(capture.url, base) == container.path
+    return any(_is(a, container) for a in node.ancestors())
+
+
+def _is(n: Node, container: Container) -> bool:
+    if n.role != container.role:
+        return False
+    if container.label is not None and normalize(n.label) != container.label:
+        return False
+    return container.id is None or n.test_id == container.id
 
 
 # (kind, recorded container present?) → hint, once evidence and a usable capture exist

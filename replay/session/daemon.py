@@ -115,6 +115,12 @@ class Daemon:
             if session.last_divergence is None:
                 raise InvalidArgs("this session has no divergence", hint="`replay run FLOW.ad --session NAME` first")
             return {"divergence": session.last_divergence.to_dict(str(request.get("level") or "default"))}
+        if op == "heal_builtin":
+            from replay.heal.builtin import perform
+
+            session = await self._session(name, {}, create=False)
+            async with session.lock:
+                return await perform(session)
         if op == "close":
             return await self._close(
                 name, request.get("save_script"), bool(request.get("discard")), bool(request.get("verify"))
@@ -193,6 +199,7 @@ class Daemon:
         async with session.lock:
             session.last_used = self.clock.now()
             session.run_values = given
+            session.plan, session.values = plan, values
             try:
                 result = await Runner(session, plan, options).run()
             except DivergenceError as err:

@@ -21,6 +21,7 @@ from replay.tree.model import Capture
 
 if TYPE_CHECKING:
     from replay.engine.divergence import Divergence
+    from replay.script.plan import Plan
 
 
 @dataclass
@@ -53,6 +54,8 @@ class Session:
     ephemeral: bool = False  # created by `replay run` without --session
     run_values: dict[str, dict[str, str]] = field(default_factory=dict)  # -e/shell values of the last diverged run
     repair: RepairTransaction | None = None
+    plan: Plan | None = None  # the plan of the latest run (the built-in healer performs its steps)
+    values: dict[str, str] = field(default_factory=dict)  # that run's effective variable values
 
     def __post_init__(self) -> None:
         self.journal = Journal(os.path.join(self.home, "sessions", self.name, "journal.ndjson"))

@@ -1,0 +1,86 @@
+"""The heal's audit trail: ``heal.jsonl`` (one line per round) and ``heal-report.md`` (for a reviewer).
+
+Notes are redacted the way divergences are (typed text never appears) and kept to three.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+RETRY, DECOMPOSE, PRUNE, ESCALATE = "RETRY", "DECOMPOSE", "PRUNE", "ESCALATE"
+MAX_NOTES = 3
+MAX_NOTE_CHARS = 200
+
+
+@dataclass
+class Round:
+    """One repair round of one divergence."""
+
+    label: str  # "checkout.ad[step 7] repair 1/2"
+    round: int
+    of: int
+    strategy: str  # RETRY | DECOMPOSE | PRUNE | ESCALATE
+    repairHint: str  # noqa: N815 - the JSON key of the spec
+    kind: str
+    step: int
+    cause: str
+    adjustment: str
+    outcome: str  # resolved | unresolved | escalated | abstained | transport failure
+    cost_usd: float = 0.0
+    duration_ms: float = 0.0
+    notes: list[str] = field(default_factory=list)
+
+    def line(self) -> dict[str, Any]:
+        """The ``heal.jsonl`` object."""
+        out = asdict(self)
+        out["notes"] = [n[:MAX_NOTE_CHARS] for n in self.notes[:MAX_NOTES]]
+        out["duration_ms"] = round(self.duration_ms, 1)
+        return out
+
+    def report_line(self) -> str:
+        """The fixed human line: ``[Repair - RETRY] step 7: <root cause> → <adjustment> — resolved``."""
+        done = "resolved" if self.outcome == "resolved" else "escalated"
+        return f"[Repair - {self.strategy}] step {self.step}: {self.cause} → {self.adjustment} — {done}"
+
+
+class Audit:
+    """Writes the rounds as they happen and the report at the end, into one folder (created 0700)."""
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        self.log = os.path.join(directory, "heal.jsonl")
+        self.report_path = os.path.join(directory, "heal-report.md")
+        self.rounds: list[Round] = []
+
+    def add(self, r: Round) -> None:
+        """Append one round to ``heal.jsonl`` at once (a crash keeps what was done)."""
+        self.rounds.append(r)
+        fd = os.open(self.log, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, (json.dumps(r.line(), ensure_ascii=False) + "\n").encode("utf-8"))
+        finally:
+            os.close(fd)
+
+    def report(self, *, flow: str, status: str, healed: str | None, acceptance: str) -> str:
+        """Write ``heal-report.md``: status, the fixed round lines, the healed script's diff, acceptance."""
+        lines = [f"# Heal report: {os.path.basename(flow)}", "", f"Status: **{status}**", ""]
+        lines += ["## Rounds", ""] + ([f"- {r.report_line()}" for r in self.rounds] or ["- none: no drift"]) + [""]
+        if healed and os.path.exists(healed):
+            with open(flow, encoding="utf-8") as a, open(healed, encoding="utf-8") as b:
+                diff = difflib.unified_diff(
+                    a.read().splitlines(True),
+                    b.read().splitlines(True),
+                    os.path.basename(flow),
+                    os.path.basename(healed),
+                )
+                lines += ["## Healed script", "", "```diff", "".join(diff).rstrip(), "```", ""]
+        lines += ["## Acceptance", "", acceptance, ""]
+        fd = os.open(self.report_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write("\n".join(lines))
+        return self.report_path

@@ -1,0 +1,286 @@
+"""``replay heal``: run a flow armed, repair each divergence in bounded rounds, gate the result (SPEC §8).
+
+Each divergence is routed by its ``repairHint``: ``record-and-heal``, ``state-repair`` and
+``caution`` get repair rounds (the built-in healer never acts on ``state-repair``); ``manual``
+escalates unless an external agent is allowed to try it. Up to ``repair`` rounds per divergence
+continue one agent conversation; all rounds share one deadline and one cost budget. After a round
+the run resumes with ``--from``; a round that did nothing is a failed round. When the plan
+completes, the healed script is published and replayed end to end in a fresh session: only then is
+it healed (exit 5); otherwise it is left for review as rejected, or the heal escalates (exit 6).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.client import Client
+from replay.errors import EXIT_ESCALATED, EXIT_HEALED_PENDING, EXIT_OK, DivergenceError, InvalidArgs, ReplayError
+from replay.heal import agent as protocol
+from replay.heal.audit import DECOMPOSE, ESCALATE, PRUNE, RETRY, Audit, Round
+
+BUILTIN = "builtin"
+MAX_REPAIR = 3
+
+
+@dataclass
+class HealOutcome:
+    """How a heal ended: ``clean`` (no drift), ``healed`` (pending review), ``rejected`` or ``escalated``."""
+
+    status: str
+    exit_code: int
+    session: str
+    rounds: list[Round] = field(default_factory=list)
+    healed: str | None = None
+    report: str | None = None
+    log: str | None = None
+    reason: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON result (CLI ``--json`` and the MCP tool)."""
+        return {
+            "status": self.status,
+            "exitCode": self.exit_code,
+            "session": self.session,
+            "rounds": [r.line() for r in self.rounds],
+            "healed": self.healed,
+            "report": self.report,
+            "log": self.log,
+            "reason": self.reason,
+        }
+
+
+@dataclass
+class HealOptions:
+    """What ``replay heal`` was asked for."""
+
+    agent: str = BUILTIN
+    repair: int = 2
+    deadline_s: float | None = None
+    budget_usd: float | None = None
+    allow_manual: bool = False
+    values: dict[str, str] = field(default_factory=dict)
+    out: str | None = None
+    artifacts_dir: str | None = None
+    timeout_ms: int | None = None
+
+
+class _Escalate(Exception):
+    def __init__(self, reason: str) -> None:
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Healer:
+    """One heal of one flow, on its own named session of the daemon."""
+
+    def __init__(
+        self,
+        path: str,
+        options: HealOptions,
+        *,
+        home: str | None = None,
+        cwd: str | None = None,
+        say: Callable[[str], None] = lambda _: None,
+    ) -> None:
+        self.path = path
+        self.options = options
+        self.say = say
+        self.session = f"heal-{secrets.token_hex(3)}"
+        self.client = Client(self.session, home=home, cwd=cwd)
+        self.cwd = cwd or os.getcwd()
+        stem = os.path.splitext(os.path.basename(path))[0]
+        artifacts = options.artifacts_dir or os.path.join(self.cwd, "replay-results", stem)
+        self.audit = Audit(os.path.abspath(artifacts))
+        self.ledger = protocol.Ledger(os.path.join(self.client.home, "heal-ledger.json"))
+        self.started = time.monotonic()
+        self.spent_usd = 0.0
+        self.pruned = False
+
+    # the whole heal ------------------------------------------------------------------------
+
+    def run(self) -> HealOutcome:
+        """Run, repair, publish, gate; never raises for a divergence (that is this loop's input)."""
+        save = self.options.out if self.options.out is not None else ""
+        try:
+            self.client.run(self.path, save_script=save, values=self.options.values, timeout=self.options.timeout_ms)
+        except DivergenceError as err:
+            try:
+                self._repair(err.divergence)
+            except _Escalate as esc:
+                return self._escalate(esc.reason)
+        else:
+            self.client.close(discard=True)
+            report = self.audit.report(flow=self.path, status="clean", healed=None, acceptance="not needed: no drift")
+            return HealOutcome("clean", EXIT_OK, self.session, self.audit.rounds, None, report, self.audit.log)
+        return self._publish_and_gate()
+
+    def _repair(self, d: dict[str, Any]) -> None:
+        """Repair divergences until the plan completes (``_Escalate`` when it cannot)."""
+        attempt = 0
+        while True:
+            attempt += 1
+            hint, index = d["repairHint"], int(d["step"]["index"])
+            if attempt > self.options.repair:
+                raise _Escalate(f"step {index}: {self.options.repair} repair round(s) spent")
+            self._route(hint, index)
+            started = time.monotonic()
+            strategy, adjustment, frm, turn = self._round(d, attempt)
+            try:
+                self.client.run(self.path, from_step=frm, plan_digest=d["resume"]["planDigest"])
+            except DivergenceError as err:
+                again = int(err.divergence["step"]["index"]) == index
+                self._record(d, attempt, strategy, adjustment, "unresolved" if again else "resolved", started, turn)
+                attempt = attempt if again else 0
+                d = err.divergence
+                continue
+            except InvalidArgs as err:  # a blind resume: the round did nothing
+                self._record(
+                    d, attempt, strategy, f"{adjustment} (nothing was done: {err.message})", "unresolved", started, turn
+                )
+                continue
+            self._record(d, attempt, strategy, adjustment, "resolved", started, turn)
+            return
+
+    def _route(self, hint: str, index: int) -> None:
+        external = self.options.agent != BUILTIN
+        if hint == "manual" and not (external and self.options.allow_manual):
+            raise _Escalate(f"step {index}: repairHint manual — a person must look")
+        if hint == "state-repair" and not external:
+            raise _Escalate(f"step {index}: state-repair — the built-in healer never changes the app's state")
+        if self.options.deadline_s is not None and time.monotonic() - self.started >= self.options.deadline_s:
+            raise _Escalate(f"step {index}: the deadline of {self.options.deadline_s} s is spent")
+        if self.options.budget_usd is not None and self.spent_usd >= self.options.budget_usd:
+            raise _Escalate(f"step {index}: the budget of ${self.options.budget_usd} is spent")
+
+    # one round -----------------------------------------------------------------------------
+
+    def _round(self, d: dict[str, Any], k: int) -> tuple[str, str, int, protocol.Turn | None]:
+        """Let the healer or the agent act; returns (strategy, adjustment, where to resume, the agent's turn)."""
+        hint, resume = d["repairHint"], d["resume"]
+        if self.options.agent == BUILTIN:
+            acted = self.client.request({"op": "heal_builtin", "session": self.client.session})
+            label = f"{self._label(d, k)}: built-in healer"
+            if not acted.get("acted"):
+                self._record(d, k, ESCALATE, f"abstained: {acted.get('reason')}", "abstained", time.monotonic(), None)
+                raise _Escalate(f"step {d['step']['index']}: the built-in healer abstained ({acted.get('reason')})")
+            self.say(f"{label} performed the step on {acted.get('target')} ({acted.get('reason')})")
+            frm = resume["from"] if hint == "record-and-heal" else resume.get("alternateFrom", resume["from"])
+            return DECOMPOSE, f"performed on {acted.get('target')} (score {acted.get('score')})", int(frm), None
+        turn = self._agent_turn(d, k)
+        if turn.transport is not None:
+            return ESCALATE, f"the agent {turn.transport}", int(resume["from"]), turn
+        if turn.status == "prune" and resume.get("alternateFrom"):
+            self.pruned = True
+            return PRUNE, "; ".join(turn.notes) or "skipped", int(resume["alternateFrom"]), turn
+        strategy = RETRY if hint == "state-repair" else DECOMPOSE
+        return strategy, "; ".join(turn.notes) or f"agent {turn.status}", int(resume["from"]), turn
+
+    def _agent_turn(self, d: dict[str, Any], k: int) -> protocol.Turn:
+        """One agent turn, its transport failures retried (they do not count as rounds)."""
+        conversation, _ = self.ledger.get(self.session)
+        remaining_s = (
+            None if self.options.deadline_s is None else self.options.deadline_s - (time.monotonic() - self.started)
+        )
+        payload = protocol.request(
+            d,
+            session=self.session,
+            resume=f"replay run {self.path} --session {self.session} --from {d['resume']['from']} "
+            f"--plan-digest {d['resume']['planDigest']}",
+            round_label=f"{k}/{self.options.repair}",
+            budget_usd=None if self.options.budget_usd is None else self.options.budget_usd - self.spent_usd,
+            deadline_s=remaining_s,
+            conversation_id=conversation,
+        )
+        env = {**os.environ, "REPLAY_HOME": self.client.home}
+        turn = protocol.Turn("failed")
+        for _ in range(1 + protocol.TRANSPORT_RETRIES):
+            turn = protocol.run_turn(self.options.agent, payload, timeout_s=remaining_s, env=env)
+            if turn.transport is None:
+                break
+            self.say(f"{self._label(d, k)}: the agent {turn.transport}; retrying")
+        self.spent_usd += turn.cost_usd
+        if turn.transport is None:
+            self.ledger.record(self.session, turn.conversation_id)
+            self.say(f"{self._label(d, k)}: agent {turn.status}" + (f" — {turn.notes[0]}" if turn.notes else ""))
+        return turn
+
+    def _remaining_s(self) -> float | None:
+        if self.options.deadline_s is None:
+            return None
+        return max(0.0, self.options.deadline_s - (time.monotonic() - self.started))
+
+    def _label(self, d: dict[str, Any], k: int) -> str:
+        return f"{os.path.basename(self.path)}[step {d['step']['index']}] repair {k}/{self.options.repair}"
+
+    def _record(
+        self,
+        d: dict[str, Any],
+        k: int,
+        strategy: str,
+        adjustment: str,
+        outcome: str,
+        started: float,
+        turn: protocol.Turn | None,
+    ) -> None:
+        r = Round(
+            label=self._label(d, k),
+            round=k,
+            of=self.options.repair,
+            strategy=strategy,
+            repairHint=d["repairHint"],
+            kind=d["kind"],
+            step=int(d["step"]["index"]),
+            cause=d["cause"],
+            adjustment=adjustment,
+            outcome=outcome,
+            cost_usd=turn.cost_usd if turn else 0.0,
+            duration_ms=(time.monotonic() - started) * 1000,
+            notes=list(turn.notes) if turn else [],
+        )
+        self.audit.add(r)
+        self.say(f"{r.label}: {r.strategy} — {outcome}")
+
+    # endings -------------------------------------------------------------------------------
+
+    def _escalate(self, reason: str) -> HealOutcome:
+        self.say(f"escalated: {reason}")
+        try:
+            self.client.close()  # an incomplete repair publishes nothing (never a prefix)
+        except ReplayError:
+            pass
+        report = self.audit.report(flow=self.path, status="escalated", healed=None, acceptance=f"not run: {reason}")
+        return HealOutcome(
+            "escalated", EXIT_ESCALATED, self.session, self.audit.rounds, None, report, self.audit.log, reason
+        )
+
+    def _publish_and_gate(self) -> HealOutcome:
+        """Publish the healed script (never over a file), then the acceptance gate: a fresh session."""
+        healed = str(self.client.close().get("healed") or "")
+        fresh = Client(None, home=self.client.home, cwd=self.cwd)
+        fresh.explicit = False  # a new session, whatever REPLAY_SESSION says
+        try:
+            result = fresh.run(healed, values=self.options.values, timeout=self.options.timeout_ms)
+            acceptance, passed = f"passed: replayed {result['ran']} steps in a fresh session", True
+        except DivergenceError as err:
+            d = err.divergence
+            acceptance, passed = f"FAILED: {d['kind']} at step {d['step']['index']} in a fresh session", False
+        if self.pruned:
+            acceptance += " — but a step was skipped (PRUNE), so the heal does not pass"
+        status = "healed" if passed and not self.pruned else "rejected"
+        report = self.audit.report(flow=self.path, status=status, healed=healed, acceptance=acceptance)
+        exit_code = EXIT_HEALED_PENDING if status == "healed" else EXIT_ESCALATED
+        return HealOutcome(
+            status,
+            exit_code,
+            self.session,
+            self.audit.rounds,
+            healed,
+            report,
+            self.audit.log,
+            None if status == "healed" else acceptance,
+        )
