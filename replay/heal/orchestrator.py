@@ -143,6 +143,9 @@ class Healer:
                     d, attempt, strategy, f"{adjustment} (nothing was done: {err.message})", "unresolved", started, turn
                 )
                 continue
+            except ReplayError as err:  # not a divergence: an assertion failed, the browser died …
+                self._record(d, attempt, strategy, adjustment, "failed", started, turn)
+                raise _Escalate(f"step {index}: after the repair the run failed: {err}") from None
             self._record(d, attempt, strategy, adjustment, "resolved", started, turn)
             return
 

@@ -1,0 +1,126 @@
+"""The built-in healer's decision, the agent protocol's transport, the ledger and the audit lines."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+import sys
+from pathlib import Path
+
+from replay.heal.agent import Ledger, request, run_turn
+from replay.heal.audit import Round
+from replay.heal.builtin import decide
+from replay.script.evidence import Ancestor, Rect, TargetEvidence
+
+from .treebuild import N, capture
+
+PLACE = TargetEvidence(
+    role="button",
+    label="Place order",
+    ancestry=(Ancestor("form", "Checkout"),),
+    sibling=2,
+    rect=Rect(20, 400, 100, 20),
+)
+
+
+def form(*buttons: N) -> object:
+    return capture(
+        N("main")(N("form", label="Checkout")(N("textbox", label="Name"), N("textbox", label="Email"), *buttons))
+    )
+
+
+def test_it_performs_a_renamed_step_that_clearly_wins() -> None:
+    cap = form(N("button", label="Place your order", rect=(20, 400, 100, 20)))
+    d = decide("record-and-heal", PLACE, cap)  # type: ignore[arg-type]
+    assert d.acts and d.node is not None and d.node.label == "Place your order"
+
+
+def test_it_abstains_when_two_candidates_score_within_the_margin() -> None:
+    cap = form(
+        N("button", label="Place order now", rect=(20, 400, 100, 20)),
+        N("button", label="Place orders", rect=(20, 430, 100, 20)),
+    )
+    d = decide("record-and-heal", PLACE, cap)  # type: ignore[arg-type]
+    assert not d.acts and "runner-up" in d.reason
+
+
+def test_it_abstains_below_the_score_floor() -> None:
+    cap = form(N("button", label="Cancel", rect=(600, 100, 100, 20)))
+    d = decide("record-and-heal", PLACE, cap)  # type: ignore[arg-type]
+    assert not d.acts
+
+
+def test_it_never_acts_on_state_repair_or_manual() -> None:
+    cap = form(N("button", label="Place order", rect=(20, 400, 100, 20)))
+    for hint in ("state-repair", "manual"):
+        assert not decide(hint, PLACE, cap).acts  # type: ignore[arg-type]
+
+
+def test_on_caution_it_acts_only_on_the_element_the_selector_matched() -> None:
+    cap = form(N("button", label="Place your order", rect=(20, 400, 100, 20)))
+    best = cap.nodes[-1]  # type: ignore[attr-defined]
+    assert decide("caution", PLACE, cap, matched=best).acts  # type: ignore[arg-type]
+    assert not decide("caution", PLACE, cap, matched=cap.nodes[3]).acts  # type: ignore[arg-type, attr-defined]
+
+
+def agent_script(tmp_path: Path, body: str) -> str:
+    script = tmp_path / "agent.py"
+    script.write_text("import json, sys\nsys.stdin.read()\n" + body)
+    return f"{sys.executable} {script}"
+
+
+def test_a_result_line_is_parsed_and_its_notes_capped_at_three() -> None:
+    out = {"status": "done", "notes": ["a", "b", "c", "d"], "cost_usd": 0.5, "conversation_id": "c1"}
+    turn = run_turn(
+        f"{sys.executable} -c 'import sys; sys.stdin.read(); print({json.dumps(json.dumps(out))})'",
+        {},
+        timeout_s=30,
+        env=dict(os.environ),
+    )
+    assert (turn.status, turn.notes, turn.cost_usd, turn.conversation_id, turn.transport) == (
+        "done",
+        ["a", "b", "c"],
+        0.5,
+        "c1",
+        None,
+    )
+
+
+def test_transport_failures_are_named_never_raised(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    assert "did not start" in (run_turn("/no/such/agent", {}, timeout_s=5, env=env).transport or "")
+    assert "no result" in (run_turn(agent_script(tmp_path, "sys.exit(3)"), {}, timeout_s=30, env=env).transport or "")
+    bad = agent_script(tmp_path, "print('{not json')")
+    assert "malformed" in (run_turn(bad, {}, timeout_s=30, env=env).transport or "")
+    odd = agent_script(tmp_path, "print(json.dumps({'status': 'maybe'}))")
+    assert "known status" in (run_turn(odd, {}, timeout_s=30, env=env).transport or "")
+
+
+def test_the_ledger_keeps_only_the_conversation_and_a_turn_count_privately(tmp_path: Path) -> None:
+    ledger = Ledger(str(tmp_path / "home" / "heal-ledger.json"))
+    ledger.record("s", "conv-1")
+    ledger.record("s", None)  # an agent that gave no id continues the same conversation
+    assert ledger.get("s") == ("conv-1", 2) and ledger.get("other") == (None, 0)
+    assert stat.S_IMODE(os.stat(ledger.path).st_mode) == 0o600
+    assert json.loads(Path(ledger.path).read_text()) == {"s": {"conversation_id": "conv-1", "turns": 2}}
+
+
+def test_the_request_names_the_session_the_commands_and_the_round() -> None:
+    r = request(
+        {"kind": "selector-miss"},
+        session="s",
+        resume="replay run f --from 2",
+        round_label="1/2",
+        budget_usd=1.0,
+        deadline_s=30.0,
+        conversation_id=None,
+    )
+    assert r["session"] == "s" and r["round"] == "1/2" and all("--session s" in c for c in r["commands"])
+    assert r["budget"] == {"remaining_usd": 1.0, "remaining_s": 30.0} and r["conversationId"] is None
+
+
+def test_a_report_line_is_the_fixed_human_form() -> None:
+    r = Round("f.ad[step 7] repair 1/2", 1, 2, "RETRY", "state-repair", "selector-miss", 7, "why", "what", "resolved")
+    assert r.report_line() == "[Repair - RETRY] step 7: why → what — resolved"
+    assert Round(**{**r.__dict__, "outcome": "unresolved"}).report_line().endswith("— escalated")
