@@ -196,6 +196,38 @@ def build_server() -> MCPServer:
             )
         )
 
+    @server.tool(
+        description=(
+            "Replay an .ad script armed and repair each divergence in bounded rounds (agent: builtin or a command); "
+            "the healed script is replayed in a fresh session before it counts. Exit codes: 0 no drift, 5 healed "
+            "(pending review), 6 escalated or rejected."
+        )
+    )
+    async def heal(
+        path: str,
+        agent: str = "builtin",
+        repair: int = 2,
+        deadline_s: float | None = None,
+        budget_usd: float | None = None,
+        allow_manual: bool = False,
+        values: dict[str, str] | None = None,
+        out: str | None = None,
+        timeout: int | None = None,
+    ) -> CallToolResult:
+        from replay.heal.orchestrator import Healer, HealOptions
+
+        options = HealOptions(
+            agent=agent,
+            repair=max(0, min(3, repair)),
+            deadline_s=deadline_s,
+            budget_usd=budget_usd,
+            allow_manual=allow_manual,
+            values=values or {},
+            out=out,
+            timeout_ms=timeout,
+        )
+        return await _call(lambda: Healer(path, options).run().to_dict())
+
     @server.tool(description=_about("close", " A complete repair publishes its healed script (verify=True gates it)."))
     async def close(
         session: str | None = None, save_script: str | None = None, discard: bool = False, verify: bool = False

@@ -125,3 +125,8 @@ def test_heal_jsonl_has_one_line_per_round(cli: Cli, web: str, tmp_path: Path) -
     (line,) = [json.loads(x) for x in Path(result["log"]).read_text().splitlines()]
     assert line["label"] == "checkout.ad[step 6] repair 1/2" and line["repairHint"] == "record-and-heal"
     assert set(line) >= {"round", "of", "strategy", "kind", "cost_usd", "duration_ms", "notes", "outcome"}
+
+
+def test_a_spent_deadline_starts_no_new_round(cli: Cli, web: str, tmp_path: Path) -> None:
+    code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", agent("fail-5", tmp_path), "--deadline", "0")
+    assert code == 6 and "deadline" in result["reason"] and result["rounds"] == []

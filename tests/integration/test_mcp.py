@@ -41,10 +41,27 @@ def test_tools_are_the_documented_snake_case_set(cli: Cli) -> None:
             "back",
             "screenshot",
             "replay_run",
+            "heal",
             "close",
             "list_sessions",
         ]
     )
+
+
+def test_the_heal_tool_returns_a_typed_result_with_the_exit_code_and_paths(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = tmp_path / "checkout.ad"
+    flow.write_text((ROOT / "fixtures" / "flows" / "checkout.ad").read_text())
+
+    async def go() -> Any:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            args = {"path": str(flow), "values": {"SHOP": f"{web}/drift/renamed"}, "timeout": 1500}
+            return await s.call_tool("heal", args)
+
+    result = asyncio.run(go())
+    r = result.structured_content
+    assert r["status"] == "healed" and r["exitCode"] == 5 and r["healed"] == str(tmp_path / "checkout.healed.ad")
+    assert r["rounds"][0]["strategy"] == "DECOMPOSE" and r["report"].endswith("heal-report.md")
 
 
 def test_an_agent_over_mcp_heals_a_broken_flow_to_a_verified_healed_script(cli: Cli, web: str, tmp_path: Path) -> None:
