@@ -130,3 +130,15 @@ def test_heal_jsonl_has_one_line_per_round(cli: Cli, web: str, tmp_path: Path) -
 def test_a_spent_deadline_starts_no_new_round(cli: Cli, web: str, tmp_path: Path) -> None:
     code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", agent("fail-5", tmp_path), "--deadline", "0")
     assert code == 6 and "deadline" in result["reason"] and result["rounds"] == []
+
+
+def test_the_example_agent_follows_the_protocol_and_heals_the_renamed_button(
+    home: str, web: str, tmp_path: Path
+) -> None:
+    import os
+
+    venv_bin = str(Path(sys.executable).parent)  # the example calls `replay` from PATH
+    cli = Cli(home, str(tmp_path), env={"PATH": f"{venv_bin}:{os.environ.get('PATH', '')}"})
+    example = f"{sys.executable} {ROOT / 'examples' / 'agent.py'}"
+    code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", example)
+    assert (code, result["status"]) == (5, "healed") and result["rounds"][0]["notes"][0].startswith("click @e")
