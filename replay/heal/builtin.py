@@ -82,7 +82,7 @@ def decide(
 async def perform(session: Session) -> dict[str, Any]:
     """Daemon side: decide on the session's outstanding divergence and, if sure, perform the failed
     step on the chosen element — through the step pipeline, so it is recorded like anyone's action."""
-    from replay.engine.step import execute
+    from replay.engine.step import StepStopped, execute
 
     d, plan = session.last_divergence, session.plan
     if d is None or not session.outstanding or plan is None:
@@ -100,7 +100,10 @@ async def perform(session: Session) -> dict[str, Any]:
     target = Target(ref=decision.node.ref)
     params = tuple((k, target if k == "target" else v) for k, v in step.action.params)
     action = replace(step.action, params=params, annotation=None)
-    result = await execute(session, action, values=session.values, path=step.path)
+    try:
+        result = await execute(session, action, values=session.values, path=step.path)
+    except StepStopped as stop:
+        raise stop.error from None  # the step itself failed (a disabled button): the caller escalates
     return {
         "acted": True,
         "target": result.get("target"),

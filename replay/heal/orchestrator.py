@@ -11,10 +11,11 @@ it healed (exit 5); otherwise it is left for review as rejected, or the heal esc
 
 from __future__ import annotations
 
+import contextlib
 import os
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,6 +40,7 @@ class HealOutcome:
     report: str | None = None
     log: str | None = None
     reason: str | None = None
+    phases: dict[str, float] = field(default_factory=dict)  # ms spent replaying, healing, resuming, gating
 
     def to_dict(self) -> dict[str, Any]:
         """The JSON result (CLI ``--json`` and the MCP tool)."""
@@ -51,6 +53,7 @@ class HealOutcome:
             "report": self.report,
             "log": self.log,
             "reason": self.reason,
+            "phasesMs": {k: round(v, 1) for k, v in self.phases.items()},
         }
 
 
@@ -100,6 +103,15 @@ class Healer:
         self.started = time.monotonic()
         self.spent_usd = 0.0
         self.pruned = False
+        self.phases: dict[str, float] = {}
+
+    @contextlib.contextmanager
+    def _timed(self, phase: str) -> Iterator[None]:
+        t0 = time.monotonic()
+        try:
+            yield
+        finally:
+            self.phases[phase] = self.phases.get(phase, 0.0) + (time.monotonic() - t0) * 1000
 
     # the whole heal ------------------------------------------------------------------------
 
@@ -107,7 +119,10 @@ class Healer:
         """Run, repair, publish, gate; never raises for a divergence (that is this loop's input)."""
         save = self.options.out if self.options.out is not None else ""
         try:
-            self.client.run(self.path, save_script=save, values=self.options.values, timeout=self.options.timeout_ms)
+            with self._timed("replay"):
+                self.client.run(
+                    self.path, save_script=save, values=self.options.values, timeout=self.options.timeout_ms
+                )
         except DivergenceError as err:
             try:
                 self._repair(err.divergence)
@@ -116,7 +131,7 @@ class Healer:
         else:
             self.client.close(discard=True)
             report = self.audit.report(flow=self.path, status="clean", healed=None, acceptance="not needed: no drift")
-            return HealOutcome("clean", EXIT_OK, self.session, self.audit.rounds, None, report, self.audit.log)
+            return self._outcome("clean", EXIT_OK, report)
         return self._publish_and_gate()
 
     def _repair(self, d: dict[str, Any]) -> None:
@@ -131,7 +146,8 @@ class Healer:
             started = time.monotonic()
             strategy, adjustment, frm, turn = self._round(d, attempt)
             try:
-                self.client.run(self.path, from_step=frm, plan_digest=d["resume"]["planDigest"])
+                with self._timed("resume"):
+                    self.client.run(self.path, from_step=frm, plan_digest=d["resume"]["planDigest"])
             except DivergenceError as err:
                 again = int(err.divergence["step"]["index"]) == index
                 self._record(d, attempt, strategy, adjustment, "unresolved" if again else "resolved", started, turn)
@@ -166,7 +182,11 @@ class Healer:
         """Let the healer or the agent act; returns (strategy, adjustment, where to resume, the agent's turn)."""
         hint, resume = d["repairHint"], d["resume"]
         if self.options.agent == BUILTIN:
-            acted = self.client.request({"op": "heal_builtin", "session": self.client.session})
+            try:
+                with self._timed("healer"):
+                    acted = self.client.request({"op": "heal_builtin", "session": self.client.session})
+            except ReplayError as err:  # it acted, and the step failed (a disabled button): not a heal
+                acted = {"acted": False, "reason": f"performing the step failed: {err.message}"}
             label = f"{self._label(d, k)}: built-in healer"
             if not acted.get("acted"):
                 self._record(d, k, ESCALATE, f"abstained: {acted.get('reason')}", "abstained", time.monotonic(), None)
@@ -258,7 +278,15 @@ class Healer:
             pass
         report = self.audit.report(flow=self.path, status="escalated", healed=None, acceptance=f"not run: {reason}")
         return HealOutcome(
-            "escalated", EXIT_ESCALATED, self.session, self.audit.rounds, None, report, self.audit.log, reason
+            "escalated",
+            EXIT_ESCALATED,
+            self.session,
+            self.audit.rounds,
+            None,
+            report,
+            self.audit.log,
+            reason,
+            self.phases,
         )
 
     def _publish_and_gate(self) -> HealOutcome:
@@ -267,7 +295,8 @@ class Healer:
         fresh = Client(None, home=self.client.home, cwd=self.cwd)
         fresh.explicit = False  # a new session, whatever REPLAY_SESSION says
         try:
-            result = fresh.run(healed, values=self.options.values, timeout=self.options.timeout_ms)
+            with self._timed("acceptance"):
+                result = fresh.run(healed, values=self.options.values, timeout=self.options.timeout_ms)
             acceptance, passed = f"passed: replayed {result['ran']} steps in a fresh session", True
         except DivergenceError as err:
             d = err.divergence
@@ -277,13 +306,13 @@ class Healer:
         status = "healed" if passed and not self.pruned else "rejected"
         report = self.audit.report(flow=self.path, status=status, healed=healed, acceptance=acceptance)
         exit_code = EXIT_HEALED_PENDING if status == "healed" else EXIT_ESCALATED
+        return self._outcome(
+            status, exit_code, report, healed=healed, reason=None if status == "healed" else acceptance
+        )
+
+    def _outcome(
+        self, status: str, exit_code: int, report: str, *, healed: str | None = None, reason: str | None = None
+    ) -> HealOutcome:
         return HealOutcome(
-            status,
-            exit_code,
-            self.session,
-            self.audit.rounds,
-            healed,
-            report,
-            self.audit.log,
-            None if status == "healed" else acceptance,
+            status, exit_code, self.session, self.audit.rounds, healed, report, self.audit.log, reason, self.phases
         )
