@@ -72,6 +72,14 @@ class HealOptions:
     timeout_ms: int | None = None
 
 
+def redact(note: str, values: dict[str, str]) -> str:
+    """An agent's note with every ``-e`` value it repeats shown as ``<var:NAME>`` (SPEC §6 redaction)."""
+    for name, value in sorted(values.items(), key=lambda kv: -len(kv[1])):
+        if len(value) >= 3:
+            note = note.replace(value, f"<var:{name}>")
+    return note
+
+
 class _Escalate(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -263,7 +271,7 @@ class Healer:
             outcome=outcome,
             cost_usd=turn.cost_usd if turn else 0.0,
             duration_ms=(time.monotonic() - started) * 1000,
-            notes=list(turn.notes) if turn else [],
+            notes=[redact(n, self.options.values) for n in turn.notes] if turn else [],
         )
         self.audit.add(r)
         self.say(f"{r.label}: {r.strategy} — {outcome}")

@@ -124,3 +124,10 @@ def test_a_report_line_is_the_fixed_human_form() -> None:
     r = Round("f.ad[step 7] repair 1/2", 1, 2, "RETRY", "state-repair", "selector-miss", 7, "why", "what", "resolved")
     assert r.report_line() == "[Repair - RETRY] step 7: why → what — resolved"
     assert Round(**{**r.__dict__, "outcome": "unresolved"}).report_line().endswith("— escalated")
+
+
+def test_an_agents_notes_never_repeat_a_value_given_with_e() -> None:
+    from replay.heal.orchestrator import redact
+
+    values = {"PASSWORD": "hunter2-secret", "X": "ab"}
+    assert redact("typed hunter2-secret into Password, ab", values) == "typed <var:PASSWORD> into Password, ab"
