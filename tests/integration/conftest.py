@@ -134,7 +134,7 @@ class Cli:
         return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
-FAST = ("--timeout", "1500")  # a divergence waits out its step timeout: keep it short in tests
+FAST = ("--timeout", "1000")  # a divergence waits out its step timeout: keep it short in tests
 
 
 def diverge(cli: Cli, *args: str) -> dict[str, Any]:

@@ -10,11 +10,10 @@ from typing import Any
 
 import pytest
 
-from .conftest import ROOT, Cli
+from .conftest import FAST, ROOT, Cli
 
 FLOW = ROOT / "fixtures" / "flows" / "checkout.ad"
 AGENT = f"{sys.executable} {ROOT / 'tests' / 'agents' / 'scripted.py'}"
-FAST = ("--timeout", "1500")
 
 
 def heal(cli: Cli, tmp_path: Path, drift: str, web: str, *args: str) -> tuple[int, dict[str, Any], Path]:

@@ -93,7 +93,8 @@ def test_with_the_recorded_row_gone_replay_stops_before_acting(
     session = d["session"]
     assert cli.json("get", "text", "role=status", "--session", session)["result"]["value"] == ""  # nothing done
     for checkbox in re.findall(r"(@e\d+) checkbox", cli("snapshot", "-i", "--session", session).stdout):
-        assert cli("is", "checked", checkbox, "--session", session, ok=None).returncode == 1  # nothing ticked
+        unticked = cli("is", "checked", checkbox, "--session", session, "--timeout", "200", ok=None)
+        assert unticked.returncode == 1  # nothing ticked
 
 
 def row_blind_delete(recorded: Path, tmp_path: Path) -> Path:
