@@ -21,7 +21,6 @@ import signal
 import socket
 import struct
 import sys
-from dataclasses import replace
 from typing import Any, cast
 
 from replay.drivers.base import Driver
@@ -35,13 +34,10 @@ from replay.errors import (
     PermissionDenied,
     ReplayError,
     SessionNotFound,
-    UnsupportedPlatform,
 )
-from replay.script.ast import Action, Comment, Context, Env, Script
-from replay.script.formatter import format_item
+from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
-from replay.script.plan import Plan
-from replay.session import repair
+from replay.session import repair, runs
 from replay.session.protocol import socket_path, valid_session_name
 from replay.session.session import Session
 
@@ -162,7 +158,7 @@ class Daemon:
         from replay.engine.runner import Runner, RunOptions
         from replay.script.resolve import unresolved, variables_for
 
-        script, plan, display = _load_plan(request)
+        script, plan, display = runs.load_plan(request)
         requested = request.get("session")
         name = str(requested) if requested else f"run-{secrets.token_hex(3)}"
         if not valid_session_name(name):
@@ -171,7 +167,7 @@ class Daemon:
         shown = "default" if name.startswith("default-") else name
         from_step = request.get("from")
         session = self.sessions.get(name)
-        given = _given_values(request, session if from_step is not None else None)
+        given = runs.given_values(request, session if from_step is not None else None)
         values = variables_for(
             script, platform=plan.platform, session=shown, artifacts=artifacts, cli=given["cli"], shell=given["shell"]
         )
@@ -182,11 +178,11 @@ class Daemon:
         arming = save_script is not None and from_step is None
         if session is None and not arming:
             repair.check_tombstone(self.home, name)
-        _check_continuation(session, shown, plan, from_step, request.get("plan_digest"))
+        runs.check_continuation(session, shown, plan, from_step, request.get("plan_digest"))
         target = repair.check_arming(plan, display, str(request["path"]), str(save_script)) if arming else None
         session = await self._session(name, request, create=True, ephemeral=not requested, arming=arming)
         if target is not None:
-            repair.arm(session, _transaction(script, plan, display, str(request["path"]), target, session))
+            repair.arm(session, runs.new_transaction(script, plan, display, str(request["path"]), target, session))
         armed = session.repair is not None and session.repair.state == repair.ARMED
         options = RunOptions(
             start=int(from_step or 1),
@@ -327,81 +323,6 @@ class Daemon:
             await self._teardown(name, session, "daemon shut down")
         for browser in self.browsers.values():
             await browser.stop()
-
-
-def _load_plan(request: dict[str, Any]) -> tuple[Script, Plan, str]:
-    """The script a run request names, its plan, and the path as the user gave it."""
-    from replay.script.loader import read_text
-    from replay.script.parser import parse
-    from replay.script.plan import build_plan
-
-    path = str(request["path"])
-    display = str(request.get("display") or path)
-    script = parse(read_text(path), display)
-    script = replace(script, source=os.path.realpath(path))
-    plan = build_plan(script, request.get("platform"))
-    if plan.platform != "web":
-        raise UnsupportedPlatform(
-            f"{display}: platform {plan.platform!r} has no backend in this build yet (only web runs)",
-            hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
-        )
-    return script, plan, display
-
-
-def _check_continuation(
-    session: Session | None, shown: str, plan: Plan, from_step: object, plan_digest: object
-) -> None:
-    """R2 and the resume preflight: a full re-run of an armed session is refused; ``--from`` is checked."""
-    from replay.engine.resume import check_resume
-
-    if from_step is None:
-        repair.refuse_full_rerun(session.repair if session is not None else None, shown)
-        return
-    if session is None:
-        raise SessionNotFound(
-            f"--from needs the session that diverged; no session {shown!r} is open",
-            hint="resume with the --session the divergence report names, or re-run from step 1",
-        )
-    check_resume(
-        plan,
-        int(str(from_step)),
-        str(plan_digest) if plan_digest else None,
-        session.last_divergence if session.outstanding else None,
-        session.recorded_at_divergence,
-        session.recorded_count(),
-    )
-
-
-def _given_values(request: dict[str, Any], resumed: Session | None) -> dict[str, dict[str, str]]:
-    """-e and shell values of a run; a resume reuses the diverged run's values unless -e is given again."""
-    given = {
-        "cli": {str(k): str(v) for k, v in dict(request.get("values") or {}).items()},
-        "shell": {str(k): str(v) for k, v in dict(request.get("shell") or {}).items()},
-    }
-    if resumed is not None and not given["cli"] and resumed.run_values:
-        return resumed.run_values
-    return given
-
-
-def _transaction(
-    script: Script, plan: Plan, display: str, path: str, target: str, session: Session
-) -> repair.RepairTransaction:
-    """A new transaction: the original's header (leading comments, context and env lines) and the watermark."""
-    first_action = script.actions[0].line if script.actions else 0
-    header = [
-        format_item(i)
-        for i in script.items
-        if isinstance(i, (Context, Env)) or (isinstance(i, Comment) and i.line < first_action)
-    ]
-    return repair.RepairTransaction(
-        script=os.path.abspath(path),
-        display=display,
-        target=target,
-        plan_digest=plan.digest,
-        platform=plan.platform,
-        watermark=len(session.journal.entries),
-        header=header,
-    )
 
 
 async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

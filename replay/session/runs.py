@@ -1,0 +1,88 @@
+"""What a `replay run` request needs before its runner starts: the plan, its values, the resume
+preflight and a new repair transaction. The daemon routes; these decide."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Any
+
+from replay.errors import SessionNotFound, UnsupportedPlatform
+from replay.script.ast import Comment, Context, Env, Script
+from replay.script.formatter import format_item
+from replay.script.plan import Plan
+from replay.session import repair
+from replay.session.session import Session
+
+
+def load_plan(request: dict[str, Any]) -> tuple[Script, Plan, str]:
+    """The script a run request names, its plan, and the path as the user gave it."""
+    from replay.script.loader import read_text
+    from replay.script.parser import parse
+    from replay.script.plan import build_plan
+
+    path = str(request["path"])
+    display = str(request.get("display") or path)
+    script = parse(read_text(path), display)
+    script = replace(script, source=os.path.realpath(path))
+    plan = build_plan(script, request.get("platform"))
+    if plan.platform != "web":
+        raise UnsupportedPlatform(
+            f"{display}: platform {plan.platform!r} has no backend in this build yet (only web runs)",
+            hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
+        )
+    return script, plan, display
+
+
+def check_continuation(session: Session | None, shown: str, plan: Plan, from_step: object, plan_digest: object) -> None:
+    """R2 and the resume preflight: a full re-run of an armed session is refused; ``--from`` is checked."""
+    from replay.engine.resume import check_resume
+
+    if from_step is None:
+        repair.refuse_full_rerun(session.repair if session is not None else None, shown)
+        return
+    if session is None:
+        raise SessionNotFound(
+            f"--from needs the session that diverged; no session {shown!r} is open",
+            hint="resume with the --session the divergence report names, or re-run from step 1",
+        )
+    check_resume(
+        plan,
+        int(str(from_step)),
+        str(plan_digest) if plan_digest else None,
+        session.last_divergence if session.outstanding else None,
+        session.recorded_at_divergence,
+        session.recorded_count(),
+    )
+
+
+def given_values(request: dict[str, Any], resumed: Session | None) -> dict[str, dict[str, str]]:
+    """-e and shell values of a run; a resume reuses the diverged run's values unless -e is given again."""
+    given = {
+        "cli": {str(k): str(v) for k, v in dict(request.get("values") or {}).items()},
+        "shell": {str(k): str(v) for k, v in dict(request.get("shell") or {}).items()},
+    }
+    if resumed is not None and not given["cli"] and resumed.run_values:
+        return resumed.run_values
+    return given
+
+
+def new_transaction(
+    script: Script, plan: Plan, display: str, path: str, target: str, session: Session
+) -> repair.RepairTransaction:
+    """A new transaction: the original's header (leading comments, context and env lines) and the watermark."""
+    first_action = script.actions[0].line if script.actions else 0
+    header = [
+        format_item(i)
+        for i in script.items
+        if isinstance(i, (Context, Env)) or (isinstance(i, Comment) and i.line < first_action)
+    ]
+    return repair.RepairTransaction(
+        script=os.path.abspath(path),
+        display=display,
+        target=target,
+        plan_digest=plan.digest,
+        platform=plan.platform,
+        watermark=len(session.journal.entries),
+        header=header,
+    )
