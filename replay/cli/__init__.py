@@ -3,7 +3,7 @@
 The client path must stay light: no Playwright or lxml import happens here.
 """
 
-from replay.cli import runs, scripts, sessions  # noqa: F401 - each module registers its commands
+from replay.cli import runs, scripts, sessions, suite  # noqa: F401 - each module registers its commands
 from replay.cli.app import main
 
 __all__ = ["main"]

@@ -88,6 +88,7 @@ OWN_GROUPS = {
     "verify": "replay",
     "divergence": "replay",
     "heal": "replay",
+    "test": "replay",
     "session": "sessions",
     "daemon": "sessions",
     "mcp": "sessions",

@@ -201,6 +201,10 @@ class Daemon:
             except DivergenceError as err:
                 session.diverged(err.source)
                 raise
+            except ReplayError:
+                if session.ephemeral and session.repair is None:  # a failed run keeps no session (a divergence does)
+                    await self._forget(name, session)
+                raise
             session.outstanding = False
             if armed:
                 repair.complete(session)  # R7: the plan ran through; a terminal close is skipped

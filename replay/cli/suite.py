@@ -1,0 +1,92 @@
+"""`replay test`: run a suite of scripts, with live progress, a summary and reports."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from replay.cli.app import emit, handles_errors, json_option, main, platform_option
+
+
+@main.command("test")
+@click.argument("paths", nargs=-1, required=True)
+@click.option("--workers", type=click.IntRange(1, 16), default=1, metavar="N", help="Scripts run in parallel.")
+@click.option("--shard", default=None, metavar="I/N", help="Run the I-th of N deterministic slices.")
+@click.option("--retries", type=click.IntRange(0, 3), default=0, metavar="N", help="Re-run a failed script.")
+@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
+@click.option("--fail-fast", is_flag=True, help="Start no script after the first failure.")
+@platform_option
+@click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable for every script.")
+@click.option("--artifacts-dir", default="replay-results", metavar="DIR", help="Per-attempt artifacts.")
+@click.option("--junit", default=None, metavar="FILE", help="Write a JUnit XML report.")
+@click.option("--html", "html_dir", default=None, metavar="DIR", help="Write a static HTML report.")
+@click.option("--from", "from_step", default=None, hidden=True)
+@json_option
+@handles_errors
+def test_cmd(
+    paths: tuple[str, ...],
+    workers: int,
+    shard: str | None,
+    retries: int,
+    timeout: int | None,
+    fail_fast: bool,
+    platform: str | None,
+    env_pairs: tuple[str, ...],
+    artifacts_dir: str,
+    junit: str | None,
+    html_dir: str | None,
+    from_step: str | None,
+    as_json: bool,
+) -> None:
+    """Run a suite: .ad files, directories (recursively) or globs; exit 0 only if every script passed."""
+    from replay.errors import InvalidArgs
+    from replay.script.variables import parse_cli_assignment
+    from replay.suite import discover, reports
+    from replay.suite.runner import Suite, SuiteOptions
+
+    if from_step is not None:
+        raise InvalidArgs(
+            "replay test runs whole scripts: --from is for resuming one run", hint="use replay run --from"
+        )
+    found = discover.entries(list(paths), platform)
+    if shard:
+        found = discover.shard(found, *discover.parse_shard(shard))
+    options = SuiteOptions(
+        workers=workers,
+        retries=retries,
+        timeout_ms=timeout,
+        fail_fast=fail_fast,
+        values=dict(parse_cli_assignment(p) for p in env_pairs),
+        artifacts_dir=artifacts_dir,
+    )
+    say = (lambda _: None) if as_json else (lambda line: click.echo(line))
+    suite = Suite(found, options, say).run()
+    written = []
+    if junit:
+        written.append(f"junit: {reports.write_junit(suite, junit)}")
+    if html_dir:
+        written.append(f"html: {reports.write_html(suite, html_dir)}")
+    slowest = sorted(suite.results, key=lambda r: -r.seconds)[:3]
+    lines = [suite.summary()]
+    if slowest:
+        lines.append("slowest: " + ", ".join(f"{r.path} {r.seconds:.1f} s" for r in slowest))
+    flaky = [r.path for r in suite.results if r.status == "flaky"]
+    if flaky:
+        lines.append("flaky (passed on a retry): " + ", ".join(flaky))
+    payload = {
+        "summary": suite.summary(),
+        "exitCode": suite.exit_code,
+        "results": [
+            {
+                "path": r.path,
+                "status": r.status,
+                "seconds": round(r.seconds, 3),
+                "attempts": len(r.attempts),
+                "why": r.why(),
+            }
+            for r in suite.results
+        ],
+    }
+    emit(as_json, {"result": payload}, "\n".join(lines + written))
+    sys.exit(suite.exit_code)

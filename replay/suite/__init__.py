@@ -1,0 +1,1 @@
+"""Suites: `replay test` over many scripts, with workers, shards, retries and reports."""

@@ -1,0 +1,81 @@
+"""Which scripts a suite runs: discovery (directories recursively, sorted, stable), the platform
+filter, and deterministic shards."""
+
+from __future__ import annotations
+
+import glob
+import os
+from dataclasses import dataclass
+
+from replay.errors import FileNotFound, InvalidArgs
+from replay.script.loader import load
+
+HEALED_SUFFIX = ".healed.ad"
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One script of the suite: its path as shown, and what its header says."""
+
+    path: str
+    platform: str
+    retries: int | None  # context retries=, when set
+
+
+def discover(paths: list[str]) -> list[str]:
+    """The ``.ad`` files under ``paths`` (files, directories recursively, globs), sorted, each once.
+
+    A healed script (``*.healed.ad``) is a review artifact, not a suite member, unless named
+    explicitly.
+    """
+    found: list[str] = []
+    for given in paths:
+        matches = sorted(glob.glob(given, recursive=True)) if glob.has_magic(given) else [given]
+        if not matches:
+            raise FileNotFound(f"{given}: no script matches", hint="give .ad files, directories or globs")
+        for path in matches:
+            if os.path.isdir(path):
+                below = [
+                    os.path.join(root, f)
+                    for root, _, files in os.walk(path)
+                    for f in files
+                    if f.endswith(".ad") and not f.endswith(HEALED_SUFFIX)
+                ]
+                found += sorted(below)
+            elif os.path.exists(path):
+                found.append(path)
+            else:
+                raise FileNotFound(f"{path}: no such file or directory", hint="give .ad files, directories or globs")
+    unique: dict[str, str] = {}
+    for p in found:
+        unique.setdefault(os.path.realpath(p), os.path.normpath(p))
+    return list(unique.values())
+
+
+def entries(paths: list[str], platform: str | None = None) -> list[Entry]:
+    """The suite's scripts with their header; ``platform`` keeps those whose ``context platform=`` matches."""
+    out = []
+    for path in discover(paths):
+        script = load(path)
+        script_platform = script.context.get("platform", "web")
+        if platform is not None and script_platform != platform:
+            continue
+        retries = script.context.get("retries")
+        out.append(Entry(path, script_platform, int(retries) if retries and retries.isdigit() else None))
+    return out
+
+
+def parse_shard(text: str) -> tuple[int, int]:
+    """``I/N`` → (I, N), 1 ≤ I ≤ N."""
+    try:
+        i, n = (int(part) for part in text.split("/"))
+    except ValueError:
+        raise InvalidArgs(f"--shard {text!r}: expected I/N, like 2/4", hint="I counts from 1") from None
+    if not 1 <= i <= n:
+        raise InvalidArgs(f"--shard {text!r}: I must be between 1 and N", hint="--shard 1/4 … --shard 4/4")
+    return i, n
+
+
+def shard(items: list[Entry], i: int, n: int) -> list[Entry]:
+    """The I-th of N deterministic slices (round robin over the sorted suite): together, every script once."""
+    return [e for k, e in enumerate(items) if k % n == i - 1]

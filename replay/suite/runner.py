@@ -1,0 +1,227 @@
+"""``replay test``: run a suite of scripts, each in a fresh session, over N parallel workers.
+
+Every worker has a daemon, a browser and a ``$REPLAY_HOME`` of its own (``HOME/workers/wK``), so
+workers share no state and use both cores; a script runs in an ephemeral session of its worker.
+A failed attempt is retried up to ``retries`` times; a pass on a retry is ``flaky``. Every attempt
+leaves its artifacts: the script, ``result.json`` and ``timing.ndjson``, and on failure the
+divergence report and a screenshot.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import re
+import shutil
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.client import Client
+from replay.errors import DivergenceError, ReplayError
+from replay.session.protocol import replay_home
+from replay.suite.discover import Entry
+
+MAX_RETRIES = 3
+PASSED, FLAKY, DIVERGED, FAILED = "passed", "flaky", "diverged", "failed"
+
+
+@dataclass
+class Attempt:
+    """One run of one script."""
+
+    number: int
+    status: str  # passed | diverged | failed
+    seconds: float
+    directory: str
+    divergence: dict[str, Any] | None = None
+    error: dict[str, Any] | None = None
+    screenshot: str | None = None
+    timings: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class ScriptResult:
+    """A script's outcome over its attempts."""
+
+    path: str
+    status: str  # passed | flaky | diverged | failed
+    attempts: list[Attempt]
+
+    @property
+    def seconds(self) -> float:
+        """Wall time of all its attempts."""
+        return sum(a.seconds for a in self.attempts)
+
+    @property
+    def last(self) -> Attempt:
+        """The attempt that decided the status."""
+        return self.attempts[-1]
+
+    def why(self) -> str:
+        """One line on a failure: the divergence kind and step, or the error."""
+        a = self.last
+        if a.divergence is not None:
+            d = a.divergence
+            return f"{d['kind']} at step {d['step']['index']} ({d['repairHint']})"
+        if a.error is not None:
+            return f"{a.error.get('code')}: {a.error.get('message')}"
+        return ""
+
+
+@dataclass
+class SuiteResult:
+    """Every script's result, in suite order, and the wall time."""
+
+    results: list[ScriptResult]
+    seconds: float
+
+    def count(self, status: str) -> int:
+        """How many scripts ended ``status``."""
+        return sum(1 for r in self.results if r.status == status)
+
+    @property
+    def exit_code(self) -> int:
+        """0 only if every script passed (flaky counts as passed), else 1."""
+        return 0 if all(r.status in (PASSED, FLAKY) for r in self.results) else 1
+
+    def summary(self) -> str:
+        """``12 passed, 1 flaky, 2 diverged, 0 failed in 41.3 s``."""
+        counts = ", ".join(f"{self.count(s)} {s}" for s in (PASSED, FLAKY, DIVERGED, FAILED))
+        return f"{counts} in {self.seconds:.1f} s"
+
+
+@dataclass
+class SuiteOptions:
+    """How to run the suite."""
+
+    workers: int = 1
+    retries: int = 0
+    timeout_ms: int | None = None
+    fail_fast: bool = False
+    values: dict[str, str] = field(default_factory=dict)
+    artifacts_dir: str = "replay-results"
+    home: str | None = None  # the root $REPLAY_HOME; workers live under it
+
+
+def _slug(path: str) -> str:
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.splitext(os.path.normpath(path))[0]).strip("._") or "script"
+
+
+class Suite:
+    """Runs entries over workers; ``say`` gets one progress line per finished script."""
+
+    def __init__(self, entries: list[Entry], options: SuiteOptions, say: Callable[[str], None]) -> None:
+        self.entries = entries
+        self.options = options
+        self.say = say
+        self.root = os.path.abspath(options.home or replay_home())
+        self.results: dict[str, ScriptResult] = {}
+        self.stop = threading.Event()
+        self.lock = threading.Lock()
+
+    def run(self) -> SuiteResult:
+        """Run every entry (until the first failure with ``fail_fast``) and return the results in order."""
+        t0 = time.monotonic()
+        todo: queue.Queue[Entry] = queue.Queue()
+        for e in self.entries:
+            todo.put(e)
+        homes = [os.path.join(self.root, "workers", f"w{k + 1}") for k in range(max(1, self.options.workers))]
+        threads = [threading.Thread(target=self._work, args=(home, todo), daemon=True) for home in homes]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for home in homes:
+            Client(home=home).shutdown()
+        ordered = [self.results[e.path] for e in self.entries if e.path in self.results]
+        return SuiteResult(ordered, time.monotonic() - t0)
+
+    def _work(self, home: str, todo: queue.Queue[Entry]) -> None:
+        while not self.stop.is_set():
+            try:
+                entry = todo.get_nowait()
+            except queue.Empty:
+                return
+            result = self._script(entry, home)
+            with self.lock:
+                self.results[entry.path] = result
+                self.say(progress_line(result))
+            if self.options.fail_fast and result.status not in (PASSED, FLAKY):
+                self.stop.set()
+
+    def _script(self, entry: Entry, home: str) -> ScriptResult:
+        retries = min(MAX_RETRIES, entry.retries if entry.retries is not None else self.options.retries)
+        # this run's attempts replace an earlier run's: a folder never mixes two runs
+        shutil.rmtree(os.path.join(self.options.artifacts_dir, _slug(entry.path)), ignore_errors=True)
+        attempts: list[Attempt] = []
+        for number in range(1, retries + 2):
+            attempt = self._attempt(entry, home, number)
+            attempts.append(attempt)
+            if attempt.status == PASSED:
+                return ScriptResult(entry.path, PASSED if number == 1 else FLAKY, attempts)
+        return ScriptResult(entry.path, attempts[-1].status, attempts)
+
+    def _attempt(self, entry: Entry, home: str, number: int) -> Attempt:
+        directory = os.path.abspath(os.path.join(self.options.artifacts_dir, _slug(entry.path), f"attempt-{number}"))
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        shutil.copyfile(entry.path, os.path.join(directory, os.path.basename(entry.path)))
+        client = Client(home=home)
+        client.explicit = False  # a fresh ephemeral session per attempt
+        t0 = time.monotonic()
+        try:
+            result = client.run(entry.path, values=self.options.values, timeout=self.options.timeout_ms)
+            attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
+        except DivergenceError as err:
+            attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=err.divergence)
+            attempt.screenshot = _keep_evidence(home, err.divergence, directory)
+        except ReplayError as err:
+            attempt = Attempt(number, FAILED, time.monotonic() - t0, directory, error=err.to_dict())
+        _write_artifacts(entry, attempt)
+        return attempt
+
+
+def _keep_evidence(home: str, d: dict[str, Any], directory: str) -> str | None:
+    """Screenshot the diverged session, write the divergence, then close the session (nothing kept)."""
+    with open(os.path.join(directory, "divergence.json"), "w", encoding="utf-8") as fh:
+        json.dump(d, fh, ensure_ascii=False, indent=2)
+    session = Client(str(d.get("session") or ""), home=home)
+    shot = os.path.join(directory, "screenshot.png")
+    try:
+        session.command("screenshot", shot)
+    except ReplayError:
+        shot = ""
+    try:
+        session.close(discard=True)
+    except ReplayError:
+        pass
+    return shot or None
+
+
+def _write_artifacts(entry: Entry, a: Attempt) -> None:
+    result = {
+        "script": entry.path,
+        "attempt": a.number,
+        "status": a.status,
+        "seconds": round(a.seconds, 3),
+        "timings": a.timings,
+        "divergence": a.divergence,
+        "error": a.error,
+        "screenshot": a.screenshot,
+    }
+    with open(os.path.join(a.directory, "result.json"), "w", encoding="utf-8") as fh:
+        json.dump(result, fh, ensure_ascii=False, indent=2)
+    with open(os.path.join(a.directory, "timing.ndjson"), "w", encoding="utf-8") as fh:
+        for t in a.timings:
+            fh.write(json.dumps(t, ensure_ascii=False) + "\n")
+
+
+def progress_line(r: ScriptResult) -> str:
+    """One line per finished script: status, path, duration, and why it failed."""
+    label = {PASSED: "PASS ", FLAKY: "FLAKY", DIVERGED: "DIVERGED", FAILED: "FAIL "}[r.status]
+    extra = f" — {r.why()}" if r.status in (DIVERGED, FAILED) else ""
+    tries = f", {len(r.attempts)} attempts" if len(r.attempts) > 1 else ""
+    return f"{label} {r.path} ({r.seconds:.1f} s{tries}){extra}"

@@ -1,0 +1,100 @@
+"""`replay test` on real Chromium: a suite with a passing, a flaky and a diverged flow."""
+
+from __future__ import annotations
+
+import json
+import secrets
+import shutil
+from pathlib import Path
+from typing import Any
+
+import pytest
+from lxml import etree
+
+from .conftest import FAST, ROOT, Chromium, Cli
+
+FLOW = ROOT / "fixtures" / "flows" / "checkout.ad"
+
+
+def suite(web: str, root: Path) -> Path:
+    """passing.ad (the checkout on v1), flaky.ad (its page fails its first load), diverged.ad (renamed)."""
+    flows = root / "flows"
+    flows.mkdir()
+    text = FLOW.read_text()
+    (flows / "passing.ad").write_text(text.replace("${SHOP}", f"{web}/shop"))
+    (flows / "diverged.ad").write_text(text.replace("${SHOP}", f"{web}/drift/renamed"))
+    (flows / "flaky.ad").write_text(f'open {web}/flaky/{secrets.token_hex(4)}\nis visible "Bob"\n')
+    return flows
+
+
+@pytest.fixture(scope="module")
+def ran(shared_home: str, web: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Any, Path]:
+    """The suite, run once for the module: 2 workers, 1 retry, JUnit and HTML reports."""
+    root = tmp_path_factory.mktemp("suite")
+    flows = suite(web, root)
+    args = ("test", str(flows), "--workers", "2", "--retries", "1", *FAST, "--junit", "out.xml", "--html", "report")
+    return Cli(shared_home, str(root))(*args, ok=None), root
+
+
+def test_a_suite_reports_each_script_live_then_a_summary_and_exits_1(ran: tuple[Any, Path]) -> None:
+    proc, _ = ran
+    lines = proc.stdout.splitlines()
+    assert proc.returncode == 1
+    assert {line.split()[0] for line in lines[:3]} == {"PASS", "FLAKY", "DIVERGED"}
+    assert any(line.startswith("DIVERGED") and "selector-miss at step 6" in line for line in lines)
+    assert "1 passed, 1 flaky, 1 diverged, 0 failed in " in proc.stdout and "slowest: " in proc.stdout
+
+
+def test_a_pass_on_a_retry_is_flaky_not_passed(ran: tuple[Any, Path]) -> None:
+    proc, _ = ran
+    assert any(
+        line.startswith("FLAKY") and "flaky.ad" in line and "2 attempts" in line for line in proc.stdout.splitlines()
+    )
+    assert "flaky (passed on a retry): " in proc.stdout
+
+
+def test_junit_has_one_testcase_per_script_and_the_divergence_as_failure(ran: tuple[Any, Path]) -> None:
+    tmp_path = ran[1]
+    tree = etree.parse(str(tmp_path / "out.xml"))
+    suite_el = tree.find("testsuite")
+    assert suite_el is not None and (suite_el.get("tests"), suite_el.get("failures")) == ("3", "1")
+    failure = tree.find(".//testcase[@name='" + str(tmp_path / "flows" / "diverged.ad") + "']/failure")
+    assert failure is not None and failure.get("type") == "selector-miss"
+    assert "DIVERGENCE selector-miss at step 6" in (failure.text or "")
+    assert tree.find(".//property[@name='flaky']") is not None
+
+
+def test_every_attempt_leaves_its_artifacts_and_a_failure_its_screenshot(ran: tuple[Any, Path]) -> None:
+    results = ran[1] / "replay-results"
+    diverged = next(results.glob("*diverged/attempt-2"))
+    assert {p.name for p in diverged.iterdir()} >= {
+        "diverged.ad",
+        "result.json",
+        "timing.ndjson",
+        "divergence.json",
+        "screenshot.png",
+    }
+    flaky = sorted(results.glob("*flaky/attempt-*"))
+    assert [json.loads((a / "result.json").read_text())["status"] for a in flaky] == ["failed", "passed"]
+
+
+def test_the_html_report_opens_and_shows_all_three(ran: tuple[Any, Path], chromium: Chromium) -> None:
+    async def go() -> str:
+        async with chromium.page((ran[1] / "report" / "index.html").as_uri()) as d:
+            return str(await d.page.inner_text("body"))
+
+    text = chromium.run(go)
+    assert all(s in text for s in ("passing.ad", "flaky.ad", "diverged.ad", "DIVERGENCE selector-miss"))
+
+
+def test_fail_fast_starts_no_script_after_the_first_failure(cli: Cli, web: str, tmp_path: Path) -> None:
+    flows = suite(web, tmp_path)
+    shutil.move(flows / "diverged.ad", flows / "a-diverged.ad")  # first in order
+    proc = cli("test", str(flows), "--fail-fast", *FAST, "--json", ok=None)
+    results = json.loads(proc.stdout.strip().splitlines()[-1])["result"]["results"]
+    assert proc.returncode == 1 and [Path(r["path"]).name for r in results] == ["a-diverged.ad"]
+
+
+def test_from_is_refused_by_replay_test(cli: Cli, tmp_path: Path) -> None:
+    proc = cli("test", str(tmp_path), "--from", "2", ok=None)
+    assert proc.returncode == 2 and "--from" in proc.stderr

@@ -1,0 +1,72 @@
+"""Suite discovery, the platform filter and shards (SPEC §10), without a browser."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from replay.errors import FileNotFound, InvalidArgs
+from replay.suite.discover import Entry, discover, entries, parse_shard, shard
+from replay.suite.runner import DIVERGED, FAILED, FLAKY, PASSED, Attempt, ScriptResult, SuiteResult
+
+
+def write(root: Path, name: str, text: str = "open http://x/\n") -> Path:
+    path = root / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+def test_directories_are_searched_recursively_sorted_and_healed_scripts_are_left_out(tmp_path: Path) -> None:
+    for name in ("b.ad", "a/z.ad", "a/b.ad", "c.healed.ad", "notes.txt"):
+        write(tmp_path, name)
+    assert [Path(p).relative_to(tmp_path).as_posix() for p in discover([str(tmp_path)])] == ["a/b.ad", "a/z.ad", "b.ad"]
+
+
+def test_a_script_named_twice_runs_once_and_globs_are_expanded(tmp_path: Path) -> None:
+    write(tmp_path, "a.ad")
+    write(tmp_path, "b.ad")
+    found = discover([str(tmp_path / "*.ad"), str(tmp_path / "a.ad")])
+    assert [Path(p).name for p in found] == ["a.ad", "b.ad"]
+
+
+def test_a_path_that_matches_nothing_is_file_not_found(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFound):
+        discover([str(tmp_path / "missing.ad")])
+    with pytest.raises(FileNotFound):
+        discover([str(tmp_path / "*.ad")])
+
+
+def test_the_platform_filter_reads_the_context_header(tmp_path: Path) -> None:
+    write(tmp_path, "web.ad")
+    write(tmp_path, "android.ad", "context platform=android retries=2\nopen com.example\n")
+    assert [Path(e.path).name for e in entries([str(tmp_path)], "android")] == ["android.ad"]
+    assert entries([str(tmp_path)], "android")[0].retries == 2
+    assert [Path(e.path).name for e in entries([str(tmp_path)], "web")] == ["web.ad"]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 60), st.integers(1, 8))
+def test_shards_partition_the_suite_every_script_exactly_once(size: int, n: int) -> None:
+    suite = [Entry(f"s{k}.ad", "web", None) for k in range(size)]
+    slices = [shard(suite, i, n) for i in range(1, n + 1)]
+    assert sorted((e.path for s in slices for e in s), key=lambda p: int(p[1:-3])) == [e.path for e in suite]
+
+
+@pytest.mark.parametrize("text", ["0/2", "3/2", "1", "a/b", "1/0"])
+def test_a_bad_shard_is_invalid_args(text: str) -> None:
+    with pytest.raises(InvalidArgs):
+        parse_shard(text)
+
+
+def result(status: str) -> ScriptResult:
+    return ScriptResult("f.ad", status, [Attempt(1, status if status != FLAKY else PASSED, 1.0, "/tmp")])
+
+
+def test_the_exit_code_is_0_only_if_every_script_passed_flaky_included() -> None:
+    assert SuiteResult([result(PASSED), result(FLAKY)], 2.0).exit_code == 0
+    assert SuiteResult([result(PASSED), result(DIVERGED)], 2.0).exit_code == 1
+    assert SuiteResult([result(FAILED)], 2.0).summary() == "0 passed, 0 flaky, 0 diverged, 1 failed in 2.0 s"
