@@ -133,10 +133,12 @@ class Client:
         level: str = "default",
         headed: bool = False,
         save_script: str | None = None,
+        trace_path: str | None = None,
     ) -> dict[str, Any]:
         """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted.
 
-        ``save_script`` (``""`` for ``<stem>.healed.ad``) arms a repair transaction.
+        ``save_script`` (``""`` for ``<stem>.healed.ad``) arms a repair transaction; ``trace_path``
+        keeps a Playwright trace there when the run does not pass.
         """
         payload = {
             "op": "run",
@@ -152,6 +154,7 @@ class Client:
             "level": level,
             "headed": headed,
             "save_script": None if save_script is None else (self._abspath(save_script) if save_script else ""),
+            "trace_path": self._abspath(trace_path) if trace_path else None,
         }
         return dict(self.request(payload, start=True))
 

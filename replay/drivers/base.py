@@ -63,6 +63,14 @@ class Driver(Protocol):
         """Save a PNG."""
         ...
 
+    async def trace_start(self) -> None:
+        """Start recording a trace of everything the page does (web: a Playwright trace)."""
+        ...
+
+    async def trace_stop(self, path: str | None) -> None:
+        """Stop the trace; save it to ``path`` (``trace.zip``), or drop it when ``path`` is None."""
+        ...
+
     def location(self) -> str | None:
         """Where the page is now (web: its URL), without a round trip; None when unknown."""
         ...

@@ -258,6 +258,17 @@ class WebDriver:
         """Pause."""
         await self.page.wait_for_timeout(ms)
 
+    async def trace_start(self) -> None:
+        """Start a Playwright trace of this context (screenshots and DOM snapshots)."""
+        await self.context.tracing.start(screenshots=True, snapshots=True)
+
+    async def trace_stop(self, path: str | None) -> None:
+        """Stop the trace; save it (viewable with ``playwright show-trace``) or drop it."""
+        try:
+            await self.context.tracing.stop(path=path) if path else await self.context.tracing.stop()
+        except Exception as exc:  # noqa: BLE001 - a trace is evidence, not the outcome
+            raise from_playwright(exc, action="save the trace") from None
+
     def location(self) -> str | None:
         """The page's URL."""
         return self.page.url

@@ -192,19 +192,28 @@ class Daemon:
             artifacts_dir=artifacts,
             held=True if armed else None,
         )
+        trace = request.get("trace_path")
         async with session.lock:
             session.last_used = self.clock.now()
             session.run_values = given
             session.plan, session.values = plan, values
+            if trace:
+                await session.driver.trace_start()
             try:
                 result = await Runner(session, plan, options).run()
             except DivergenceError as err:
                 session.diverged(err.source)
+                if trace:
+                    await session.driver.trace_stop(str(trace))
                 raise
             except ReplayError:
+                if trace:
+                    await session.driver.trace_stop(str(trace))
                 if session.ephemeral and session.repair is None:  # a failed run keeps no session (a divergence does)
                     await self._forget(name, session)
                 raise
+            if trace:
+                await session.driver.trace_stop(None)  # a passing run keeps no trace
             session.outstanding = False
             if armed:
                 repair.complete(session)  # R7: the plan ran through; a terminal close is skipped

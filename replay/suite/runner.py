@@ -173,7 +173,10 @@ class Suite:
         client.explicit = False  # a fresh ephemeral session per attempt
         t0 = time.monotonic()
         try:
-            result = client.run(entry.path, values=self.options.values, timeout=self.options.timeout_ms)
+            trace = os.path.join(directory, "trace.zip")
+            result = client.run(
+                entry.path, values=self.options.values, timeout=self.options.timeout_ms, trace_path=trace
+            )
             attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
         except DivergenceError as err:
             attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=err.divergence)

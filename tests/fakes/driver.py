@@ -88,6 +88,12 @@ class FakeDriver:
     async def screenshot(self, path: str, full_page: bool) -> None:
         self.calls.append(("screenshot", path, full_page))
 
+    async def trace_start(self) -> None:
+        self.calls.append(("trace_start",))
+
+    async def trace_stop(self, path: str | None) -> None:
+        self.calls.append(("trace_stop", path))
+
     def location(self) -> str | None:
         return str(self.screens[self.screen]["url"])
 

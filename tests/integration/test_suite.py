@@ -78,6 +78,16 @@ def test_every_attempt_leaves_its_artifacts_and_a_failure_its_screenshot(ran: tu
     assert [json.loads((a / "result.json").read_text())["status"] for a in flaky] == ["failed", "passed"]
 
 
+def test_a_trace_is_kept_for_failed_attempts_only(ran: tuple[Any, Path]) -> None:
+    results = ran[1] / "replay-results"
+    assert (next(results.glob("*diverged/attempt-1")) / "trace.zip").stat().st_size > 0
+    assert [(a.name, (a / "trace.zip").exists()) for a in sorted(results.glob("*flaky/attempt-*"))] == [
+        ("attempt-1", True),
+        ("attempt-2", False),
+    ]
+    assert not (next(results.glob("*passing/attempt-1")) / "trace.zip").exists()
+
+
 def test_the_html_report_opens_and_shows_all_three(ran: tuple[Any, Path], chromium: Chromium) -> None:
     async def go() -> str:
         async with chromium.page((ran[1] / "report" / "index.html").as_uri()) as d:

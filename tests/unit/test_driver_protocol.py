@@ -27,6 +27,8 @@ def test_the_protocol_names_every_operation_the_engine_needs() -> None:
         "navigate",
         "screenshot",
         "scroll",
+        "trace_start",
+        "trace_stop",
         "wait",
     ]
 
