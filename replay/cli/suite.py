@@ -21,6 +21,7 @@ from replay.cli.app import emit, handles_errors, json_option, main, platform_opt
 @click.option("--artifacts-dir", default="replay-results", metavar="DIR", help="Per-attempt artifacts.")
 @click.option("--junit", default=None, metavar="FILE", help="Write a JUnit XML report.")
 @click.option("--html", "html_dir", default=None, metavar="DIR", help="Write a static HTML report.")
+@click.option("--heal", default=None, metavar="builtin|CMD", help="Run replay heal on each divergence.")
 @click.option("--from", "from_step", default=None, hidden=True)
 @json_option
 @handles_errors
@@ -36,6 +37,7 @@ def test_cmd(
     artifacts_dir: str,
     junit: str | None,
     html_dir: str | None,
+    heal: str | None,
     from_step: str | None,
     as_json: bool,
 ) -> None:
@@ -59,6 +61,7 @@ def test_cmd(
         fail_fast=fail_fast,
         values=dict(parse_cli_assignment(p) for p in env_pairs),
         artifacts_dir=artifacts_dir,
+        heal=heal,
     )
     say = (lambda _: None) if as_json else (lambda line: click.echo(line))
     suite = Suite(found, options, say).run()
@@ -74,6 +77,9 @@ def test_cmd(
     flaky = [r.path for r in suite.results if r.status == "flaky"]
     if flaky:
         lines.append("flaky (passed on a retry): " + ", ".join(flaky))
+    healed = [f"{r.healed} ({r.heal_status})" for r in suite.results if r.healed]
+    if healed:
+        lines.append("healed scripts pending review: " + ", ".join(healed))
     payload = {
         "summary": suite.summary(),
         "exitCode": suite.exit_code,
@@ -84,6 +90,8 @@ def test_cmd(
                 "seconds": round(r.seconds, 3),
                 "attempts": len(r.attempts),
                 "why": r.why(),
+                "healed": r.healed,
+                "heal": r.heal_status,
             }
             for r in suite.results
         ],

@@ -37,9 +37,12 @@ def write_junit(suite: SuiteResult, path: str) -> str:
             kind = r.last.divergence["kind"] if r.last.divergence else str((r.last.error or {}).get("code"))
             failure = ET.SubElement(case, "failure", message=r.why(), type=kind)
             failure.text = _failure_text(r)
-        if r.status == FLAKY:
+        if r.status == FLAKY or r.heal_status:
             props = ET.SubElement(case, "properties")
-            ET.SubElement(props, "property", name="flaky", value="true")
+            if r.status == FLAKY:
+                ET.SubElement(props, "property", name="flaky", value="true")
+            if r.heal_status:
+                ET.SubElement(props, "property", name="heal", value=f"{r.heal_status} {r.healed or ''}".strip())
         out = ET.SubElement(case, "system-out")
         out.text = "\n".join(f"attempt {a.number}: {a.status} ({a.seconds:.1f} s) {a.directory}" for a in r.attempts)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
@@ -55,6 +58,8 @@ def write_html(suite: SuiteResult, directory: str) -> str:
         detail = ""
         if r.status in (DIVERGED, FAILED):
             detail = f"<pre>{html.escape(_failure_text(r))}</pre>"
+            if r.heal_status:
+                detail += f"<p>heal: {html.escape(r.heal_status)} {html.escape(r.healed or '')}</p>"
             if r.last.screenshot:
                 src = os.path.relpath(r.last.screenshot, directory)
                 detail += f'<img src="{html.escape(src)}" alt="screenshot of {html.escape(r.path)}" width="640">'

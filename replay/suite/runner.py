@@ -50,6 +50,8 @@ class ScriptResult:
     path: str
     status: str  # passed | flaky | diverged | failed
     attempts: list[Attempt]
+    healed: str | None = None  # with --heal: the healed script pending review
+    heal_status: str | None = None  # healed | rejected | escalated
 
     @property
     def seconds(self) -> float:
@@ -105,6 +107,7 @@ class SuiteOptions:
     values: dict[str, str] = field(default_factory=dict)
     artifacts_dir: str = "replay-results"
     home: str | None = None  # the root $REPLAY_HOME; workers live under it
+    heal: str | None = None  # "builtin" or an agent command: run `replay heal` on each divergence
 
 
 def _slug(path: str) -> str:
@@ -163,7 +166,27 @@ class Suite:
             attempts.append(attempt)
             if attempt.status == PASSED:
                 return ScriptResult(entry.path, PASSED if number == 1 else FLAKY, attempts)
-        return ScriptResult(entry.path, attempts[-1].status, attempts)
+        result = ScriptResult(entry.path, attempts[-1].status, attempts)
+        if result.status == DIVERGED and self.options.heal:
+            self._heal(result, home)
+        return result
+
+    def _heal(self, result: ScriptResult, home: str) -> None:
+        """`replay heal` on a diverged script: its healed script is left beside it for review."""
+        from replay.heal.orchestrator import Healer, HealOptions
+
+        options = HealOptions(
+            agent=str(self.options.heal),
+            values=self.options.values,
+            timeout_ms=self.options.timeout_ms,
+            artifacts_dir=os.path.join(self.options.artifacts_dir, _slug(result.path), "heal"),
+        )
+        try:
+            outcome = Healer(result.path, options, home=home).run()
+        except ReplayError as err:  # e.g. a healed script from an earlier night is still waiting for review
+            result.heal_status = f"not run: {err.code}"
+            return
+        result.heal_status, result.healed = outcome.status, outcome.healed
 
     def _attempt(self, entry: Entry, home: str, number: int) -> Attempt:
         directory = os.path.abspath(os.path.join(self.options.artifacts_dir, _slug(entry.path), f"attempt-{number}"))

@@ -108,3 +108,16 @@ def test_fail_fast_starts_no_script_after_the_first_failure(cli: Cli, web: str, 
 def test_from_is_refused_by_replay_test(cli: Cli, tmp_path: Path) -> None:
     proc = cli("test", str(tmp_path), "--from", "2", ok=None)
     assert proc.returncode == 2 and "--from" in proc.stderr
+
+
+def test_heal_runs_replay_heal_on_a_divergence_and_lists_the_healed_script(cli: Cli, web: str, tmp_path: Path) -> None:
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    flow = flows / "renamed.ad"
+    flow.write_text(FLOW.read_text().replace("${SHOP}", f"{web}/drift/renamed"))
+    original = flow.read_bytes()
+    proc = cli("test", str(flows), "--heal", "builtin", *FAST, "--junit", "out.xml", ok=None)
+    healed = flows / "renamed.healed.ad"
+    assert proc.returncode == 1 and f"healed scripts pending review: {healed} (healed)" in proc.stdout
+    assert healed.exists() and flow.read_bytes() == original  # never over the original
+    assert etree.parse(str(tmp_path / "out.xml")).find(".//property[@name='heal']") is not None
