@@ -111,7 +111,10 @@ class SuiteOptions:
 
 
 def _slug(path: str) -> str:
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.splitext(os.path.normpath(path))[0]).strip("._") or "script"
+    """The artifacts folder name of a script: its path (relative to here when under it), made safe."""
+    relative = os.path.relpath(path)
+    shown = relative if not relative.startswith("..") else os.path.normpath(path)
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.splitext(shown)[0]).strip("._") or "script"
 
 
 class Suite:
@@ -189,25 +192,28 @@ class Suite:
         result.heal_status, result.healed = outcome.status, outcome.healed
 
     def _attempt(self, entry: Entry, home: str, number: int) -> Attempt:
-        directory = os.path.abspath(os.path.join(self.options.artifacts_dir, _slug(entry.path), f"attempt-{number}"))
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        shutil.copyfile(entry.path, os.path.join(directory, os.path.basename(entry.path)))
-        client = Client(home=home)
-        client.explicit = False  # a fresh ephemeral session per attempt
-        t0 = time.monotonic()
-        try:
-            trace = os.path.join(directory, "trace.zip")
-            result = client.run(
-                entry.path, values=self.options.values, timeout=self.options.timeout_ms, trace_path=trace
-            )
-            attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
-        except DivergenceError as err:
-            attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=err.divergence)
-            attempt.screenshot = _keep_evidence(home, err.divergence, directory)
-        except ReplayError as err:
-            attempt = Attempt(number, FAILED, time.monotonic() - t0, directory, error=err.to_dict())
-        _write_artifacts(entry, attempt)
-        return attempt
+        return run_attempt(entry, self.options, home, number)
+
+
+def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> Attempt:
+    """One attempt of one script in a fresh ephemeral session of the daemon at ``home``, with its artifacts."""
+    directory = os.path.abspath(os.path.join(options.artifacts_dir, _slug(entry.path), f"attempt-{number}"))
+    os.makedirs(directory, mode=0o700, exist_ok=True)
+    shutil.copyfile(entry.path, os.path.join(directory, os.path.basename(entry.path)))
+    client = Client(home=home)
+    client.explicit = False  # a fresh ephemeral session per attempt
+    t0 = time.monotonic()
+    try:
+        trace = os.path.join(directory, "trace.zip")
+        result = client.run(entry.path, values=options.values, timeout=options.timeout_ms, trace_path=trace)
+        attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
+    except DivergenceError as err:
+        attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=err.divergence)
+        attempt.screenshot = _keep_evidence(home, err.divergence, directory)
+    except ReplayError as err:
+        attempt = Attempt(number, FAILED, time.monotonic() - t0, directory, error=err.to_dict())
+    _write_artifacts(entry, attempt)
+    return attempt
 
 
 def _keep_evidence(home: str, d: dict[str, Any], directory: str) -> str | None:

@@ -1,0 +1,96 @@
+"""The pytest plugin (entry point ``pytest11``): ``pytest flows/`` collects ``.ad`` files as test items.
+
+Each item replays its script in a fresh session, with the artifacts ``replay test`` writes; a
+divergence fails the item with the divergence report. Items carry a marker of their platform
+(``-m web``), are selected by name (``-k checkout``), and run under ``pytest-xdist`` (``-n 2``),
+each xdist worker with a daemon and a browser of its own.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from replay.suite.discover import HEALED_SUFFIX, Entry
+from replay.suite.runner import DIVERGED, FAILED, Attempt, SuiteOptions, run_attempt
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    group = parser.getgroup("replay", ".ad flows")
+    group.addoption("--replay-timeout", type=int, default=None, metavar="MS", help="Step timeout of .ad flows.")
+    group.addoption("--replay-var", action="append", default=[], metavar="KEY=VALUE", help="A variable for every flow.")
+    group.addoption(
+        "--replay-artifacts", default="replay-results", metavar="DIR", help="Per-attempt artifacts of .ad flows."
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    for platform in ("web", "android"):
+        config.addinivalue_line("markers", f"{platform}: an .ad flow for the {platform} platform")
+
+
+def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
+    if file_path.suffix == ".ad" and not file_path.name.endswith(HEALED_SUFFIX):
+        return AdFile.from_parent(parent, path=file_path)
+    return None
+
+
+class AdFile(pytest.File):
+    """An ``.ad`` script: one item."""
+
+    def collect(self) -> Any:
+        from replay.script.loader import load
+
+        platform = load(str(self.path)).context.get("platform", "web")
+        item = AdItem.from_parent(self, name=self.path.stem)
+        item.add_marker(getattr(pytest.mark, platform))
+        yield item
+
+
+class ReplayFailed(Exception):
+    """An attempt that did not pass: a divergence or an error, with its report."""
+
+    def __init__(self, attempt: Attempt, report: str) -> None:
+        super().__init__(report)
+        self.attempt = attempt
+        self.report = report
+
+
+class AdItem(pytest.Item):
+    """Replays one script; fails with the divergence report when the app drifted."""
+
+    def runtest(self) -> None:
+        from replay.script.variables import parse_cli_assignment
+        from replay.session.protocol import replay_home
+
+        config = self.config
+        options = SuiteOptions(
+            timeout_ms=config.getoption("--replay-timeout"),
+            values=dict(parse_cli_assignment(v) for v in config.getoption("--replay-var")),
+            artifacts_dir=config.getoption("--replay-artifacts"),
+        )
+        worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+        home = os.path.join(replay_home(), "workers", f"pytest-{worker}")
+        attempt = run_attempt(Entry(str(self.path), "web", None), options, home, 1)
+        if attempt.status in (DIVERGED, FAILED):
+            raise ReplayFailed(attempt, _report(str(self.path), attempt))
+
+    def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:
+        if isinstance(excinfo.value, ReplayFailed):
+            return excinfo.value.report
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self) -> tuple[Path, int, str]:
+        return self.path, 0, f"replay: {self.path.name}"
+
+
+def _report(path: str, attempt: Attempt) -> str:
+    from replay.engine.report import render_text
+
+    if attempt.divergence is not None:
+        return render_text(attempt.divergence, f"replay run {path}") + f"\nartifacts: {attempt.directory}"
+    error = attempt.error or {}
+    return f"{error.get('code')}: {error.get('message')}\nartifacts: {attempt.directory}"
