@@ -134,6 +134,7 @@ class Client:
         headed: bool = False,
         save_script: str | None = None,
         trace_path: str | None = None,
+        connect: str | None = None,
     ) -> dict[str, Any]:
         """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted.
 
@@ -155,6 +156,7 @@ class Client:
             "headed": headed,
             "save_script": None if save_script is None else (self._abspath(save_script) if save_script else ""),
             "trace_path": self._abspath(trace_path) if trace_path else None,
+            "connect": connect or os.environ.get("REPLAY_CONNECT") or None,
         }
         return dict(self.request(payload, start=True))
 

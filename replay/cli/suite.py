@@ -22,6 +22,7 @@ from replay.cli.app import emit, handles_errors, json_option, main, platform_opt
 @click.option("--junit", default=None, metavar="FILE", help="Write a JUnit XML report.")
 @click.option("--html", "html_dir", default=None, metavar="DIR", help="Write a static HTML report.")
 @click.option("--heal", default=None, metavar="builtin|CMD", help="Run replay heal on each divergence.")
+@click.option("--connect", default=None, metavar="WS", help="Attach to a remote Playwright browser server.")
 @click.option("--from", "from_step", default=None, hidden=True)
 @json_option
 @handles_errors
@@ -38,6 +39,7 @@ def test_cmd(
     junit: str | None,
     html_dir: str | None,
     heal: str | None,
+    connect: str | None,
     from_step: str | None,
     as_json: bool,
 ) -> None:
@@ -62,6 +64,7 @@ def test_cmd(
         values=dict(parse_cli_assignment(p) for p in env_pairs),
         artifacts_dir=artifacts_dir,
         heal=heal,
+        connect=connect,
     )
     say = (lambda _: None) if as_json else (lambda line: click.echo(line))
     suite = Suite(found, options, say).run()

@@ -57,9 +57,10 @@ def find_chromium() -> str | None:
 class WebBrowser:
     """One Playwright browser shared by the daemon's sessions (one context each)."""
 
-    def __init__(self, *, browser: str = "chromium", headed: bool = False) -> None:
+    def __init__(self, *, browser: str = "chromium", headed: bool = False, connect: str | None = None) -> None:
         self.browser_name = browser
         self.headed = headed
+        self.connect = connect  # a remote Playwright browser server (`playwright run-server`, a grid)
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
 
@@ -69,7 +70,14 @@ class WebBrowser:
             return
         self._pw = await async_playwright().start()
         try:
-            if self.browser_name == "chromium":
+            if self.connect:
+                # the server launches the browser with these options (its own binary, our flags)
+                options = {"args": LAUNCH_ARGS, "headless": not self.headed}
+                kind = getattr(self._pw, self.browser_name)
+                self._browser = await kind.connect(
+                    self.connect, headers={"x-playwright-launch-options": json.dumps(options)}
+                )
+            elif self.browser_name == "chromium":
                 exe = find_chromium()
                 self._browser = await self._pw.chromium.launch(
                     executable_path=exe, headless=not self.headed, args=LAUNCH_ARGS

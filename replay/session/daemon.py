@@ -63,18 +63,18 @@ class Daemon:
         self.linger = linger
         self.clock = clock
         self.sessions: dict[str, Session] = {}
-        self.browsers: dict[tuple[str, bool], Any] = {}
+        self.browsers: dict[tuple[str, bool, str | None], Any] = {}
         self.stop = asyncio.Event()
         self.empty_since: float | None = clock.now()
         self._create_lock = asyncio.Lock()
 
-    async def new_driver(self, name: str, headed: bool) -> Driver:
+    async def new_driver(self, name: str, headed: bool, connect: str | None = None) -> Driver:
         """A fresh context of the shared browser for (name, headed), launched on first use."""
         from replay.drivers.web import WebBrowser
 
-        key = (name, headed)
+        key = (name, headed, connect)
         if key not in self.browsers:
-            browser = WebBrowser(browser=name, headed=headed)
+            browser = WebBrowser(browser=name, headed=headed, connect=connect)
             await browser.start()
             self.browsers[key] = browser
         return cast(Driver, await self.browsers[key].new_driver())
@@ -146,7 +146,11 @@ class Daemon:
         async with self._create_lock:
             session = self.sessions.get(name)
             if session is None:
-                driver = await self.new_driver(str(options.get("browser") or "chromium"), bool(options.get("headed")))
+                driver = await self.new_driver(
+                    str(options.get("browser") or "chromium"),
+                    bool(options.get("headed")),
+                    options.get("connect") or None,
+                )
                 session = Session(name, self.home, driver, clock=self.clock)
                 session.ephemeral = ephemeral
                 self.sessions[name] = session

@@ -108,6 +108,7 @@ class SuiteOptions:
     artifacts_dir: str = "replay-results"
     home: str | None = None  # the root $REPLAY_HOME; workers live under it
     heal: str | None = None  # "builtin" or an agent command: run `replay heal` on each divergence
+    connect: str | None = None  # a remote Playwright browser server every session attaches to
 
 
 def _slug(path: str) -> str:
@@ -205,7 +206,9 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
     t0 = time.monotonic()
     try:
         trace = os.path.join(directory, "trace.zip")
-        result = client.run(entry.path, values=options.values, timeout=options.timeout_ms, trace_path=trace)
+        result = client.run(
+            entry.path, values=options.values, timeout=options.timeout_ms, trace_path=trace, connect=options.connect
+        )
         attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
     except DivergenceError as err:
         attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=err.divergence)

@@ -121,3 +121,62 @@ def test_heal_runs_replay_heal_on_a_divergence_and_lists_the_healed_script(cli: 
     assert proc.returncode == 1 and f"healed scripts pending review: {healed} (healed)" in proc.stdout
     assert healed.exists() and flow.read_bytes() == original  # never over the original
     assert etree.parse(str(tmp_path / "out.xml")).find(".//property[@name='heal']") is not None
+
+
+def _browser_layout(root: Path) -> Path:
+    """A PLAYWRIGHT_BROWSERS_PATH whose Chromium builds are this machine's system Chromium."""
+    import os
+
+    import playwright
+
+    from replay.drivers.web import find_chromium
+
+    chromium = find_chromium()
+    assert chromium is not None
+    manifest = Path(playwright.__file__).parent / "driver" / "package" / "browsers.json"
+    dirs = {
+        "chromium": "chrome-linux64/chrome",
+        "chromium-headless-shell": "chrome-headless-shell-linux64/chrome-headless-shell",
+    }
+    for b in json.loads(manifest.read_text())["browsers"]:
+        if b["name"] in dirs:
+            folder = root / f"{b['name'].replace('-', '_')}-{b['revision']}"
+            exe = folder / dirs[b["name"]]
+            exe.parent.mkdir(parents=True, exist_ok=True)
+            os.symlink(chromium, exe)
+            (folder / "INSTALLATION_COMPLETE").touch()
+    return root
+
+
+def test_connect_attaches_every_session_to_a_remote_playwright_server(cli: Cli, web: str, tmp_path: Path) -> None:
+    import os
+    import signal
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {**os.environ, "PLAYWRIGHT_BROWSERS_PATH": str(_browser_layout(tmp_path / "browsers"))}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "playwright", "run-server", "--port", str(port), "--host", "127.0.0.1"],
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+        start_new_session=True,  # its node driver is a child: stop the whole group
+    )
+    try:
+        assert server.stdout is not None and "Listening on" in server.stdout.readline()
+        flows = tmp_path / "flows"
+        flows.mkdir()
+        (flows / "passing.ad").write_text(FLOW.read_text().replace("${SHOP}", f"{web}/shop"))
+        proc = cli("test", str(flows), "--connect", f"ws://127.0.0.1:{port}/", ok=None)
+        assert proc.returncode == 0 and "1 passed" in proc.stdout, proc.stdout + proc.stderr
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(timeout=30)
+    # the browser really was the server's: with the server gone, the same suite cannot run
+    gone = cli("test", str(flows), "--connect", f"ws://127.0.0.1:{port}/", "--json", ok=None)
+    result = json.loads(gone.stdout.strip().splitlines()[-1])["result"]["results"][0]
+    assert gone.returncode == 1 and "BROWSER_UNAVAILABLE" in result["why"]
