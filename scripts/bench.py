@@ -5,6 +5,7 @@ scripts/bench capture    # tree capture vs Playwright's aria_snapshot
 scripts/bench roundtrip  # warm-daemon CLI round trips
 scripts/bench materialize # recording's materialization for every actionable node of a 5k-node page
 scripts/bench heal       # replay heal with the built-in healer: time by phase, outcome per drift
+scripts/bench suite      # 20 flows: replay test with 1 and 2 workers beside a pytest-playwright suite
 """
 
 from __future__ import annotations
@@ -325,8 +326,79 @@ def bench_heal() -> tuple[list[tuple[str, float]], list[tuple[str, str, str, str
     return [(k, round(statistics.median(phases[k]), 1)) for k in order if k in phases], corpus
 
 
+PW_SUITE = """
+import pytest
+
+@pytest.mark.parametrize("n", range(FLOWS))
+def test_checkout(page, n):
+    page.goto(SHOP + "/checkout.html", wait_until="load")
+    page.get_by_test_id("name").fill("Ada Lovelace")
+    page.get_by_test_id("email").fill("ada@example.com")
+    page.get_by_test_id("password").fill("correct-horse-battery")
+    page.get_by_test_id("terms").check()
+    page.get_by_test_id("place-order").click()
+    assert page.get_by_text("Order placed").is_visible()
+"""
+PW_CONFTEST = """
+import pytest
+from replay.drivers.web import LAUNCH_ARGS, find_chromium
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args):
+    return {**browser_type_launch_args, "executable_path": find_chromium(), "args": LAUNCH_ARGS}
+"""
+
+
+def bench_suite(flows: int = 20, pairs: int = 3) -> dict[str, list[float]]:
+    """A suite of ``flows`` clean checkout flows: `replay test` with 1 and 2 workers beside the same
+    flows as a pytest-playwright suite (1 process, and -n 2), the commands a user types, alternating."""
+    times: dict[str, list[float]] = {}
+    home = tempfile.mkdtemp(prefix="rs-", dir="/tmp")
+    env = {**os.environ, "REPLAY_HOME": home, "REPLAY_DAEMON_LINGER": "1"}
+    replay = str(Path(sys.executable).with_name("replay"))
+    try:
+        with serve() as url, tempfile.TemporaryDirectory() as work:
+            suite, pw = Path(work) / "flows", Path(work) / "pw"
+            suite.mkdir()
+            pw.mkdir()
+            text = (ROOT / "fixtures" / "flows" / "checkout.ad").read_text().replace("${SHOP}", f"{url}/shop")
+            for k in range(flows):
+                (suite / f"checkout-{k:02d}.ad").write_text(text)
+            (pw / "test_checkout.py").write_text(
+                PW_SUITE.replace("FLOWS", str(flows)).replace("SHOP", repr(url + "/shop"))
+            )
+            (pw / "conftest.py").write_text(PW_CONFTEST)
+            commands = {
+                "replay test --workers 1": [replay, "test", str(suite), "--workers", "1"],
+                "replay test --workers 2": [replay, "test", str(suite), "--workers", "2"],
+                "pytest-playwright": [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(pw)],
+                "pytest-playwright -n 2": [
+                    sys.executable,
+                    "-m",
+                    "pytest",
+                    "-q",
+                    "-p",
+                    "no:cacheprovider",
+                    "-n",
+                    "2",
+                    str(pw),
+                ],
+            }
+            for cmd in commands.values():  # warm the page cache and the interpreter's imports once
+                subprocess.run(cmd, env=env, cwd=work, capture_output=True, check=False)
+            for _ in range(pairs):
+                for name, cmd in commands.items():
+                    t = time.perf_counter()
+                    proc = subprocess.run(cmd, env=env, cwd=work, capture_output=True, text=True)
+                    assert proc.returncode == 0, proc.stdout + proc.stderr
+                    times.setdefault(name, []).append(time.perf_counter() - t)
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+    return times
+
+
 def main() -> None:
-    which = sys.argv[1:] or ["capture", "roundtrip", "fifty", "verify", "materialize", "heal"]
+    which = sys.argv[1:] or ["capture", "roundtrip", "fifty", "verify", "materialize", "heal", "suite"]
     print(
         f"# replay benchmarks — {time.strftime('%Y-%m-%d %H:%M')} — {os.cpu_count()} cores, median of {REPEAT}+ runs\n"
     )
@@ -370,6 +442,19 @@ def main() -> None:
         for name, want, did, verdict in corpus:
             print(f"| {name} | {want} | {did} | {verdict} |")
         print()
+    if "suite" in which:
+        times = bench_suite()
+        print("## A suite of 20 clean flows: replay test beside pytest-playwright (same run, alternating)\n")
+        print("| command | median (s) | per flow (ms) |")
+        print("|---|---:|---:|")
+        med = {k: statistics.median(v) for k, v in times.items()}
+        for name, t in med.items():
+            print(f"| {name} | {t:.2f} | {t / 20 * 1000:.0f} |")
+        print(
+            f"\n2 workers vs 1: {med['replay test --workers 1'] / med['replay test --workers 2']:.2f}× throughput; "
+            f"replay test vs pytest-playwright: {med['replay test --workers 1'] / med['pytest-playwright']:.2f}× "
+            f"(1 worker), {med['replay test --workers 2'] / med['pytest-playwright -n 2']:.2f}× (2 workers)\n"
+        )
     if "roundtrip" in which:
         print("## Warm-daemon round trips (small page)\n")
         print("| operation | median (ms) |")

@@ -180,3 +180,15 @@ def test_connect_attaches_every_session_to_a_remote_playwright_server(cli: Cli, 
     gone = cli("test", str(flows), "--connect", f"ws://127.0.0.1:{port}/", "--json", ok=None)
     result = json.loads(gone.stdout.strip().splitlines()[-1])["result"]["results"][0]
     assert gone.returncode == 1 and "BROWSER_UNAVAILABLE" in result["why"]
+
+
+def test_each_worker_has_a_daemon_and_a_browser_of_its_own(cli: Cli, web: str, tmp_path: Path) -> None:
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    for k in range(4):
+        (flows / f"f{k}.ad").write_text(FLOW.read_text().replace("${SHOP}", f"{web}/shop"))
+    proc = cli("test", str(flows), "--workers", "2", ok=None)
+    assert proc.returncode == 0 and "4 passed" in proc.stdout
+    logs = [Path(cli.home) / "workers" / w / "daemon.log" for w in ("w1", "w2")]
+    pids = {line.split()[4] for log in logs for line in log.read_text().splitlines() if " serving " in line}
+    assert len(pids) >= 2  # two daemon processes, so two browsers: the workers share nothing
