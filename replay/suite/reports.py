@@ -60,6 +60,10 @@ def write_html(suite: SuiteResult, directory: str) -> str:
             detail = f"<pre>{html.escape(_failure_text(r))}</pre>"
             if r.heal_status:
                 detail += f"<p>heal: {html.escape(r.heal_status)} {html.escape(r.healed or '')}</p>"
+            trace = os.path.join(r.last.directory, "trace.zip")
+            if os.path.exists(trace):
+                href = html.escape(os.path.relpath(trace, directory))
+                detail += f'<p>trace: <a href="{href}">{href}</a> (python -m playwright show-trace)</p>'
             if r.last.screenshot:
                 src = os.path.relpath(r.last.screenshot, directory)
                 detail += f'<img src="{html.escape(src)}" alt="screenshot of {html.escape(r.path)}" width="640">'

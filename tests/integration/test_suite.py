@@ -95,6 +95,7 @@ def test_the_html_report_opens_and_shows_all_three(ran: tuple[Any, Path], chromi
 
     text = chromium.run(go)
     assert all(s in text for s in ("passing.ad", "flaky.ad", "diverged.ad", "DIVERGENCE selector-miss"))
+    assert "trace.zip" in text  # the trace of the failure is one click away
 
 
 def test_fail_fast_starts_no_script_after_the_first_failure(cli: Cli, web: str, tmp_path: Path) -> None:
