@@ -332,12 +332,12 @@ import pytest
 @pytest.mark.parametrize("n", range(FLOWS))
 def test_checkout(page, n):
     page.goto(SHOP + "/checkout.html", wait_until="load")
-    page.get_by_test_id("name").fill("Ada Lovelace")
-    page.get_by_test_id("email").fill("ada@example.com")
-    page.get_by_test_id("password").fill("correct-horse-battery")
-    page.get_by_test_id("terms").check()
+    page.locator("#name").fill("Ada Lovelace")
+    page.locator("#email").fill("ada@example.com")
+    page.locator("#password").fill("correct-horse-battery")
+    page.locator("#terms").check()
     page.get_by_test_id("place-order").click()
-    assert page.get_by_text("Order placed").is_visible()
+    page.get_by_text("Order placed").wait_for()
 """
 PW_CONFTEST = """
 import pytest
