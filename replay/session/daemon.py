@@ -66,6 +66,7 @@ class Daemon:
         self.browsers: dict[tuple[str, bool, str | None], Any] = {}
         self.stop = asyncio.Event()
         self.empty_since: float | None = clock.now()
+        self.in_flight = 0  # requests being served: the daemon is not idle while one is (a browser launch takes time)
         self._create_lock = asyncio.Lock()
 
     async def new_driver(self, name: str, headed: bool, connect: str | None = None) -> Driver:
@@ -83,6 +84,7 @@ class Daemon:
 
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Dispatch one request; errors become ``{"ok": false, "error": …}``."""
+        self.in_flight += 1
         try:
             result = await self._dispatch(request)
             return {"ok": True, "result": result}
@@ -91,6 +93,10 @@ class Daemon:
         except Exception as exc:  # noqa: BLE001 - never let one request kill the daemon
             log.exception("internal error")
             return {"ok": False, "error": Internal(f"internal error: {exc}").to_dict()}
+        finally:
+            self.in_flight -= 1
+            if not self.sessions:
+                self.empty_since = self.clock.now()  # the linger counts from the last request
 
     async def _dispatch(self, request: dict[str, Any]) -> Any:
         op = request.get("op")
@@ -309,7 +315,7 @@ class Daemon:
             if now - session.last_used > self.idle_timeout and not session.lock.locked():
                 log.info("reaping idle session %s", name)
                 await self._teardown(name, session, "reaped after being idle")
-        if not self.sessions:
+        if not self.sessions and not self.in_flight:
             if self.empty_since is None:
                 self.empty_since = now
             elif now - self.empty_since >= self.linger:

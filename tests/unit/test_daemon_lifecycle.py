@@ -174,3 +174,12 @@ def test_a_commit_with_an_action_that_vanished_before_it_was_described_fails_lou
     with pytest.raises(Unmaterialized, match=r"step 2 \(click"):
         repair.end(d.home, "r4", s.repair, s.journal.entries, reason=None)
     assert not target.exists() and s.repair.state == repair.COMPLETE  # the session stays; close --discard ends it
+
+
+def test_the_daemon_never_stops_while_a_request_is_being_served(tmp_path: Path) -> None:
+    d = daemon(tmp_path, linger=1)
+    d.in_flight = 1  # e.g. the first `open`, still launching the browser
+    assert isinstance(d.clock, FakeClock)
+    d.clock.advance(10)
+    run(d.reap_once())
+    assert not d.stop.is_set()
