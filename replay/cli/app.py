@@ -32,6 +32,15 @@ session_option = click.option(
     metavar="NAME",
     help="Session name (default: REPLAY_SESSION, else per directory).",
 )
+
+
+def save_script_option(metavar: str, help_text: str) -> Callable[[F], F]:
+    """``--save-script[=PATH]``: a flag that may take a value (``""`` when given bare)."""
+    return click.option(
+        "--save-script", "save_script", is_flag=False, flag_value="", default=None, metavar=metavar, help=help_text
+    )
+
+
 timeout_option = click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
 PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
 

@@ -8,7 +8,7 @@ from typing import Any, NoReturn
 
 import click
 
-from replay.cli.app import emit, handles_errors, json_option, main, platform_option, session_option
+from replay.cli.app import emit, handles_errors, json_option, main, platform_option, save_script_option, session_option
 
 
 def _exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | None = None) -> NoReturn:
@@ -37,15 +37,7 @@ def _exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | No
 @click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default", help="Divergence detail.")
 @platform_option
 @click.option("--headed", is_flag=True, help="Show the browser window.")
-@click.option(
-    "--save-script",
-    "save_script",
-    is_flag=False,
-    flag_value="",
-    default=None,
-    metavar="[OUT]",
-    help="Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.",
-)
+@save_script_option("[OUT]", "Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.")
 @json_option
 @handles_errors
 def run_cmd(

@@ -9,7 +9,16 @@ from typing import Any
 
 import click
 
-from replay.cli.app import PASSTHROUGH, emit, handles_errors, json_option, main, session_option, timeout_option
+from replay.cli.app import (
+    PASSTHROUGH,
+    emit,
+    handles_errors,
+    json_option,
+    main,
+    save_script_option,
+    session_option,
+    timeout_option,
+)
 
 # interactive commands ------------------------------------------------------------------------
 
@@ -71,14 +80,8 @@ def _register_interactive() -> None:
 
 @main.command("open", context_settings=PASSTHROUGH)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-@click.option(
-    "--save-script",
-    "save_script",
-    is_flag=False,
-    flag_value="",
-    default=None,
-    metavar="[PATH]",
-    help="Record this session; `close` writes the script (default $REPLAY_HOME/scripts/NAME-<time>.ad).",
+@save_script_option(
+    "[PATH]", "Record this session; `close` writes the script (default $REPLAY_HOME/scripts/NAME-<time>.ad)."
 )
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--browser", type=click.Choice(["chromium", "firefox", "webkit"]), default="chromium")
