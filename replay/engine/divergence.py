@@ -13,6 +13,7 @@ from typing import Any
 
 from replay.engine import hint as hints
 from replay.engine.hint import RepairHint
+from replay.errors import ReplayError
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence, encode
 from replay.script.formatter import format_action
@@ -253,6 +254,12 @@ class Binding:
     observed: Node | None = None
     mismatches: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
+
+    @classmethod
+    def failed_dispatch(cls, exc: ReplayError, match_count: int | None = None) -> Binding:
+        """An ``action-failure`` from a failed dispatch (the candidates of an ambiguous match kept)."""
+        candidates = [str(c) for c in exc.details.get("candidates", [])] if exc.details else []
+        return cls(DivergenceKind.ACTION_FAILURE, exc.message, match_count, candidates=candidates)
 
 
 def build_divergence(

@@ -12,7 +12,6 @@ from replay.errors import ActionFailed, AmbiguousMatch, DivergenceError, ReplayE
 from replay.script.plan import Plan, Step
 from replay.session.journal import PLAN
 from replay.tree.model import Capture
-from replay.tree.verdict import DivergenceKind
 
 
 @dataclass
@@ -117,7 +116,7 @@ class Runner:
         except pipeline.StepStopped as stop:
             await self._diverge(step, stop.binding, stop.capture)
         except (AmbiguousMatch, ActionFailed, StaleRef) as exc:
-            await self._diverge(step, _failure(exc), None)
+            await self._diverge(step, Binding.failed_dispatch(exc), None)
         except ReplayError as exc:
             raise exc.at(step.location) from None
         resolution = result.get("resolution")
@@ -160,9 +159,3 @@ class Runner:
             return await pipeline.capture(self.state), None
         except Exception as exc:  # noqa: BLE001 - a capture failure never masks the original cause
             return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-
-
-def _failure(exc: ReplayError, match_count: int | None = None) -> Binding:
-    """An ``action-failure`` binding from a failed dispatch (candidates of an ambiguous match kept)."""
-    candidates = [str(c) for c in exc.details.get("candidates", [])] if exc.details else []
-    return Binding(DivergenceKind.ACTION_FAILURE, exc.message, match_count, candidates=candidates)

@@ -24,7 +24,7 @@ from replay.engine import observe
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
 from replay.engine.state import Step, StepState, StepStopped, capture, journal
-from replay.errors import ActionFailed, BrowserUnavailable, InvalidArgs, ReplayError, StaleRef
+from replay.errors import ActionFailed, BrowserUnavailable, InvalidArgs, StaleRef
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
 from replay.script.registry import PHASE_READ, REGISTRY
@@ -36,7 +36,6 @@ from replay.tree.identity import evidence_target, record_evidence, self_check
 from replay.tree.match import describe
 from replay.tree.materialize import materialize
 from replay.tree.model import Node
-from replay.tree.verdict import DivergenceKind
 
 __all__ = ["PIPELINE_OPS", "StepState", "StepStopped", "capture", "execute"]
 
@@ -175,14 +174,15 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
     if bound.node is None:
         return Described()
     node = evidence_target(bound.capture, bound.node) if step.action.command == "click" else bound.node
-    mat = materialize(bound.capture, node)
-    if mat.selector is None:
-        return Described(recorded_node=node)
-    ev = self_check(bound.capture, mat.selector, node, record_evidence(bound.capture, node, state.base))
-    if as_written is not None and raw.annotation is not None and raw.annotation.identity() == ev.identity():
+    fresh = record_evidence(bound.capture, node, state.base)
+    if as_written is not None and raw.annotation is not None and raw.annotation.identity() == fresh.identity():
         # a verified replayed step keeps its line and annotation byte for byte: a healed script's
         # diff shows the healed steps, not diagnostic drift (SPEC §7, minimal diffs)
         return as_written
+    mat = materialize(bound.capture, node)
+    if mat.selector is None:
+        return Described(recorded_node=node)
+    ev = self_check(bound.capture, mat.selector, node, fresh)
     written = escape_templates(mat.selector)
     selector = format_selector(written)
     return Described(
@@ -242,8 +242,7 @@ async def _element(state: StepState, step: Step) -> dict[str, Any]:
             params = {k: v for k, v in step.action.params if isinstance(v, str)}
             await state.driver.act(generation, index, str(step.form.op), params, step.timeout_ms)
     except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
-        binding = Binding(DivergenceKind.ACTION_FAILURE, exc.message, 1, candidates=_candidates_of(exc))
-        raise StepStopped(exc, binding) from None  # post-response capture
+        raise StepStopped(exc, Binding.failed_dispatch(exc, 1)) from None  # post-response capture
     if described.selector:
         result["selector"] = described.selector
         result["verification"] = described.verification
@@ -263,10 +262,6 @@ async def _element(state: StepState, step: Step) -> dict[str, Any]:
     )
     result["recorded"] = entry.record and state.recording is not None
     return result
-
-
-def _candidates_of(exc: ReplayError) -> list[str]:
-    return [str(c) for c in exc.details.get("candidates", [])] if exc.details else []
 
 
 async def _find(state: StepState, step: Step) -> dict[str, Any]:

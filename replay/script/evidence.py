@@ -159,6 +159,13 @@ def _string(obj: dict[str, Any], key: str, where: Location | None, *, label: boo
     return normalize(value) if label else normalize_string(value)
 
 
+def _role(obj: dict[str, Any], what: str, where: Location | None) -> str:
+    role = _string(obj, "role", where)
+    if role is None:
+        raise _bad(f"{what} needs a 'role'", where)
+    return role
+
+
 def _int(obj: dict[str, Any], key: str, where: Location | None) -> int | None:
     if key not in obj or obj[key] is None:
         return None
@@ -198,16 +205,12 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         for entry in raw_ancestry:
             if not isinstance(entry, dict):
                 raise _bad("ancestry entries must be objects", where)
-            role = _string(entry, "role", where)
-            if role is None:
-                raise _bad("every ancestry entry needs a 'role'", where)
+            role = _role(entry, "every ancestry entry", where)
             ancestry.append(Ancestor(role, _string(entry, "label", where, label=True)))
     region = None
     raw_region = _object(obj, "scrollRegion", where)
     if raw_region is not None:
-        role = _string(raw_region, "role", where)
-        if role is None:
-            raise _bad("'scrollRegion' needs a 'role'", where)
+        role = _role(raw_region, "'scrollRegion'", where)
         region = Region(role, _string(raw_region, "label", where, label=True), _string(raw_region, "id", where))
     rect = None
     raw_rect = _object(obj, "rect", where)
@@ -222,9 +225,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
     anchor = None
     raw_anchor = _object(obj, "anchor", where)
     if raw_anchor is not None:
-        role = _string(raw_anchor, "role", where)
-        if role is None:
-            raise _bad("'anchor' needs a 'role'", where)
+        role = _role(raw_anchor, "'anchor'", where)
         anchor = Anchor(
             role,
             _string(raw_anchor, "label", where, label=True),
