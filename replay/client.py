@@ -134,12 +134,19 @@ class Client:
         headed: bool = False,
         save_script: str | None = None,
         trace_path: str | None = None,
+        trace_always: bool = False,
+        deadline_ms: int | None = None,
+        screenshot_path: str | None = None,
+        artifacts_dir: str | None = None,
         connect: str | None = None,
     ) -> dict[str, Any]:
         """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted.
 
         ``save_script`` (``""`` for ``<stem>.healed.ad``) arms a repair transaction; ``trace_path``
-        keeps a Playwright trace there when the run does not pass.
+        keeps a Playwright trace there when the run does not pass (always, with ``trace_always``);
+        ``deadline_ms`` bounds the whole run (``TIMEOUT`` beyond it); ``screenshot_path`` gets a PNG
+        of the screen where a run that does not pass stopped; ``artifacts_dir`` holds the run's
+        reports (default: the daemon's ``$REPLAY_HOME/artifacts/SESSION``).
         """
         payload = {
             "op": "run",
@@ -156,6 +163,10 @@ class Client:
             "headed": headed,
             "save_script": None if save_script is None else (self._abspath(save_script) if save_script else ""),
             "trace_path": self._abspath(trace_path) if trace_path else None,
+            "trace_always": trace_always,
+            "deadline_ms": deadline_ms,
+            "screenshot_path": self._abspath(screenshot_path) if screenshot_path else None,
+            "artifacts_dir": self._abspath(artifacts_dir) if artifacts_dir else None,
             "connect": connect or os.environ.get("REPLAY_CONNECT") or None,
         }
         return dict(self.request(payload, start=True))

@@ -222,6 +222,13 @@ class FormatCheckFailed(ReplayError):
     exit_code = EXIT_FAILURE
 
 
+class Timeout(ReplayError):
+    """A whole run went past its deadline (``replay test --timeout``): stopped where it was."""
+
+    code = "TIMEOUT"
+    exit_code = EXIT_FAILURE
+
+
 class PermissionDenied(ReplayError):
     """A connection from another user reached the daemon's socket."""
 
@@ -269,6 +276,7 @@ ALL_ERRORS: tuple[type[ReplayError], ...] = (
     Unmaterialized,
     DivergenceError,
     FormatCheckFailed,
+    Timeout,
     PermissionDenied,
     Internal,
 )
@@ -281,7 +289,10 @@ def from_dict(data: dict[str, Any]) -> ReplayError:
     cls = _BY_CODE.get(str(data.get("code")), ReplayError)
     loc = data.get("location")
     if cls is DivergenceError:
-        return DivergenceError(str(data.get("message", "")), dict(data.get("divergence") or {}), hint=data.get("hint"))
+        divergence = dict(data.get("divergence") or {})
+        return DivergenceError(
+            str(data.get("message", "")), divergence, hint=data.get("hint"), details=data.get("details") or None
+        )
     location = Location(loc.get("path"), loc.get("line"), loc.get("column")) if isinstance(loc, dict) else None
     return cls(
         str(data.get("message", "")),

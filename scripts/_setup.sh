@@ -34,27 +34,28 @@ say "installing replay${EXTRAS:+ [$EXTRAS]} into .venv"
     grep -v -e "^WARNING: Location" -e "is ignored: it is neither a file nor a directory" >&2 || true
 "$VENV/bin/python" -c "import replay" # fail here, not later, if the install did not take
 
-find_chromium() {
+find_chromium() { # what replay.drivers.web.find_chromium would launch headless
     if [ -n "${REPLAY_CHROMIUM:-}" ] && [ -x "${REPLAY_CHROMIUM}" ]; then echo "$REPLAY_CHROMIUM"; return 0; fi
-    for name in chromium chromium-browser google-chrome google-chrome-stable; do
+    for name in chromium-headless-shell chrome-headless-shell chromium chromium-browser google-chrome google-chrome-stable; do
         if command -v "$name" >/dev/null 2>&1; then command -v "$name"; return 0; fi
     done
     return 1
 }
 
+# Debian's chromium (headed sessions) and chromium-headless-shell (headless ones, as Playwright's own
+# headless browser: the same engine without the browser UI's processes)
+if [ -z "${REPLAY_CHROMIUM:-}" ] && ! { command -v chromium >/dev/null && command -v chromium-headless-shell >/dev/null; } &&
+    [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Debian's chromium and chromium-headless-shell packages"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-headless-shell >/dev/null
+fi
 if ! find_chromium >/dev/null; then
-    if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-        say "no Chromium found: installing Debian's chromium package"
-        DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
-        DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
-    else
-        say "no Chromium found: trying Playwright's own browser download"
-        "$VENV/bin/python" -m playwright install chromium >&2 ||
-            { echo "error: no Chromium; install one (apt-get install chromium) or set REPLAY_CHROMIUM" >&2; exit 1; }
-    fi
+    say "no Chromium found: trying Playwright's own browser download"
+    "$VENV/bin/python" -m playwright install chromium >&2 ||
+        { echo "error: no Chromium; install one (apt-get install chromium) or set REPLAY_CHROMIUM" >&2; exit 1; }
 fi
 if CHROMIUM="$(find_chromium)"; then
-    export REPLAY_CHROMIUM="$CHROMIUM"
-    say "browser: $REPLAY_CHROMIUM"
+    say "browser: $CHROMIUM"
 fi
 export PATH="$VENV/bin:$PATH"

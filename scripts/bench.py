@@ -161,7 +161,7 @@ async def playwright_fifty(url: str) -> float:
     from replay.drivers.web import LAUNCH_ARGS, find_chromium
 
     async with async_playwright() as pw:
-        browser = await pw.chromium.launch(executable_path=find_chromium(), args=LAUNCH_ARGS)
+        browser = await pw.chromium.launch(executable_path=find_chromium(headless=True), args=LAUNCH_ARGS)
         t = time.perf_counter()
         context = await browser.new_context(viewport={"width": 1280, "height": 800})
         page = await context.new_page()
@@ -203,6 +203,7 @@ def bench_verify() -> list[tuple[int, float, float]]:
     from replay.engine.divergence import Binding, build_divergence
     from replay.script import parse
     from replay.tree.identity import record_evidence, verify
+    from replay.tree.verdict import DivergenceKind
 
     async def captures() -> list[Any]:
         browser = WebBrowser()
@@ -229,7 +230,7 @@ def bench_verify() -> list[tuple[int, float, float]]:
             verdict = verify(cap, action.target.selector, ev)
             t1 = time.perf_counter()
             build_divergence(
-                Binding(verdict.kind, "no node matches the selector", 0),
+                Binding(DivergenceKind(verdict.kind), "no node matches the selector", 0),
                 index=1,
                 path="bench.ad",
                 action=action,
@@ -345,17 +346,32 @@ from replay.drivers.web import LAUNCH_ARGS, find_chromium
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
-    return {**browser_type_launch_args, "executable_path": find_chromium(), "args": LAUNCH_ARGS}
+    return {**browser_type_launch_args, "executable_path": find_chromium(headless=True), "args": LAUNCH_ARGS}
 """
 
 
-def bench_suite(flows: int = 20, pairs: int = 3) -> dict[str, list[float]]:
+def _busy_cpu_seconds() -> float:
+    """CPU time the whole machine spent busy so far (every process: daemon, driver, browsers)."""
+    with open("/proc/stat", encoding="ascii") as fh:
+        fields = [int(x) for x in fh.readline().split()[1:]]
+    idle = fields[3] + fields[4]
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+SUITE_FLOWS = 20
+
+
+def bench_suite(flows: int = SUITE_FLOWS, pairs: int = 7) -> dict[str, list[tuple[float, float]]]:
     """A suite of ``flows`` clean checkout flows: `replay test` with 1 and 2 workers beside the same
-    flows as a pytest-playwright suite (1 process, and -n 2), the commands a user types, alternating."""
-    times: dict[str, list[float]] = {}
+    flows as a pytest-playwright suite (1 process, and -n 2), the commands a user types, each side
+    keeping a Playwright trace of failures only (`--trace retain-on-failure` / `--tracing
+    retain-on-failure`); then both with tracing off. One warm-up of each, then ``pairs`` rounds, the
+    order reversed every other round. Returns per command [(wall s, busy CPU s)] in round order."""
+    times: dict[str, list[tuple[float, float]]] = {}
     home = tempfile.mkdtemp(prefix="rs-", dir="/tmp")
     env = {**os.environ, "REPLAY_HOME": home, "REPLAY_DAEMON_LINGER": "1"}
     replay = str(Path(sys.executable).with_name("replay"))
+    pytest_cmd = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     try:
         with serve() as url, tempfile.TemporaryDirectory() as work:
             suite, pw = Path(work) / "flows", Path(work) / "pw"
@@ -370,31 +386,70 @@ def bench_suite(flows: int = 20, pairs: int = 3) -> dict[str, list[float]]:
             (pw / "conftest.py").write_text(PW_CONFTEST)
             commands = {
                 "replay test --workers 1": [replay, "test", str(suite), "--workers", "1"],
+                "pytest-playwright --tracing retain-on-failure": [
+                    *pytest_cmd,
+                    "--tracing",
+                    "retain-on-failure",
+                    str(pw),
+                ],
                 "replay test --workers 2": [replay, "test", str(suite), "--workers", "2"],
-                "pytest-playwright": [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", str(pw)],
-                "pytest-playwright -n 2": [
-                    sys.executable,
-                    "-m",
-                    "pytest",
-                    "-q",
-                    "-p",
-                    "no:cacheprovider",
+                "pytest-playwright --tracing retain-on-failure -n 2": [
+                    *pytest_cmd,
+                    "--tracing",
+                    "retain-on-failure",
                     "-n",
                     "2",
                     str(pw),
                 ],
+                "replay test --trace off": [replay, "test", str(suite), "--trace", "off"],
+                "pytest-playwright": [*pytest_cmd, str(pw)],
             }
             for cmd in commands.values():  # warm the page cache and the interpreter's imports once
                 subprocess.run(cmd, env=env, cwd=work, capture_output=True, check=False)
-            for _ in range(pairs):
-                for name, cmd in commands.items():
-                    t = time.perf_counter()
+            for k in range(pairs):
+                order = list(commands.items()) if k % 2 == 0 else list(reversed(commands.items()))
+                for name, cmd in order:
+                    cpu, t = _busy_cpu_seconds(), time.perf_counter()
                     proc = subprocess.run(cmd, env=env, cwd=work, capture_output=True, text=True)
+                    wall, busy = time.perf_counter() - t, _busy_cpu_seconds() - cpu
                     assert proc.returncode == 0, proc.stdout + proc.stderr
-                    times.setdefault(name, []).append(time.perf_counter() - t)
+                    times.setdefault(name, []).append((wall, busy))
     finally:
         shutil.rmtree(home, ignore_errors=True)
     return times
+
+
+def _ratio(a: list[tuple[float, float]], b: list[tuple[float, float]]) -> str:
+    """The median of the per-round ratios a/b, with their min–max."""
+    ratios = [x[0] / y[0] for x, y in zip(a, b, strict=True)]
+    return f"{statistics.median(ratios):.2f}× ({min(ratios):.2f}–{max(ratios):.2f})"
+
+
+def print_suite(times: dict[str, list[tuple[float, float]]]) -> None:
+    """The suite table, then each goal beside its figure."""
+    n = len(next(iter(times.values())))
+    print(f"## A suite of {SUITE_FLOWS} clean flows: replay test beside pytest-playwright ({n} alternating rounds)\n")
+    print("| command | median wall (s) | per flow (ms) | cores busy (median) |")
+    print("|---|---:|---:|---:|")
+    for name, samples in times.items():
+        wall = statistics.median(w for w, _ in samples)
+        cores = statistics.median(c / w for w, c in samples)
+        print(f"| `{name}` | {wall:.2f} | {wall / SUITE_FLOWS * 1000:.0f} | {cores:.2f} |")
+    one, two = times["replay test --workers 1"], times["replay test --workers 2"]
+    speedup = [x[0] / y[0] for x, y in zip(one, two, strict=True)]
+    print("\n| goal | figure | |")
+    print("|---|---|---|")
+    met = "met" if statistics.median(speedup) >= 1.7 else "not met"
+    print(f"| 2 workers ≥ 1.7× the throughput of 1 | {_ratio(one, two)} | {met} |")
+    for ours, theirs in (
+        ("replay test --workers 1", "pytest-playwright --tracing retain-on-failure"),
+        ("replay test --workers 2", "pytest-playwright --tracing retain-on-failure -n 2"),
+        ("replay test --trace off", "pytest-playwright"),
+    ):
+        ratios = [x[0] / y[0] for x, y in zip(times[ours], times[theirs], strict=True)]
+        met = "met" if statistics.median(ratios) <= 1.10 else "not met"
+        print(f"| `{ours}` ≤ 1.10× `{theirs}` | {_ratio(times[ours], times[theirs])} | {met} |")
+    print()
 
 
 def main() -> None:
@@ -443,18 +498,7 @@ def main() -> None:
             print(f"| {name} | {want} | {did} | {verdict} |")
         print()
     if "suite" in which:
-        times = bench_suite()
-        print("## A suite of 20 clean flows: replay test beside pytest-playwright (same run, alternating)\n")
-        print("| command | median (s) | per flow (ms) |")
-        print("|---|---:|---:|")
-        med = {k: statistics.median(v) for k, v in times.items()}
-        for name, t in med.items():
-            print(f"| {name} | {t:.2f} | {t / 20 * 1000:.0f} |")
-        print(
-            f"\n2 workers vs 1: {med['replay test --workers 1'] / med['replay test --workers 2']:.2f}× throughput; "
-            f"replay test vs pytest-playwright: {med['replay test --workers 1'] / med['pytest-playwright']:.2f}× "
-            f"(1 worker), {med['replay test --workers 2'] / med['pytest-playwright -n 2']:.2f}× (2 workers)\n"
-        )
+        print_suite(bench_suite())
     if "roundtrip" in which:
         print("## Warm-daemon round trips (small page)\n")
         print("| operation | median (ms) |")

@@ -7,6 +7,7 @@ import sys
 import click
 
 from replay.cli.app import emit, handles_errors, json_option, main, platform_option
+from replay.suite import TRACE_MODES
 
 
 @main.command("test")
@@ -14,7 +15,15 @@ from replay.cli.app import emit, handles_errors, json_option, main, platform_opt
 @click.option("--workers", type=click.IntRange(1, 16), default=1, metavar="N", help="Scripts run in parallel.")
 @click.option("--shard", default=None, metavar="I/N", help="Run the I-th of N deterministic slices.")
 @click.option("--retries", type=click.IntRange(0, 3), default=0, metavar="N", help="Re-run a failed script.")
-@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
+@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Each script's deadline.")
+@click.option("--step-timeout", type=click.IntRange(1), default=None, metavar="MS", help="Each step's timeout.")
+@click.option(
+    "--trace",
+    type=click.Choice(TRACE_MODES),
+    default="retain-on-failure",
+    show_default=True,
+    help="Which attempts keep a Playwright trace.",
+)
 @click.option("--fail-fast", is_flag=True, help="Start no script after the first failure.")
 @platform_option
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable for every script.")
@@ -32,6 +41,8 @@ def test_cmd(
     shard: str | None,
     retries: int,
     timeout: int | None,
+    step_timeout: int | None,
+    trace: str,
     fail_fast: bool,
     platform: str | None,
     env_pairs: tuple[str, ...],
@@ -60,6 +71,8 @@ def test_cmd(
         workers=workers,
         retries=retries,
         timeout_ms=timeout,
+        step_timeout_ms=step_timeout,
+        trace=trace,
         fail_fast=fail_fast,
         values=dict(parse_cli_assignment(p) for p in env_pairs),
         artifacts_dir=artifacts_dir,

@@ -24,8 +24,12 @@ HINT_ADVICE: dict[str, str] = {
 }
 
 
-def render_text(d: dict[str, Any], command: str) -> str:
-    """The compact human report of a divergence JSON (CLI text projection)."""
+def render_text(d: dict[str, Any], command: str, *, closed: str | None = None) -> str:
+    """The compact human report of a divergence JSON (CLI text projection).
+
+    ``closed`` is for a session that no longer exists (a suite's): what to do instead of the
+    ``next``/``resume`` lines, which would name a session that is gone.
+    """
     step = d["step"]
     lines = [
         f"DIVERGENCE {d['kind']} at step {step['index']} ({step['source']['path']}:{step['source']['line']})",
@@ -40,7 +44,9 @@ def render_text(d: dict[str, Any], command: str) -> str:
     sess = f" --session {session}" if session else ""
     suggestions = d.get("suggestions") or []
     verb = d["action"].split()[0]
-    if d["repairHint"] == RepairHint.RECORD_AND_HEAL and suggestions and suggestions[0]["score"] >= NEXT_MIN_SCORE:
+    if closed is not None:
+        lines.append(f"  next:   {closed}")
+    elif d["repairHint"] == RepairHint.RECORD_AND_HEAL and suggestions and suggestions[0]["score"] >= NEXT_MIN_SCORE:
         arg = " <text>" if verb in ("fill", "select") else ""
         lines.append(
             f"  next:   replay {verb} {suggestions[0]['ref']}{arg}{sess}   # do the step on the best suggestion, then"
@@ -50,9 +56,10 @@ def render_text(d: dict[str, Any], command: str) -> str:
         lines.append(
             f"  next:   no element on screen is close to the recorded one{best}: look first (replay snapshot -i{sess})"
         )
-    lines.append(f"  resume: {command} --from {resume['from']} --plan-digest {resume['planDigest']}")
-    if resume.get("alternateFrom"):
-        lines.append(f"          (or --from {resume['alternateFrom']} to skip this step)")
+    if closed is None:
+        lines.append(f"  resume: {command} --from {resume['from']} --plan-digest {resume['planDigest']}")
+        if resume.get("alternateFrom"):
+            lines.append(f"          (or --from {resume['alternateFrom']} to skip this step)")
     if suggestions:
         lines.append("  suggestions:")
         for sug in suggestions[:3]:
@@ -62,13 +69,16 @@ def render_text(d: dict[str, Any], command: str) -> str:
         lines.append(f"  suggestions: {d['suggestionCount']} (use --level default to list them)")
     screen = d["screen"]
     if screen["state"] == "available":
-        lines.append(f"  screen (refs generation {screen['refsGeneration']}):")
+        when = " at the divergence, session closed since" if closed is not None else ""
+        lines.append(f"  screen (refs generation {screen['refsGeneration']}{when}):")
         for ref in screen["refs"][:8]:
             text = f"    {ref['ref']} {ref['role']}"
             if ref.get("label") or ref.get("text"):
                 text += " " + json.dumps(ref.get("label") or ref.get("text"), ensure_ascii=False)
             lines.append(text)
-        if screen.get("truncated") or len(screen["refs"]) > 8:
+        if closed is not None and (screen.get("truncated") or len(screen["refs"]) > 8):
+            lines.append(f"    … ({len(screen['refs'])} refs in all)")
+        elif screen.get("truncated") or len(screen["refs"]) > 8:
             lines.append("    … (replay snapshot -i" + sess + " for the whole screen)")
     else:
         lines.append(f"  screen: unavailable — {screen['reason']}")

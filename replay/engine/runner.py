@@ -74,11 +74,12 @@ class Runner:
         self.plan = plan
         self.options = options
         self.last_divergence: Divergence | None = None
+        self.timings: list[StepTiming] = []  # the steps done so far, also when the run stops
 
     async def run(self) -> RunResult:
         """Run steps ``start``.. of the plan; raise ``DivergenceError`` on the first divergence."""
         t0 = time.monotonic()
-        timings: list[StepTiming] = []
+        timings = self.timings
         steps = self.plan.steps[self.options.start - 1 :]
         for step in steps:
             if step.action.command == "close" and step.index == len(self.plan.steps):

@@ -71,16 +71,18 @@ class Audit:
         lines = [f"# Heal report: {os.path.basename(flow)}", "", f"Status: **{status}**", ""]
         lines += ["## Rounds", ""] + ([f"- {r.report_line()}" for r in self.rounds] or ["- none: no drift"]) + [""]
         if healed and os.path.exists(healed):
-            with open(flow, encoding="utf-8") as a, open(healed, encoding="utf-8") as b:
-                diff = difflib.unified_diff(
-                    a.read().splitlines(True),
-                    b.read().splitlines(True),
-                    os.path.basename(flow),
-                    os.path.basename(healed),
-                )
-                lines += ["## Healed script", "", "```diff", "".join(diff).rstrip(), "```", ""]
+            lines += ["## Healed script", "", "```diff", script_diff(flow, healed), "```", ""]
         lines += ["## Acceptance", "", acceptance, ""]
         fd = os.open(self.report_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write("\n".join(lines))
         return self.report_path
+
+
+def script_diff(flow: str, healed: str) -> str:
+    """The unified diff a reviewer reads: the original script against its healed one."""
+    with open(flow, encoding="utf-8") as a, open(healed, encoding="utf-8") as b:
+        diff = difflib.unified_diff(
+            a.read().splitlines(True), b.read().splitlines(True), os.path.basename(flow), os.path.basename(healed)
+        )
+        return "".join(diff).rstrip()

@@ -21,7 +21,8 @@ import signal
 import socket
 import struct
 import sys
-from typing import Any, cast
+from collections.abc import Coroutine
+from typing import TYPE_CHECKING, Any, cast
 
 from replay.drivers.base import Driver
 from replay.engine import step
@@ -34,12 +35,16 @@ from replay.errors import (
     PermissionDenied,
     ReplayError,
     SessionNotFound,
+    Timeout,
 )
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session import repair, runs
 from replay.session.protocol import socket_path, valid_session_name
 from replay.session.session import Session
+
+if TYPE_CHECKING:
+    from replay.engine.runner import RunResult
 
 log = logging.getLogger("replay.daemon")
 
@@ -203,27 +208,33 @@ class Daemon:
             held=True if armed else None,
         )
         trace = request.get("trace_path")
+        deadline = request.get("deadline_ms")
         async with session.lock:
             session.last_used = self.clock.now()
             session.run_values = given
             session.plan, session.values = plan, values
             if trace:
                 await session.driver.trace_start()
+            runner = Runner(session, plan, options)
             try:
-                result = await Runner(session, plan, options).run()
+                result = await _within(runner.run(), int(deadline) if deadline else None)
             except DivergenceError as err:
+                err.details.setdefault("timings", [t.to_dict() for t in runner.timings])  # the steps before it
+                await _evidence(session, request.get("screenshot_path"))
                 session.diverged(err.source)
                 if trace:
                     await session.driver.trace_stop(str(trace))
                 raise
-            except ReplayError:
+            except ReplayError as err:
+                err.details.setdefault("timings", [t.to_dict() for t in runner.timings])
+                await _evidence(session, request.get("screenshot_path"))
                 if trace:
                     await session.driver.trace_stop(str(trace))
                 if session.ephemeral and session.repair is None:  # a failed run keeps no session (a divergence does)
                     await self._forget(name, session)
                 raise
-            if trace:
-                await session.driver.trace_stop(None)  # a passing run keeps no trace
+            if trace:  # a passing run keeps its trace only when asked to
+                await session.driver.trace_stop(str(trace) if request.get("trace_always") else None)
             session.outstanding = False
             if armed:
                 repair.complete(session)  # R7: the plan ran through; a terminal close is skipped
@@ -346,6 +357,29 @@ class Daemon:
             await self._teardown(name, session, "daemon shut down")
         for browser in self.browsers.values():
             await browser.stop()
+
+
+async def _evidence(session: Session, screenshot: Any) -> None:
+    """The screen where a run stopped, for a suite's artifacts (best effort: evidence, not the outcome)."""
+    if not screenshot:
+        return
+    try:
+        await session.driver.screenshot(str(screenshot), False)
+    except Exception:  # noqa: BLE001 - e.g. a crashed page; the run's own error says what happened
+        log.warning("no screenshot of %s where its run stopped", session.name)
+
+
+async def _within(run: Coroutine[Any, Any, RunResult], deadline_ms: int | None) -> RunResult:
+    """Await a run, stopped where it is once ``deadline_ms`` has passed (``replay test --timeout``)."""
+    if deadline_ms is None:
+        return await run
+    try:
+        return await asyncio.wait_for(run, deadline_ms / 1000)
+    except TimeoutError:
+        raise Timeout(
+            f"the script did not finish within its {deadline_ms} ms timeout",
+            hint="raise --timeout, or find the slow steps in the attempt's timing.ndjson",
+        ) from None
 
 
 async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:

@@ -14,13 +14,21 @@ from typing import Any
 
 import pytest
 
+from replay.suite import TRACE_MODES
 from replay.suite.discover import HEALED_SUFFIX, Entry
 from replay.suite.runner import DIVERGED, FAILED, Attempt, SuiteOptions, run_attempt
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
     group = parser.getgroup("replay", ".ad flows")
-    group.addoption("--replay-timeout", type=int, default=None, metavar="MS", help="Step timeout of .ad flows.")
+    group.addoption("--replay-timeout", type=int, default=None, metavar="MS", help="Each .ad flow's deadline.")
+    group.addoption("--replay-step-timeout", type=int, default=None, metavar="MS", help="Each step's timeout.")
+    group.addoption(
+        "--replay-trace",
+        choices=TRACE_MODES,
+        default="retain-on-failure",
+        help="Which .ad flows keep a Playwright trace (default: retain-on-failure).",
+    )
     group.addoption("--replay-var", action="append", default=[], metavar="KEY=VALUE", help="A variable for every flow.")
     group.addoption(
         "--replay-artifacts", default="replay-results", metavar="DIR", help="Per-attempt artifacts of .ad flows."
@@ -69,6 +77,8 @@ class AdItem(pytest.Item):
         config = self.config
         options = SuiteOptions(
             timeout_ms=config.getoption("--replay-timeout"),
+            step_timeout_ms=config.getoption("--replay-step-timeout"),
+            trace=config.getoption("--replay-trace"),
             values=dict(parse_cli_assignment(v) for v in config.getoption("--replay-var")),
             artifacts_dir=config.getoption("--replay-artifacts"),
         )
@@ -88,9 +98,6 @@ class AdItem(pytest.Item):
 
 
 def _report(path: str, attempt: Attempt) -> str:
-    from replay.engine.report import render_text
+    from replay.suite.reports import failure_text
 
-    if attempt.divergence is not None:
-        return render_text(attempt.divergence, f"replay run {path}") + f"\nartifacts: {attempt.directory}"
-    error = attempt.error or {}
-    return f"{error.get('code')}: {error.get('message')}\nartifacts: {attempt.directory}"
+    return failure_text(path, attempt) + f"\nartifacts: {attempt.directory}"

@@ -7,14 +7,21 @@ import os
 import xml.etree.ElementTree as ET
 
 from replay.engine.report import render_text
-from replay.suite.runner import DIVERGED, FAILED, FLAKY, ScriptResult, SuiteResult
+from replay.heal.audit import script_diff
+from replay.suite.runner import DIVERGED, FAILED, FLAKY, PASSED, Attempt, ScriptResult, SuiteResult
+
+
+def failure_text(path: str, a: Attempt) -> str:
+    """An attempt's divergence report (its session is closed: heal it anew) or its error."""
+    if a.divergence is not None:
+        closed = f"replay heal {path} --agent builtin, or heal by doing: replay run {path} --session NAME"
+        return render_text(a.divergence, f"replay run {path}", closed=closed)
+    error = a.error or {}
+    return f"{error.get('code')}: {error.get('message')}"
 
 
 def _failure_text(r: ScriptResult) -> str:
-    a = r.last
-    if a.divergence is not None:
-        return render_text(a.divergence, f"replay run {r.path} --session {a.divergence.get('session')}")
-    return str((a.error or {}).get("message", ""))
+    return failure_text(r.path, r.last)
 
 
 def write_junit(suite: SuiteResult, path: str) -> str:
@@ -50,45 +57,108 @@ def write_junit(suite: SuiteResult, path: str) -> str:
     return path
 
 
+STATUSES = (PASSED, FLAKY, DIVERGED, FAILED)
+
+_STYLE = """
+body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }
+nav button { margin-right: 6px; padding: 4px 10px; border: 1px solid #bbb; background: #fff; cursor: pointer; }
+nav button[aria-pressed="true"] { background: #222; color: #fff; }
+section.script { border-top: 1px solid #ddd; padding: 6px 0; }
+section.script[hidden] { display: none; }
+summary { cursor: pointer; }
+.status { display: inline-block; width: 6em; font-weight: bold; }
+.passed .status { color: green; } .flaky .status { color: darkorange; }
+.diverged .status, .failed .status { color: crimson; }
+pre { background: #f6f6f6; padding: 8px; white-space: pre-wrap; }
+table.timeline td { padding: 1px 6px; font-size: 90%; }
+.bar { background: #6a8fd8; height: 10px; }
+.diff .add { color: #0a6d0a; } .diff .del { color: #b00020; }
+img { border: 1px solid #ccc; width: 640px; max-width: 100%; }
+"""
+
+_SCRIPT = """
+for (const button of document.querySelectorAll("nav button")) {
+  button.addEventListener("click", () => {
+    const want = button.dataset.filter;
+    for (const b of document.querySelectorAll("nav button")) b.setAttribute("aria-pressed", String(b === button));
+    for (const s of document.querySelectorAll("section.script")) s.hidden = want !== "all" && s.dataset.status !== want;
+  });
+}
+"""
+
+
+def _timeline(a: Attempt) -> str:
+    """The attempt's steps, one bar each, longest = full width."""
+    if not a.timings:
+        return "<p>no step ran</p>"
+    longest = max(float(t.get("ms") or 0) for t in a.timings) or 1.0
+    rows = "".join(
+        f"<tr><td>{t['index']}</td><td>{html.escape(str(t['command']))}</td><td>line {t['line']}</td>"
+        f'<td>{float(t["ms"]):.0f} ms</td><td style="width:320px"><div class="bar" '
+        f'style="width:{100 * float(t["ms"]) / longest:.0f}%"></div></td></tr>'
+        for t in a.timings
+    )
+    return f'<table class="timeline">{rows}</table>'
+
+
+def _diff(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        cls = "add" if line.startswith("+") and not line.startswith("+++") else ""
+        cls = "del" if line.startswith("-") and not line.startswith("---") else cls
+        lines.append(f'<span class="{cls}">{html.escape(line)}</span>' if cls else html.escape(line))
+    return '<pre class="diff">' + "\n".join(lines) + "</pre>"
+
+
+def _section(r: ScriptResult, directory: str) -> str:
+    a = r.last
+    rel = lambda p: html.escape(os.path.relpath(p, directory))  # noqa: E731 - a link, relative to the report
+    parts = ["<h3>Steps</h3>", _timeline(a)]
+    if r.status in (DIVERGED, FAILED):
+        parts += ["<h3>Why</h3>", f"<pre>{html.escape(_failure_text(r))}</pre>"]
+        if a.screenshot:
+            parts.append(f'<img src="{rel(a.screenshot)}" alt="the screen when {html.escape(r.path)} stopped">')
+    trace = os.path.join(a.directory, "trace.zip")
+    if os.path.exists(trace):
+        parts.append(
+            f'<p>Trace: <a href="{rel(trace)}">{rel(trace)}</a> — '
+            f"<code>python -m playwright show-trace {html.escape(trace)}</code></p>"
+        )
+    if r.heal_status:
+        parts.append(f"<h3>Heal: {html.escape(r.heal_status)}</h3>")
+        if r.healed and os.path.exists(r.healed):
+            parts += [f"<p>{html.escape(r.healed)}, pending review</p>", _diff(script_diff(r.path, r.healed))]
+    attempts = ", ".join(f'<a href="{rel(x.directory)}">attempt {x.number}: {x.status}</a>' for x in r.attempts)
+    parts.append(f"<p>Artifacts: {attempts}</p>")
+    why = f" — {html.escape(r.why())}" if r.status in (DIVERGED, FAILED) else ""
+    tries = f", {len(r.attempts)} attempts" if len(r.attempts) > 1 else ""
+    opened = " open" if r.status in (DIVERGED, FAILED) else ""
+    return (
+        f'<section class="script {r.status}" data-status="{r.status}"><details{opened}><summary>'
+        f'<span class="status">{r.status}</span> {html.escape(r.path)} ({r.seconds:.1f} s{tries}){why}'
+        f"</summary>{''.join(parts)}</details></section>"
+    )
+
+
 def write_html(suite: SuiteResult, directory: str) -> str:
-    """``index.html``: a row per script (status, time, attempts), the failure report and its screenshot."""
+    """``index.html``: the summary, filters by status, and per script its step timeline, the failure
+    with its screenshot and suggestions, the trace, and the healed script's diff. It opens from disk:
+    no server, no network."""
     os.makedirs(directory, exist_ok=True)
-    rows = []
-    for r in suite.results:
-        detail = ""
-        if r.status in (DIVERGED, FAILED):
-            detail = f"<pre>{html.escape(_failure_text(r))}</pre>"
-            if r.heal_status:
-                detail += f"<p>heal: {html.escape(r.heal_status)} {html.escape(r.healed or '')}</p>"
-            trace = os.path.join(r.last.directory, "trace.zip")
-            if os.path.exists(trace):
-                href = html.escape(os.path.relpath(trace, directory))
-                detail += f'<p>trace: <a href="{href}">{href}</a> (python -m playwright show-trace)</p>'
-            if r.last.screenshot:
-                src = os.path.relpath(r.last.screenshot, directory)
-                detail += f'<img src="{html.escape(src)}" alt="screenshot of {html.escape(r.path)}" width="640">'
-        attempts = ", ".join(
-            f'<a href="{html.escape(os.path.relpath(a.directory, directory))}">{a.number}: {a.status}</a>'
-            for a in r.attempts
-        )
-        rows.append(
-            f'<tr class="{r.status}"><td>{r.status}</td><td>{html.escape(r.path)}</td>'
-            f"<td>{r.seconds:.1f} s</td><td>{attempts}</td></tr>"
-            + (f'<tr class="detail"><td colspan="4">{detail}</td></tr>' if detail else "")
-        )
+    buttons = [f'<button data-filter="all" aria-pressed="true">all ({len(suite.results)})</button>']
+    buttons += [f'<button data-filter="{s}" aria-pressed="false">{s} ({suite.count(s)})</button>' for s in STATUSES]
+    pending = [r.healed for r in suite.results if r.healed]
+    review = (
+        "<p>Healed scripts pending review: " + ", ".join(html.escape(p) for p in pending) + "</p>" if pending else ""
+    )
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>replay test — {html.escape(suite.summary())}</title>
-<style>
-body {{ font-family: sans-serif; margin: 24px; }} table {{ border-collapse: collapse; }}
-td {{ border-bottom: 1px solid #ddd; padding: 4px 8px; vertical-align: top; }}
-.passed td:first-child {{ color: green; }} .flaky td:first-child {{ color: darkorange; }}
-.diverged td:first-child, .failed td:first-child {{ color: crimson; font-weight: bold; }}
-pre {{ background: #f6f6f6; padding: 8px; white-space: pre-wrap; }}
-</style></head>
-<body><h1>replay test</h1><p>{html.escape(suite.summary())}</p>
-<table><tr><th>status</th><th>script</th><th>time</th><th>attempts</th></tr>
-{"".join(rows)}
-</table></body></html>
+<style>{_STYLE}</style></head>
+<body><h1>replay test</h1><p id="summary">{html.escape(suite.summary())}</p>{review}
+<nav aria-label="filter by status">{"".join(buttons)}</nav>
+{"".join(_section(r, directory) for r in suite.results)}
+<script>{_SCRIPT}</script>
+</body></html>
 """
     path = os.path.join(directory, "index.html")
     with open(path, "w", encoding="utf-8") as fh:

@@ -4,7 +4,7 @@ Every worker has a daemon, a browser and a ``$REPLAY_HOME`` of its own (``HOME/w
 workers share no state and use both cores; a script runs in an ephemeral session of its worker.
 A failed attempt is retried up to ``retries`` times; a pass on a retry is ``flaky``. Every attempt
 leaves its artifacts: the script, ``result.json`` and ``timing.ndjson``, and on failure the
-divergence report and a screenshot.
+divergence report, a screenshot and (by default) a Playwright trace.
 """
 
 from __future__ import annotations
@@ -102,7 +102,9 @@ class SuiteOptions:
 
     workers: int = 1
     retries: int = 0
-    timeout_ms: int | None = None
+    timeout_ms: int | None = None  # each attempt's deadline, the whole script (Playwright's --timeout)
+    step_timeout_ms: int | None = None  # each step's (else the script's `context timeout=`, else 5 s)
+    trace: str = "retain-on-failure"  # one of TRACE_MODES
     fail_fast: bool = False
     values: dict[str, str] = field(default_factory=dict)
     artifacts_dir: str = "replay-results"
@@ -182,7 +184,7 @@ class Suite:
         options = HealOptions(
             agent=str(self.options.heal),
             values=self.options.values,
-            timeout_ms=self.options.timeout_ms,
+            timeout_ms=self.options.step_timeout_ms,
             artifacts_dir=os.path.join(self.options.artifacts_dir, _slug(result.path), "heal"),
         )
         try:
@@ -204,36 +206,44 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
     client = Client(home=home)
     client.explicit = False  # a fresh ephemeral session per attempt
     t0 = time.monotonic()
+    shot = os.path.join(directory, "screenshot.png")
+    traced = options.trace in ("on", "retain-on-failure") or (options.trace == "on-first-retry" and number == 2)
     try:
-        trace = os.path.join(directory, "trace.zip")
         result = client.run(
-            entry.path, values=options.values, timeout=options.timeout_ms, trace_path=trace, connect=options.connect
+            entry.path,
+            values=options.values,
+            timeout=options.step_timeout_ms,
+            trace_path=os.path.join(directory, "trace.zip") if traced else None,
+            trace_always=options.trace != "retain-on-failure",
+            deadline_ms=options.timeout_ms,
+            screenshot_path=shot,
+            artifacts_dir=directory,
+            connect=options.connect,
         )
         attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
     except DivergenceError as err:
         attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=err.divergence)
-        attempt.screenshot = _keep_evidence(home, err.divergence, directory)
+        attempt.timings = list(err.details.get("timings") or [])
+        _keep_divergence(home, err.divergence, directory)
     except ReplayError as err:
-        attempt = Attempt(number, FAILED, time.monotonic() - t0, directory, error=err.to_dict())
+        attempt = Attempt(
+            number, FAILED, time.monotonic() - t0, directory, timings=list(err.details.pop("timings", []))
+        )
+        attempt.error = err.to_dict()
+    if attempt.status != PASSED and os.path.exists(shot):
+        attempt.screenshot = shot
     _write_artifacts(entry, attempt)
     return attempt
 
 
-def _keep_evidence(home: str, d: dict[str, Any], directory: str) -> str | None:
-    """Screenshot the diverged session, write the divergence, then close the session (nothing kept)."""
+def _keep_divergence(home: str, d: dict[str, Any], directory: str) -> None:
+    """Write the divergence, then close its session: a suite keeps the evidence, not the session."""
     with open(os.path.join(directory, "divergence.json"), "w", encoding="utf-8") as fh:
         json.dump(d, fh, ensure_ascii=False, indent=2)
-    session = Client(str(d.get("session") or ""), home=home)
-    shot = os.path.join(directory, "screenshot.png")
     try:
-        session.command("screenshot", shot)
-    except ReplayError:
-        shot = ""
-    try:
-        session.close(discard=True)
+        Client(str(d.get("session") or ""), home=home).close(discard=True)
     except ReplayError:
         pass
-    return shot or None
 
 
 def _write_artifacts(entry: Entry, a: Attempt) -> None:

@@ -22,7 +22,7 @@ def flows(pytester: pytest.Pytester, web: str, home: str, monkeypatch: pytest.Mo
 
 
 def test_ad_files_are_items_and_a_divergence_is_a_readable_failure(pytester: pytest.Pytester, flows: Path) -> None:
-    result = pytester.runpytest("-m", "web", "--replay-timeout", "1000", "-p", "no:cacheprovider")
+    result = pytester.runpytest("-m", "web", "--replay-step-timeout", "1000", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1, deselected=1)
     result.stdout.fnmatch_lines(["*DIVERGENCE selector-miss at step 6*", "*artifacts: *attempt-1*"])
     assert (flows / "replay-results" / "diverging" / "attempt-1" / "trace.zip").exists()
@@ -34,5 +34,7 @@ def test_items_are_selected_by_name(pytester: pytest.Pytester, flows: Path) -> N
 
 
 def test_the_flows_run_under_xdist_with_two_workers(pytester: pytest.Pytester, flows: Path) -> None:
-    result = pytester.runpytest_subprocess("-n", "2", "-m", "web", "--replay-timeout", "1000", "-p", "no:cacheprovider")
+    result = pytester.runpytest_subprocess(
+        "-n", "2", "-m", "web", "--replay-step-timeout", "1000", "-p", "no:cacheprovider"
+    )
     result.assert_outcomes(passed=1, failed=1)

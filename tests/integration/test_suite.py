@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from .conftest import FAST, ROOT, Chromium, Cli
+from .conftest import ROOT, Chromium, Cli
 
 FLOW = ROOT / "fixtures" / "flows" / "checkout.ad"
+FAST = ("--step-timeout", "1000")  # a missing element gives up after 1 s, not the default 5
 
 
 def suite(web: str, root: Path) -> Path:
@@ -76,6 +77,17 @@ def test_every_attempt_leaves_its_artifacts_and_a_failure_its_screenshot(ran: tu
     }
     flaky = sorted(results.glob("*flaky/attempt-*"))
     assert [json.loads((a / "result.json").read_text())["status"] for a in flaky] == ["failed", "passed"]
+    assert (flaky[0] / "screenshot.png").stat().st_size > 0  # a failure without a divergence too
+
+
+def test_a_stopped_attempt_keeps_the_timings_of_the_steps_before_it(ran: tuple[Any, Path]) -> None:
+    result = json.loads((next((ran[1] / "replay-results").glob("*diverged/attempt-1")) / "result.json").read_text())
+    assert [t["command"] for t in result["timings"]] == ["open", "fill", "fill", "fill", "check"]
+
+
+def test_a_suite_report_names_no_session_that_is_gone(ran: tuple[Any, Path]) -> None:
+    report = (ran[1] / "out.xml").read_text()
+    assert "DIVERGENCE selector-miss" in report and "resume:" not in report and "--session run-" not in report
 
 
 def test_a_trace_is_kept_for_failed_attempts_only(ran: tuple[Any, Path]) -> None:
@@ -88,14 +100,35 @@ def test_a_trace_is_kept_for_failed_attempts_only(ran: tuple[Any, Path]) -> None
     assert not (next(results.glob("*passing/attempt-1")) / "trace.zip").exists()
 
 
-def test_the_html_report_opens_and_shows_all_three(ran: tuple[Any, Path], chromium: Chromium) -> None:
-    async def go() -> str:
+def test_the_html_report_opens_without_errors_and_shows_all_three(ran: tuple[Any, Path], chromium: Chromium) -> None:
+    async def go() -> tuple[str, list[str]]:
         async with chromium.page((ran[1] / "report" / "index.html").as_uri()) as d:
-            return str(await d.page.inner_text("body"))
+            errors: list[str] = []
+            d.page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            d.page.on("pageerror", lambda e: errors.append(str(e)))
+            await d.page.reload()
+            return str(await d.page.inner_text("body")), errors
 
-    text = chromium.run(go)
+    text, errors = chromium.run(go)
+    assert errors == []
     assert all(s in text for s in ("passing.ad", "flaky.ad", "diverged.ad", "DIVERGENCE selector-miss"))
     assert "trace.zip" in text  # the trace of the failure is one click away
+
+
+def test_the_html_report_filters_scripts_by_status(ran: tuple[Any, Path], chromium: Chromium) -> None:
+    async def go() -> dict[str, list[str]]:
+        shown: dict[str, list[str]] = {}
+        async with chromium.page((ran[1] / "report" / "index.html").as_uri()) as d:
+            for status in ("flaky", "diverged", "failed", "all"):
+                await d.page.click(f"button[data-filter={status}]")
+                shown[status] = await d.page.eval_on_selector_all(
+                    "section.script:not([hidden])", "els => els.map(e => e.dataset.status)"
+                )
+        return shown
+
+    shown = chromium.run(go)
+    assert (shown["flaky"], shown["diverged"], shown["failed"]) == (["flaky"], ["diverged"], [])
+    assert sorted(shown["all"]) == ["diverged", "flaky", "passed"]
 
 
 def test_fail_fast_starts_no_script_after_the_first_failure(cli: Cli, web: str, tmp_path: Path) -> None:
@@ -122,6 +155,36 @@ def test_heal_runs_replay_heal_on_a_divergence_and_lists_the_healed_script(cli: 
     assert proc.returncode == 1 and f"healed scripts pending review: {healed} (healed)" in proc.stdout
     assert healed.exists() and flow.read_bytes() == original  # never over the original
     assert etree.parse(str(tmp_path / "out.xml")).find(".//property[@name='heal']") is not None
+
+
+def test_the_html_report_shows_the_healed_scripts_diff(cli: Cli, web: str, tmp_path: Path) -> None:
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    (flows / "renamed.ad").write_text(FLOW.read_text().replace("${SHOP}", f"{web}/drift/renamed"))
+    cli("test", str(flows), "--heal", "builtin", *FAST, "--html", "report", ok=None)
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert '<span class="del">-click id=&quot;place-order&quot;' in page
+    assert '<span class="add">+click id=&quot;submit-order&quot;' in page
+
+
+def test_timeout_is_each_scripts_deadline(cli: Cli, web: str, tmp_path: Path) -> None:
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    (flows / "slow.ad").write_text(f"open {web}/shop/checkout.html\nwait 60000\n")
+    proc = cli("test", str(flows), "--timeout", "1500", "--json", ok=None)
+    result = json.loads(proc.stdout.strip().splitlines()[-1])["result"]["results"][0]
+    assert proc.returncode == 1 and result["status"] == "failed" and result["why"].startswith("TIMEOUT: ")
+
+
+@pytest.mark.parametrize(("mode", "kept"), [("on", True), ("off", False), ("on-first-retry", False)])
+def test_trace_modes_decide_which_passing_attempts_keep_a_trace(
+    cli: Cli, web: str, tmp_path: Path, mode: str, kept: bool
+) -> None:
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    (flows / "passing.ad").write_text(FLOW.read_text().replace("${SHOP}", f"{web}/shop"))
+    cli("test", str(flows), "--trace", mode)
+    assert (next((tmp_path / "replay-results").glob("*passing/attempt-1")) / "trace.zip").exists() is kept
 
 
 def _browser_layout(root: Path) -> Path:

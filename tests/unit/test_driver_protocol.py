@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import inspect
+from pathlib import Path
 
 import pytest
 
 from replay.drivers.base import Driver
-from replay.drivers.web import WebDriver
+from replay.drivers.web import WebDriver, find_chromium
 
 from ..fakes.driver import FakeDriver
 
@@ -42,3 +43,27 @@ def test_a_driver_implements_every_operation_with_the_protocols_signature(implem
         assert inspect.iscoroutinefunction(getattr(implementation, name)) == inspect.iscoroutinefunction(
             getattr(Driver, name)
         ), (implementation.__name__, name)
+
+
+def _on_path(tmp_path: Path, *names: str) -> None:
+    for name in names:
+        exe = tmp_path / name
+        exe.write_text("#!/bin/sh\n")
+        exe.chmod(0o755)
+
+
+def test_a_headless_session_prefers_chromiums_headless_shell(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _on_path(tmp_path, "chromium", "chromium-headless-shell")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.delenv("REPLAY_CHROMIUM", raising=False)
+    assert (find_chromium(headless=True), find_chromium(headless=False)) == (
+        str(tmp_path / "chromium-headless-shell"),
+        str(tmp_path / "chromium"),
+    )
+
+
+def test_replay_chromium_wins_over_every_browser_on_path(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    _on_path(tmp_path, "chromium-headless-shell", "mine")
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setenv("REPLAY_CHROMIUM", str(tmp_path / "mine"))
+    assert find_chromium(headless=True) == str(tmp_path / "mine")
