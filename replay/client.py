@@ -15,7 +15,7 @@ import time
 from typing import Any
 
 from replay.errors import DaemonUnavailable, InvalidArgs, ReplayError, SessionNotFound, from_dict
-from replay.session.protocol import replay_home, session_key, socket_path, valid_session_name
+from replay.session.protocol import MAX_MESSAGE, replay_home, session_key, socket_path, valid_session_name
 
 START_TIMEOUT_S = 20.0
 REQUEST_TIMEOUT_S = 300.0
@@ -75,6 +75,12 @@ class Client:
 
     def request(self, payload: dict[str, Any], *, start: bool = True) -> Any:
         """Send one request; return its result or raise its error."""
+        line = json.dumps(payload).encode("utf-8") + b"\n"
+        if len(line) > MAX_MESSAGE:
+            raise InvalidArgs(
+                f"the request is {len(line) // (1024 * 1024)} MiB; the limit is {MAX_MESSAGE // (1024 * 1024)} MiB",
+                hint="pass less text (a script's values and typed text go in one request)",
+            )
         if start:
             sock = self._connect_or_start()
         else:
@@ -85,7 +91,7 @@ class Client:
                     "no session daemon is running", hint="open a session with `replay open URL`"
                 ) from None
         with contextlib.closing(sock):
-            sock.sendall(json.dumps(payload).encode("utf-8") + b"\n")
+            sock.sendall(line)
             data = b""
             while not data.endswith(b"\n"):
                 chunk = sock.recv(1 << 16)
@@ -103,6 +109,7 @@ class Client:
 
     def command(self, *argv: str, **options: Any) -> dict[str, Any]:
         """Run one command (``client.command("click", "@e3")``)."""
+        options = {"cwd": self.cwd, **options}  # relative paths (a screenshot's) are the caller's
         payload = {"op": "command", "session": self.session, "argv": list(argv), "options": options}
         return self._session_request(payload, start=argv[:1] == ("open",))
 
@@ -152,6 +159,7 @@ class Client:
             "op": "run",
             "path": os.path.abspath(os.path.join(self.cwd, path)),
             "display": path,
+            "cwd": self.cwd,
             "session": self.session if self.explicit else None,
             "from": from_step,
             "plan_digest": plan_digest,
@@ -181,7 +189,7 @@ class Client:
 
     def run_line(self, line: str, **options: Any) -> dict[str, Any]:
         """Run one `.ad` script line (``${VAR}`` resolved from ``options["values"]``)."""
-        payload = {"op": "command", "session": self.session, "line": line, "options": options}
+        payload = {"op": "command", "session": self.session, "line": line, "options": {"cwd": self.cwd, **options}}
         return self._session_request(payload, start=line.lstrip().startswith("open"))
 
     def open(

@@ -222,6 +222,13 @@ class FormatCheckFailed(ReplayError):
     exit_code = EXIT_FAILURE
 
 
+class CannotWrite(ReplayError):
+    """A file replay was asked to write could not be written (a missing or read-only directory)."""
+
+    code = "IO_ERROR"
+    exit_code = EXIT_FAILURE
+
+
 class Timeout(ReplayError):
     """A whole run went past its deadline (``replay test --timeout``): stopped where it was."""
 
@@ -276,6 +283,7 @@ ALL_ERRORS: tuple[type[ReplayError], ...] = (
     Unmaterialized,
     DivergenceError,
     FormatCheckFailed,
+    CannotWrite,
     Timeout,
     PermissionDenied,
     Internal,

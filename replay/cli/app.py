@@ -41,7 +41,8 @@ def save_script_option(metavar: str, help_text: str) -> Callable[[F], F]:
     )
 
 
-timeout_option = click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
+MS = click.IntRange(1, 3_600_000)  # a duration: 1 ms .. an hour (replay.script.registry.MAX_MS)
+timeout_option = click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout.")
 PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
 
 

@@ -8,7 +8,16 @@ from typing import Any, NoReturn
 
 import click
 
-from replay.cli.app import emit, handles_errors, json_option, main, platform_option, save_script_option, session_option
+from replay.cli.app import (
+    MS,
+    emit,
+    handles_errors,
+    json_option,
+    main,
+    platform_option,
+    save_script_option,
+    session_option,
+)
 
 
 def _exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | None = None) -> NoReturn:
@@ -31,9 +40,7 @@ def _exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | No
 @click.option("--session", "session", default=None, metavar="NAME", help="Run in this session (default: a new one).")
 @click.option("--from", "from_step", type=int, default=None, metavar="N", help="Resume at plan step N (same session).")
 @click.option("--plan-digest", "plan_digest", default=None, metavar="D", help="The digest the resume expects.")
-@click.option(
-    "--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout (default: context, else 5000)."
-)
+@click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout (default: context, else 5000).")
 @click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default", help="Divergence detail.")
 @platform_option
 @click.option("--headed", is_flag=True, help="Show the browser window.")
@@ -106,7 +113,7 @@ def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
 @main.command("verify")
 @click.argument("file")
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable.")
-@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS")
+@click.option("--timeout", type=MS, default=None, metavar="MS")
 @click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default")
 @json_option
 @handles_errors
@@ -146,7 +153,7 @@ def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level
 @click.option(
     "--artifacts-dir", default=None, metavar="DIR", help="heal.jsonl and heal-report.md (default replay-results/STEM)."
 )
-@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Step timeout.")
+@click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout.")
 @json_option
 @handles_errors
 def heal_cmd(

@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from replay.cli.app import emit, handles_errors, json_option, main, platform_option
+from replay.cli.app import MS, emit, handles_errors, json_option, main, platform_option
 from replay.suite import TRACE_MODES
 
 
@@ -15,8 +15,8 @@ from replay.suite import TRACE_MODES
 @click.option("--workers", type=click.IntRange(1, 16), default=1, metavar="N", help="Scripts run in parallel.")
 @click.option("--shard", default=None, metavar="I/N", help="Run the I-th of N deterministic slices.")
 @click.option("--retries", type=click.IntRange(0, 3), default=0, metavar="N", help="Re-run a failed script.")
-@click.option("--timeout", type=click.IntRange(1), default=None, metavar="MS", help="Each script's deadline.")
-@click.option("--step-timeout", type=click.IntRange(1), default=None, metavar="MS", help="Each step's timeout.")
+@click.option("--timeout", type=MS, default=None, metavar="MS", help="Each script's deadline.")
+@click.option("--step-timeout", type=MS, default=None, metavar="MS", help="Each step's timeout.")
 @click.option(
     "--trace",
     type=click.Choice(TRACE_MODES),

@@ -11,6 +11,7 @@ from typing import Any
 from playwright.async_api import Browser, BrowserContext, ElementHandle, JSHandle, Page, Playwright, async_playwright
 
 from replay.errors import ActionFailed, BrowserUnavailable, StaleRef, from_playwright
+from replay.files import make_private
 from replay.tree.model import Capture, build_capture
 
 LAUNCH_ARGS = [
@@ -270,6 +271,7 @@ class WebDriver:
     async def screenshot(self, path: str, full_page: bool) -> None:
         """Save a PNG of the page."""
         await self.page.screenshot(path=path, full_page=full_page)
+        make_private(path)
 
     async def wait(self, ms: int) -> None:
         """Pause."""
@@ -283,6 +285,8 @@ class WebDriver:
         """Stop the trace; save it (viewable with ``playwright show-trace``) or drop it."""
         try:
             await self.context.tracing.stop(path=path) if path else await self.context.tracing.stop()
+            if path:
+                make_private(path)
         except Exception as exc:  # noqa: BLE001 - a trace is evidence, not the outcome
             raise from_playwright(exc, action="save the trace") from None
 

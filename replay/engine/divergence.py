@@ -14,6 +14,7 @@ from typing import Any
 from replay.engine import hint as hints
 from replay.engine.hint import RepairHint
 from replay.errors import ReplayError
+from replay.files import open_private
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence, encode
 from replay.script.formatter import format_action
@@ -204,7 +205,7 @@ class Divergence:
         full = Divergence(**{**self.__dict__, "overflow": None}).to_dict("full")
         full["screen"]["refs"] = self.screen.refs if self.screen.available else []
         full["screen"]["truncated"] = False if self.screen.available else None
-        with open(path, "w", encoding="utf-8") as fh:
+        with open_private(path) as fh:
             json.dump(full, fh, ensure_ascii=False, indent=2)
         self.overflow = path
 

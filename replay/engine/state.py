@@ -34,6 +34,7 @@ class StepState(Protocol):
     journal: Journal
     last_used: float
     base: str | None  # the latest opened URL: page paths are recorded and compared relative to it
+    cwd: str | None  # the caller's working directory: a relative path a step writes resolves against it
 
     @property
     def recording(self) -> object | None:

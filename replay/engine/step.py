@@ -14,6 +14,7 @@ stops the step as ``StepStopped``: an interactive caller gets its ``error``; the
 
 from __future__ import annotations
 
+import contextlib
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,7 +25,7 @@ from replay.engine import observe
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
 from replay.engine.state import Step, StepState, StepStopped, capture, journal
-from replay.errors import ActionFailed, BrowserUnavailable, InvalidArgs, StaleRef
+from replay.errors import ActionFailed, BrowserUnavailable, CannotWrite, InvalidArgs, StaleRef, TargetExists
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
 from replay.script.registry import PHASE_READ, REGISTRY
@@ -33,7 +34,7 @@ from replay.script.selector import Alternative, Selector, Term, escape_templates
 from replay.session.journal import INTERACTIVE, PLAN
 from replay.tree import snapshot as snap
 from replay.tree.identity import evidence_target, record_evidence, self_check
-from replay.tree.match import describe
+from replay.tree.match import MATCH_DEADLINE, describe
 from replay.tree.materialize import materialize
 from replay.tree.model import Node
 
@@ -75,7 +76,11 @@ async def execute(
         raise InvalidArgs(
             f"`{action.command} {action.form}` is not available interactively", hint="see docs/ad-format.md"
         )
-    return await handler(state, step)
+    deadline = MATCH_DEADLINE.set(time.monotonic() + step.timeout_ms / 1000)  # ~= regexes stop by then
+    try:
+        return await handler(state, step)
+    finally:
+        MATCH_DEADLINE.reset(deadline)
 
 
 # steps without an element ------------------------------------------------------------------------
@@ -138,12 +143,38 @@ async def _pause(state: StepState, step: Step) -> None:
     await state.driver.wait(int(str(step.action.param("ms"))))
 
 
+SCREENSHOT_TYPES = (".png", ".jpg", ".jpeg")
+
+
 async def _screenshot(state: StepState, step: Step) -> dict[str, Any]:
-    default = os.path.join(state.home, "screenshots", f"{state.name}-{int(time.time())}.png")
-    path = str(step.action.param("path") or default)
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    await state.driver.screenshot(path, step.action.flag("--full-page") is True)
-    return {"path": os.path.abspath(path)}
+    """A PNG/JPEG of the page at a path relative to the caller's directory; never over a file."""
+    given = step.action.param("path")
+    if given:
+        path = os.path.join(state.cwd or os.getcwd(), os.path.expanduser(str(given)))
+    else:
+        path = os.path.join(state.home, "screenshots", f"{state.name}-{time.time_ns()}.png")
+    path = os.path.abspath(path)
+    if not path.lower().endswith(SCREENSHOT_TYPES):
+        raise InvalidArgs(f"{given}: a screenshot is a .png or .jpeg file", hint="name it like shot.png")
+    if os.path.lexists(path):
+        raise TargetExists(f"{path} already exists; it was left unchanged", hint="choose another path")
+    directory = os.path.dirname(path)
+    # the page goes to a temp name beside it, then an exclusive link: whole or absent, never over a file
+    temp = os.path.join(
+        directory, f".{os.path.basename(path)}.{os.getpid()}-{time.time_ns()}{os.path.splitext(path)[1]}"
+    )
+    try:
+        os.makedirs(directory, mode=0o700, exist_ok=True)
+        await state.driver.screenshot(temp, step.action.flag("--full-page") is True)
+        os.link(temp, path)
+    except FileExistsError:
+        raise TargetExists(f"{path} already exists; it was left unchanged", hint="choose another path") from None
+    except OSError as exc:
+        raise CannotWrite(f"cannot write {path}: {exc.strerror}", hint="choose a writable directory") from None
+    finally:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+    return {"path": path}
 
 
 async def _close(state: StepState, step: Step) -> dict[str, Any]:

@@ -184,11 +184,33 @@ def _object(obj: dict[str, Any], key: str, where: Location | None) -> dict[str, 
     return value
 
 
+MAX_DEPTH = 16  # target-v1 nests 4 levels; the bound keeps the JSON decoder's recursion far away
+
+
+def _too_deep(payload: str) -> bool:
+    """Whether brackets outside strings nest deeper than ``MAX_DEPTH`` (one linear scan)."""
+    depth, in_string, escaped = 0, False, False
+    for ch in payload:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                return True
+        elif ch in "]}":
+            depth -= 1
+    return False
+
+
 # Longer than ~60 lines on purpose: a flat walk of the target-v1 schema, one check per field.
 def decode(payload: str, where: Location | None = None) -> TargetEvidence:
     """Parse the JSON payload of an annotation; keys in any order, unknown keys ignored."""
     if len(payload.encode("utf-8")) > MAX_PAYLOAD_BYTES:
         raise _bad(f"payload is larger than {MAX_PAYLOAD_BYTES} bytes", where)
+    if _too_deep(payload):
+        raise _bad(f"the JSON is nested more than {MAX_DEPTH} levels deep", where)
     try:
         obj = json.loads(payload)
     except json.JSONDecodeError as exc:

@@ -15,6 +15,7 @@ from replay.script.registry import (
     KEY,
     KEY_CHORD,
     KEYWORD,
+    MAX_MS,
     NUMBER,
     RAW,
     REGISTRY,
@@ -25,6 +26,7 @@ from replay.script.registry import (
     Command,
     Form,
     is_int,
+    is_ms,
     is_number,
 )
 from replay.script.selector import REF, Alternative, Selector, normalize_text, parse_selector
@@ -44,7 +46,7 @@ def parse_target(text: str, where: Location, column: int = 1) -> Target:
         return Target(ref=stripped)
     if stripped.startswith("@"):
         raise InvalidArgs(
-            f"invalid ref {stripped!r}",
+            f"invalid ref {_shown(stripped)}",
             hint="refs look like @e3 (take a snapshot to see them)",
             location=Location(where.path, where.line, column),
         )
@@ -129,9 +131,10 @@ def _bind(
         text = tok.text
         parse_template(text, _loc(where, tok))
         templated = "${" in text
-        if p.kind == INT and not templated and (tok.quoted or not is_int(text)):
+        if p.kind == INT and not templated and (tok.quoted or not is_ms(text)):
             raise InvalidArgs(
-                f"{cmd.name}: {p.name} must be a whole number of milliseconds, got {tok.raw!r}",
+                f"{cmd.name}: {p.name} must be a whole number of milliseconds up to {MAX_MS} (an hour), "
+                f"got {_shown(tok.raw)}",
                 hint=f"usage: {usage(cmd, form)}",
                 location=_loc(where, tok),
             )
@@ -239,7 +242,8 @@ def parse_action(line: str, where: Location) -> Action:
     if positionals and any(p.kind == TARGET_REST for f in cmd.forms for p in f.params):
         # flags must not split a joined selector
         first, last = positionals[0], positionals[-1]
-        inside = [t for t in toks[1:] if first.column < t.column < last.column and t not in positionals]
+        bound = {id(t) for t in positionals}  # by identity: linear in the line's length
+        inside = [t for t in toks[1:] if first.column < t.column < last.column and id(t) not in bound]
         if inside:
             raise InvalidArgs(
                 f"{cmd.name}: flags go after the target",
@@ -300,15 +304,15 @@ def _parse_context(rest: str, where: Location, offset: int) -> tuple[tuple[str, 
                 hint="platform=web or platform=android",
                 location=Location(where.path, where.line, col),
             )
-        if key == "timeout" and (not is_int(value) or int(value) == 0):
+        if key == "timeout" and (not is_ms(value) or int(value) == 0):
             raise InvalidArgs(
-                f"context timeout must be a positive number of ms, got {value!r}",
+                f"context timeout must be 1..{MAX_MS} ms (an hour), got {_shown(value)}",
                 hint="e.g. timeout=10000",
                 location=Location(where.path, where.line, col),
             )
-        if key == "retries" and (not is_int(value) or int(value) > 3):
+        if key == "retries" and (not is_int(value) or len(value) > 1 or int(value) > 3):
             raise InvalidArgs(
-                f"context retries must be 0..3, got {value!r}",
+                f"context retries must be 0..3, got {_shown(value)}",
                 hint="e.g. retries=2",
                 location=Location(where.path, where.line, col),
             )
@@ -500,3 +504,8 @@ def parse_argv(argv: Sequence[str], where: Location | None = None, *, literal: b
     params = _bind(cmd, form, positionals, line, where)
     _check_record_flag(cmd, form, flags, where)
     return Action(0, cmd.name, form.name, params, tuple(flags))
+
+
+def _shown(text: str, limit: int = 40) -> str:
+    """A value quoted in an error, cut to ``limit`` characters (a 400-digit number is not echoed)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"

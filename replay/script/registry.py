@@ -120,9 +120,17 @@ _KEY_NAME = r"(?:[A-Z][A-Za-z0-9]*|[a-z0-9]|F[0-9]{1,2}|[!-~])"
 KEY_CHORD = re.compile(rf"{_KEY_NAME}(?:\+{_KEY_NAME})*\Z")
 
 
+MAX_MS = 3_600_000  # every duration in a script or on the command line: at most an hour (SPEC §12)
+
+
 def is_int(text: str) -> bool:
     """True for a non-negative integer literal."""
     return bool(_INT.match(text))
+
+
+def is_ms(text: str) -> bool:
+    """True for a duration literal in 0..MAX_MS (checked by length first: no huge int is built)."""
+    return is_int(text) and len(text.lstrip("0")) <= len(str(MAX_MS)) and int(text) <= MAX_MS
 
 
 def is_number(text: str) -> bool:
@@ -448,6 +456,12 @@ class Registry:
         """Whether ``param`` of command ``name`` is text the user types (redacted everywhere)."""
         cmd = self.commands.get(name)
         return cmd is not None and any(p.name == param and p.typed for f in cmd.forms for p in f.params)
+
+    def is_duration(self, name: str, form: str, param: str) -> bool:
+        """Whether ``param`` of that form is a duration in ms (bounded by ``MAX_MS``)."""
+        cmd = self.commands.get(name)
+        forms = [f for f in cmd.forms if f.name == form] if cmd is not None else []
+        return any(p.name == param and p.kind == INT for f in forms for p in f.params)
 
     def interactive(self) -> list[Command]:
         """Commands a session performs, in declaration order (the CLI and MCP surfaces are made from these)."""

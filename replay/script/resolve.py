@@ -6,8 +6,9 @@ import os
 from collections.abc import Mapping
 from dataclasses import replace
 
-from replay.errors import Location, ReplayError
+from replay.errors import InvalidArgs, Location, ReplayError
 from replay.script.ast import Action, Script, Target
+from replay.script.registry import MAX_MS, REGISTRY, is_ms
 from replay.script.selector import map_values
 from replay.script.variables import effective_values, parse_template, resolve
 
@@ -25,9 +26,17 @@ def _resolve_value(value: object, values: Mapping[str, str], where: Location) ->
 
 
 def resolve_action(action: Action, values: Mapping[str, str], path: str) -> Action:
-    """The action with every ``${VAR}`` substituted; an unresolved name fails with file:line."""
+    """The action with every ``${VAR}`` substituted; an unresolved name fails with file:line, and a
+    duration that a variable made (``wait ${MS}``) is checked as a literal one is."""
     where = Location(path, action.line)
     params = tuple((k, _resolve_value(v, values, where)) for k, v in action.params)
+    for name, value in params:
+        if isinstance(value, str) and REGISTRY.is_duration(action.command, action.form, name) and not is_ms(value):
+            raise InvalidArgs(
+                f"{action.command}: {name} must be a whole number of milliseconds up to {MAX_MS} (an hour)",
+                hint="check the variable's value",
+                location=where,
+            )
     flags = tuple((k, resolve(v, values, where) if isinstance(v, str) else v) for k, v in action.flags)
     return replace(action, params=params, flags=flags)
 

@@ -30,7 +30,7 @@ CHAIN = ">>"
 
 Chain = tuple[tuple["Term", ...], ...]  # links of ANDed terms, outermost first
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-REF = re.compile(r"@e[1-9][0-9]*\Z")
+REF = re.compile(r"@e[1-9][0-9]{0,8}\Z")  # a generation never holds a billion nodes
 
 
 def normalize_text(text: str) -> str:
@@ -295,13 +295,23 @@ def _alternative(sc: _Scanner) -> Alternative:
         _check_value(sc, raw_value, vstart)
         if op == "~=":
             try:
-                re.compile(raw_value)
-            except re.error as exc:
+                _compile_regex(raw_value)
+            except ValueError as exc:
                 raise sc.error(
                     f"invalid regular expression for {key}: {exc}", "~= takes a Python regex", at=vstart
                 ) from None
         terms.append(Term(key, op, raw_value))
     return Alternative(terms=tuple(terms))
+
+
+def _compile_regex(pattern: str) -> None:
+    """Compile a ``~=`` value as matching will (the ``regex`` engine, imported only when one is used)."""
+    import regex
+
+    try:
+        regex.compile(pattern)
+    except (regex.error, RecursionError, OverflowError) as exc:
+        raise ValueError(str(exc) if not isinstance(exc, RecursionError) else "nested too deeply") from None
 
 
 def _check_value(sc: _Scanner, value: str, at: int) -> None:

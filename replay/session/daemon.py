@@ -40,7 +40,7 @@ from replay.errors import (
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session import repair, runs
-from replay.session.protocol import socket_path, valid_session_name
+from replay.session.protocol import MAX_MESSAGE, socket_path, valid_session_name
 from replay.session.session import Session
 
 if TYPE_CHECKING:
@@ -211,6 +211,7 @@ class Daemon:
         deadline = request.get("deadline_ms")
         async with session.lock:
             session.last_used = self.clock.now()
+            session.cwd = str(request.get("cwd") or "") or None
             session.run_values = given
             session.plan, session.values = plan, values
             if trace:
@@ -251,6 +252,7 @@ class Daemon:
     async def _command(self, name: str, action: Action, options: dict[str, Any]) -> Any:
         session = await self._session(name, options, create=action.command == "open")
         async with session.lock:
+            session.cwd = str(options.get("cwd") or "") or None
             if action.command == "open" and options.get("save_script") is not None:
                 path = options["save_script"] or None
                 session.start_recording(os.path.abspath(path) if path else None)
@@ -359,6 +361,10 @@ class Daemon:
             await browser.stop()
 
 
+def _bad_request() -> dict[str, Any]:
+    return {"ok": False, "error": InvalidArgs("bad request: a JSON object per line").to_dict()}
+
+
 async def _evidence(session: Session, screenshot: Any) -> None:
     """The screen where a run stopped, for a suite's artifacts (best effort: evidence, not the outcome)."""
     if not screenshot:
@@ -394,15 +400,21 @@ async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer
         return
     try:
         while True:
-            line = await reader.readline()
+            try:
+                line = await reader.readline()
+            except ValueError:  # longer than MAX_MESSAGE: answer, then drop the connection
+                too_big = InvalidArgs(f"the request is over {MAX_MESSAGE // (1024 * 1024)} MiB", hint="pass less text")
+                writer.write(json.dumps({"ok": False, "error": too_big.to_dict()}).encode("utf-8") + b"\n")
+                await writer.drain()
+                break
             if not line:
                 break
             try:
                 request = json.loads(line)
-            except json.JSONDecodeError:
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 response: dict[str, Any] = {"ok": False, "error": InvalidArgs("bad request").to_dict()}
             else:
-                response = await daemon.handle(request)
+                response = await daemon.handle(request) if isinstance(request, dict) else _bad_request()
             writer.write(json.dumps(response, ensure_ascii=False).encode("utf-8") + b"\n")
             await writer.drain()
     except (ConnectionResetError, BrokenPipeError):
@@ -433,7 +445,9 @@ async def run(home: str, idle_timeout: float, linger: float) -> int:
     repair.recover(home)
     old_umask = os.umask(0o177)
     try:
-        server = await asyncio.start_unix_server(lambda r, w: _serve_connection(daemon, r, w), path=path)
+        server = await asyncio.start_unix_server(
+            lambda r, w: _serve_connection(daemon, r, w), path=path, limit=MAX_MESSAGE + 1
+        )
     finally:
         os.umask(old_umask)
     os.chmod(path, 0o600)

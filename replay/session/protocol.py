@@ -10,6 +10,8 @@ import os
 import re
 
 DEFAULT_SESSION = "default"
+# one request or response line, far above any realistic script (a 70 KB `fill` is fine; 40 MB is not)
+MAX_MESSAGE = 32 * 1024 * 1024
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
 

@@ -10,6 +10,7 @@ import os
 import tempfile
 
 from replay.errors import ReplayError, TargetExists
+from replay.files import private_mode
 
 
 def publish_exclusive(target: str, text: str) -> str:
@@ -33,7 +34,7 @@ def publish_exclusive(target: str, text: str) -> str:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, 0o644)
+        os.chmod(tmp, private_mode())  # a recording holds typed text
         try:
             os.link(tmp, target)
         except FileExistsError:

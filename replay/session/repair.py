@@ -21,6 +21,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING
 
 from replay.errors import InvalidArgs, RepairSessionExpired, ReplayError, TargetExists
+from replay.files import open_private
 from replay.session.journal import JournalEntry, read_journal
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
@@ -105,7 +106,7 @@ def write_tombstone(home: str, session: str, reason: str, tx: RepairTransaction 
     path = tombstone_path(home, session)
     os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
     data = {"reason": reason, "time": time.time(), "script": tx.display if tx else None}
-    with open(path, "w", encoding="utf-8") as fh:
+    with open_private(path) as fh:
         json.dump(data, fh)
 
 

@@ -7,6 +7,7 @@ import os
 import xml.etree.ElementTree as ET
 
 from replay.engine.report import render_text
+from replay.files import open_private
 from replay.heal.audit import script_diff
 from replay.suite.runner import DIVERGED, FAILED, FLAKY, PASSED, Attempt, ScriptResult, SuiteResult
 
@@ -53,7 +54,8 @@ def write_junit(suite: SuiteResult, path: str) -> str:
         out = ET.SubElement(case, "system-out")
         out.text = "\n".join(f"attempt {a.number}: {a.status} ({a.seconds:.1f} s) {a.directory}" for a in r.attempts)
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    ET.ElementTree(root).write(path, encoding="utf-8", xml_declaration=True)
+    with open_private(path) as fh:
+        ET.ElementTree(root).write(fh, encoding="unicode", xml_declaration=True)
     return path
 
 
@@ -161,6 +163,6 @@ def write_html(suite: SuiteResult, directory: str) -> str:
 </body></html>
 """
     path = os.path.join(directory, "index.html")
-    with open(path, "w", encoding="utf-8") as fh:
+    with open_private(path) as fh:
         fh.write(page)
     return path

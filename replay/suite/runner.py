@@ -22,6 +22,7 @@ from typing import Any
 
 from replay.client import Client
 from replay.errors import DivergenceError, ReplayError
+from replay.files import open_private
 from replay.session.protocol import replay_home
 from replay.suite.discover import Entry
 
@@ -202,7 +203,11 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
     """One attempt of one script in a fresh ephemeral session of the daemon at ``home``, with its artifacts."""
     directory = os.path.abspath(os.path.join(options.artifacts_dir, _slug(entry.path), f"attempt-{number}"))
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    shutil.copyfile(entry.path, os.path.join(directory, os.path.basename(entry.path)))
+    with (
+        open(entry.path, encoding="utf-8") as src,
+        open_private(os.path.join(directory, os.path.basename(entry.path))) as dst,
+    ):
+        dst.write(src.read())
     client = Client(home=home)
     client.explicit = False  # a fresh ephemeral session per attempt
     t0 = time.monotonic()
@@ -238,7 +243,7 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
 
 def _keep_divergence(home: str, d: dict[str, Any], directory: str) -> None:
     """Write the divergence, then close its session: a suite keeps the evidence, not the session."""
-    with open(os.path.join(directory, "divergence.json"), "w", encoding="utf-8") as fh:
+    with open_private(os.path.join(directory, "divergence.json")) as fh:
         json.dump(d, fh, ensure_ascii=False, indent=2)
     try:
         Client(str(d.get("session") or ""), home=home).close(discard=True)
@@ -257,9 +262,9 @@ def _write_artifacts(entry: Entry, a: Attempt) -> None:
         "error": a.error,
         "screenshot": a.screenshot,
     }
-    with open(os.path.join(a.directory, "result.json"), "w", encoding="utf-8") as fh:
+    with open_private(os.path.join(a.directory, "result.json")) as fh:
         json.dump(result, fh, ensure_ascii=False, indent=2)
-    with open(os.path.join(a.directory, "timing.ndjson"), "w", encoding="utf-8") as fh:
+    with open_private(os.path.join(a.directory, "timing.ndjson")) as fh:
         for t in a.timings:
             fh.write(json.dumps(t, ensure_ascii=False) + "\n")
 

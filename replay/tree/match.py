@@ -6,10 +6,14 @@ they are one ancestor–descendant chain (structural collapse).
 
 from __future__ import annotations
 
-import re
+import time
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import regex
+
+from replay.errors import Timeout
 from replay.script.selector import HAS_TEXT, NTH, Chain, Selector, Term
 from replay.script.text import fold
 from replay.tree.model import Capture, Node
@@ -28,7 +32,28 @@ _BOOL_FIELDS = {
 }
 
 
-def term_matches(node: Node, term: Term, regex_cache: dict[str, re.Pattern[str]] | None = None) -> bool:
+# A ``~=`` regular expression runs under a deadline (SPEC §12: a regex cannot stall the daemon): the
+# step's, set by the pipeline, and never more than SEARCH_CAP_S on one node's text, so a pathological
+# pattern fails at once instead of holding the daemon's event loop (and every other session).
+MATCH_DEADLINE: ContextVar[float | None] = ContextVar("MATCH_DEADLINE", default=None)
+SEARCH_CAP_S = 0.1
+
+
+def _search(pattern: regex.Pattern[str], text: str) -> bool:
+    deadline = MATCH_DEADLINE.get()
+    left = SEARCH_CAP_S if deadline is None else min(SEARCH_CAP_S, deadline - time.monotonic())
+    try:
+        if left <= 0:
+            raise TimeoutError
+        return pattern.search(text, timeout=left) is not None
+    except TimeoutError:
+        raise Timeout(
+            f"the regular expression {pattern.pattern!r} did not finish matching in time",
+            hint="simplify the ~= pattern (nested repetition backtracks), or match with = instead",
+        ) from None
+
+
+def term_matches(node: Node, term: Term, regex_cache: dict[str, regex.Pattern[str]] | None = None) -> bool:
     """Whether one term holds for a node (``nth`` is not a property of a node: see ``link_matches``)."""
     if isinstance(term.value, bool):
         return bool(_BOOL_FIELDS[term.key](node)) == term.value
@@ -41,8 +66,8 @@ def term_matches(node: Node, term: Term, regex_cache: dict[str, re.Pattern[str]]
         cache = regex_cache if regex_cache is not None else {}
         pattern = cache.get(term.value)
         if pattern is None:
-            pattern = cache[term.value] = re.compile(term.value)
-        return pattern.search(value) is not None
+            pattern = cache[term.value] = regex.compile(term.value)
+        return _search(pattern, value)
     return fold(value) == fold(term.value)
 
 
@@ -96,7 +121,7 @@ def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | 
 
 def link_matches(capture: Capture, terms: tuple[Term, ...], within: list[Node] | None = None) -> list[Node]:
     """Nodes (document order, root excluded) for which every term holds, then ``nth`` picks one of them."""
-    cache: dict[str, re.Pattern[str]] = {}
+    cache: dict[str, regex.Pattern[str]] = {}
     nth = next((int(str(t.value)) for t in terms if t.key == NTH), None)
     filters = tuple(t for t in terms if t.key != NTH)
     found = [n for n in _candidates(capture, filters, within) if all(term_matches(n, t, cache) for t in filters)]
