@@ -18,7 +18,8 @@ from replay.errors import DaemonUnavailable, InvalidArgs, ReplayError, SessionNo
 from replay.session.protocol import MAX_MESSAGE, replay_home, session_key, socket_path, valid_session_name
 
 START_TIMEOUT_S = 20.0
-REQUEST_TIMEOUT_S = 300.0
+REQUEST_TIMEOUT_S = 3 * 3600.0  # above any request's own deadline (durations ≤ 1 h)
+RETRIES_WHILE_EXITING = 100  # × 50 ms: a daemon that is exiting takes a moment to go
 
 
 class Client:
@@ -73,7 +74,7 @@ class Client:
                     ) from None
                 time.sleep(0.05)
 
-    def request(self, payload: dict[str, Any], *, start: bool = True) -> Any:
+    def request(self, payload: dict[str, Any], *, start: bool = True, attempt: int = 0) -> Any:
         """Send one request; return its result or raise its error."""
         line = json.dumps(payload).encode("utf-8") + b"\n"
         if len(line) > MAX_MESSAGE:
@@ -90,20 +91,31 @@ class Client:
                 raise DaemonUnavailable(
                     "no session daemon is running", hint="open a session with `replay open URL`"
                 ) from None
+        data = b""
         with contextlib.closing(sock):
-            sock.sendall(line)
-            data = b""
-            while not data.endswith(b"\n"):
-                chunk = sock.recv(1 << 16)
-                if not chunk:
-                    break
-                data += chunk
+            try:
+                sock.sendall(line)
+                while not data.endswith(b"\n"):
+                    chunk = sock.recv(1 << 16)
+                    if not chunk:
+                        break
+                    data += chunk
+            except OSError as exc:  # a timeout, a reset: the daemon died or hangs
+                raise DaemonUnavailable(
+                    f"no answer from the session daemon ({exc.__class__.__name__})",
+                    hint=f"see {os.path.join(self.home, 'daemon.log')}",
+                ) from None
         if not data:
             raise DaemonUnavailable("the session daemon closed the connection", hint="retry; see daemon.log")
         response = json.loads(data)
         if response.get("ok"):
             return response.get("result")
-        raise from_dict(response.get("error") or {})
+        error = response.get("error") or {}
+        if (error.get("details") or {}).get("retry") and start and attempt < RETRIES_WHILE_EXITING:
+            # it was exiting (idle) and did nothing: the next connection starts a new daemon
+            time.sleep(0.05)
+            return self.request(payload, start=start, attempt=attempt + 1)
+        raise from_dict(error)
 
     # operations ---------------------------------------------------------------------------
 
@@ -119,9 +131,8 @@ class Client:
         except DaemonUnavailable:
             if start:
                 raise
-            left = os.path.join(self.home, "sessions", self.session)
-            if any(os.path.exists(os.path.join(left, f)) for f in ("repair.json", "tombstone.json")):
-                # a repair outlived its daemon: start one, which recovers it and answers for it
+            if self._left_behind(self.session):
+                # a repair or a recording outlived its daemon: start one, which recovers it and answers for it
                 return dict(self.request(payload, start=True))
             # no daemon means no session: say so in the user's terms
             raise SessionNotFound(
@@ -230,13 +241,21 @@ class Client:
         return self._session_request(payload, start=False)
 
     def sessions(self) -> list[dict[str, Any]]:
-        """The open sessions."""
+        """The open sessions, and the recordings a stopped daemon left (``orphaned``)."""
         try:
             return list(self.request({"op": "sessions"}, start=False)["sessions"])
         except ReplayError as err:
-            if err.code == "DAEMON_UNAVAILABLE":
-                return []
-            raise
+            if err.code != "DAEMON_UNAVAILABLE":
+                raise
+        root = os.path.join(self.home, "sessions")
+        if any(self._left_behind(n) for n in (os.listdir(root) if os.path.isdir(root) else [])):
+            return list(self.request({"op": "sessions"}, start=True)["sessions"])
+        return []
+
+    def _left_behind(self, session: str) -> bool:
+        """Whether a stopped daemon left this session a repair, its tombstone or a recording."""
+        left = os.path.join(self.home, "sessions", session)
+        return any(os.path.exists(os.path.join(left, f)) for f in ("repair.json", "tombstone.json", "recording.json"))
 
     def shutdown(self, timeout: float = 15.0) -> None:
         """Stop the daemon (its sessions are torn down) and wait until its process has exited."""
@@ -248,6 +267,11 @@ class Client:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and _alive(pid):
             time.sleep(0.05)
+        if _alive(pid):
+            raise DaemonUnavailable(
+                f"the session daemon (pid {pid}) did not stop within {timeout:.0f} s",
+                hint=f"see {os.path.join(self.home, 'daemon.log')}; `kill {pid}` stops it",
+            )
 
 
 def _alive(pid: int) -> bool:

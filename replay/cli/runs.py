@@ -177,6 +177,7 @@ def heal_cmd(
     from replay.script.variables import parse_cli_assignment
 
     read_text(file)  # a missing file is a usage error here, before any daemon
+    _check_agent(agent)
     options = HealOptions(
         agent=agent,
         repair=repair,
@@ -197,3 +198,23 @@ def heal_cmd(
     }
     emit(as_json, {"result": outcome.to_dict()}, f"{lines[outcome.status]}\nreport: {outcome.report}")
     sys.exit(outcome.exit_code)
+
+
+def _check_agent(agent: str) -> None:
+    """An agent command that cannot run is a usage error now, not an escalation after a divergence."""
+    import shlex
+    import shutil
+
+    from replay.errors import InvalidArgs
+
+    if agent == "builtin":
+        return
+    try:
+        words = shlex.split(agent)
+    except ValueError as exc:
+        raise InvalidArgs(f"--agent {agent!r}: {exc}", hint="quote the agent command as a shell would") from None
+    if not words or shutil.which(words[0]) is None:
+        raise InvalidArgs(
+            f"--agent: no program {words[0] if words else agent!r} to run",
+            hint="give `builtin`, or a command on PATH (or a path to an executable)",
+        )

@@ -156,7 +156,13 @@ def session_list(as_json: bool) -> None:
 
     sessions = Client().sessions()
     lines = [
-        f"{s['name']}\t{s.get('url') or ''}\t{'recording' if s.get('recording') else ''}\tidle {s.get('idleSeconds')}s"
+        (
+            f"{s['name']}\torphaned recording of {s.get('actions')} action(s), left by a stopped daemon: "
+            f"`replay close --session {s['name']}` publishes it, --discard drops it"
+            if s.get("orphaned")
+            else f"{s['name']}\t{s.get('url') or ''}\t{'recording' if s.get('recording') else ''}\t"
+            f"idle {s.get('idleSeconds')}s"
+        )
         for s in sessions
     ]
     emit(as_json, {"sessions": sessions}, "\n".join(lines) or "no open sessions")

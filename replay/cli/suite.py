@@ -64,9 +64,10 @@ def test_cmd(
         raise InvalidArgs(
             "replay test runs whole scripts: --from is for resuming one run", hint="use replay run --from"
         )
+    slice_of = discover.parse_shard(shard) if shard else None  # bad input first, before reading scripts
     found = discover.entries(list(paths), platform)
-    if shard:
-        found = discover.shard(found, *discover.parse_shard(shard))
+    if slice_of:
+        found = discover.shard(found, *slice_of)
     options = SuiteOptions(
         workers=workers,
         retries=retries,

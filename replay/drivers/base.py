@@ -75,6 +75,10 @@ class Driver(Protocol):
         """Where the page is now (web: its URL), without a round trip; None when unknown."""
         ...
 
+    def alive(self) -> bool:
+        """Whether the page can still be driven (web: not crashed, not closed, its browser connected)."""
+        ...
+
     async def close(self) -> None:
         """Close the page and its context."""
         ...

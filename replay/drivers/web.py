@@ -104,6 +104,10 @@ class WebBrowser:
                 "or run `python -m playwright install chromium`",
             ) from None
 
+    def alive(self) -> bool:
+        """Whether the browser still runs (not launched yet counts as alive: it launches on use)."""
+        return self._browser is None or self._browser.is_connected()
+
     async def new_driver(self) -> WebDriver:
         """A fresh browser context and page for one session."""
         await self.start()
@@ -132,6 +136,13 @@ class WebDriver:
         self.context = context
         self.page = page
         self._capture_fn: JSHandle | None = None  # the capture function, compiled once per document
+        self.crashed = False
+        page.on("crash", lambda _: setattr(self, "crashed", True))
+
+    def alive(self) -> bool:
+        """Not crashed, not closed, and the browser still connected."""
+        browser = self.context.browser
+        return not self.crashed and not self.page.is_closed() and (browser is None or browser.is_connected())
 
     async def capture(self, generation: int, keep: int | None = None) -> Capture:
         """Capture the tree of the page (one evaluate; same-origin frames walked inside it).

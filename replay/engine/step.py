@@ -25,7 +25,15 @@ from replay.engine import observe
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
 from replay.engine.state import Step, StepState, StepStopped, capture, journal
-from replay.errors import ActionFailed, BrowserUnavailable, CannotWrite, InvalidArgs, StaleRef, TargetExists
+from replay.errors import (
+    ActionFailed,
+    BrowserUnavailable,
+    CannotWrite,
+    InvalidArgs,
+    ReplayError,
+    StaleRef,
+    TargetExists,
+)
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
 from replay.script.registry import PHASE_READ, REGISTRY
@@ -34,7 +42,7 @@ from replay.script.selector import Alternative, Selector, Term, escape_templates
 from replay.session.journal import INTERACTIVE, PLAN
 from replay.tree import snapshot as snap
 from replay.tree.identity import evidence_target, record_evidence, self_check
-from replay.tree.match import MATCH_DEADLINE, describe
+from replay.tree.match import MATCH_DEADLINE, MATCH_GRACE_S, describe
 from replay.tree.materialize import materialize
 from replay.tree.model import Node
 
@@ -76,7 +84,8 @@ async def execute(
         raise InvalidArgs(
             f"`{action.command} {action.form}` is not available interactively", hint="see docs/ad-format.md"
         )
-    deadline = MATCH_DEADLINE.set(time.monotonic() + step.timeout_ms / 1000)  # ~= regexes stop by then
+    # ~= regexes stop by then: the step's own timeout ends its polling first (a miss stays a miss)
+    deadline = MATCH_DEADLINE.set(time.monotonic() + step.timeout_ms / 1000 + MATCH_GRACE_S)
     try:
         return await handler(state, step)
     finally:
@@ -109,8 +118,13 @@ def _page_op(
 
     async def run(state: StepState, step: Step) -> dict[str, Any]:
         result: dict[str, Any] = {"command": step.action.command}
-        result.update(await perform(state, step) or {})
-        journal(state, step, record=step.written(observation=step.form.observation), line=step.line())
+        # journal before effect: what reaches the app is in the journal, or nothing is sent
+        entry = journal(state, step, record=step.written(observation=step.form.observation), line=step.line())
+        try:
+            result.update(await perform(state, step) or {})
+        except ReplayError:
+            state.journal.retract(entry)  # it failed: it did not happen
+            raise
         return result
 
     return run
@@ -265,20 +279,7 @@ async def _element(state: StepState, step: Step) -> dict[str, Any]:
         result["recordedAs"] = describe(described.recorded_node)
     generation, index = bound.handle
     reading = step.form.phase == PHASE_READ
-    try:
-        if reading:  # get
-            op = f"get_{step.action.param('what')}"
-            result["value"] = await state.driver.act(generation, index, op, {}, step.timeout_ms)
-        else:
-            params = {k: v for k, v in step.action.params if isinstance(v, str)}
-            await state.driver.act(generation, index, str(step.form.op), params, step.timeout_ms)
-    except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
-        raise StepStopped(exc, Binding.failed_dispatch(exc, 1)) from None  # post-response capture
-    if described.selector:
-        result["selector"] = described.selector
-        result["verification"] = described.verification
-    if described.warning and state.recording is not None and step.written(observation=reading):
-        result["warning"] = described.warning
+    # journal before effect: what reaches the app is in the journal, or nothing is sent
     entry = journal(
         state,
         step,
@@ -291,6 +292,21 @@ async def _element(state: StepState, step: Step) -> dict[str, Any]:
         verification=described.verification,
         element=True,
     )
+    try:
+        if reading:  # get
+            op = f"get_{step.action.param('what')}"
+            result["value"] = await state.driver.act(generation, index, op, {}, step.timeout_ms)
+        else:
+            params = {k: v for k, v in step.action.params if isinstance(v, str)}
+            await state.driver.act(generation, index, str(step.form.op), params, step.timeout_ms)
+    except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
+        state.journal.retract(entry)  # it failed: it did not happen
+        raise StepStopped(exc, Binding.failed_dispatch(exc, 1)) from None  # post-response capture
+    if described.selector:
+        result["selector"] = described.selector
+        result["verification"] = described.verification
+    if described.warning and state.recording is not None and step.written(observation=reading):
+        result["warning"] = described.warning
     result["recorded"] = entry.record and state.recording is not None
     return result
 

@@ -241,7 +241,34 @@ def build_server() -> MCPServer:
     return server
 
 
+async def serve_stdio(server: MCPServer) -> None:
+    """``server`` over stdio, answering a line that is not JSON-RPC with a ``-32700`` parse error
+    (JSON-RPC 2.0 §5.1) instead of dropping it without a word, as the transport alone does."""
+    import anyio
+    from mcp.server.stdio import stdio_server
+    from mcp.shared.message import SessionMessage
+    from mcp.types import PARSE_ERROR, ErrorData, JSONRPCError
+
+    lowlevel = server._lowlevel_server  # noqa: SLF001 - MCPServer.run_stdio_async, with the filter between
+    async with stdio_server() as (read_stream, write_stream):
+        forward, messages = anyio.create_memory_object_stream[Any](0)
+
+        async def answer_parse_errors() -> None:
+            async with forward:
+                async for item in read_stream:
+                    if isinstance(item, Exception):
+                        error = ErrorData(code=PARSE_ERROR, message=f"Parse error: {str(item).splitlines()[0]}")
+                        await write_stream.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=None, error=error)))
+                    else:
+                        await forward.send(item)
+
+        async with anyio.create_task_group() as tg:
+            tg.start_soon(answer_parse_errors)
+            await lowlevel.run(messages, write_stream, lowlevel.create_initialization_options())
+            tg.cancel_scope.cancel()
+
+
 def main() -> None:
     """Serve over stdio until the client hangs up."""
     logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-    build_server().run("stdio")
+    asyncio.run(serve_stdio(build_server()))

@@ -228,6 +228,8 @@ def _split_flags(cmd: Command, toks: list[Token], where: Location) -> tuple[list
 def parse_action(line: str, where: Location) -> Action:
     """Parse one action line."""
     toks = tokenize(line, where)
+    if not toks:
+        raise InvalidArgs("an empty line is not an action", hint="write a command, e.g. click id=save", location=where)
     head = toks[0]
     name = head.text
     cmd = REGISTRY.get(name) if not head.quoted else None

@@ -142,6 +142,11 @@ class _Scanner:
                             out.append(json.loads(f'"{pair}"'))
                             self.i += 12
                             continue
+                        if re.fullmatch(r"\\u[dD][89a-fA-F][0-9a-fA-F]{2}", chunk):
+                            raise self.error(
+                                f"{chunk} is half of a surrogate pair, not a character",
+                                "write the character itself, or both halves (\\ud83d\\ude00)",
+                            )
                         out.append(json.loads(f'"{chunk}"'))
                         self.i += 6
                         continue

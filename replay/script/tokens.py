@@ -49,6 +49,13 @@ def decode_json_string(line: str, start: int, where: Location) -> tuple[str, int
                 ) from None
             if not isinstance(value, str):  # pragma: no cover - json.loads of "…" is a str
                 raise InvalidArgs("quoted token is not a string", location=where)
+            lone = next((c for c in value if "\ud800" <= c <= "\udfff"), None)
+            if lone is not None:  # half of a pair: no character, and it cannot be typed or written
+                raise InvalidArgs(
+                    f"\\u{ord(lone):04x} is half of a surrogate pair, not a character",
+                    hint="write the character itself, or both halves (\\ud83d\\ude00)",
+                    location=Location(where.path, where.line, start + 1),
+                )
             return value, i + 1
         i += 1
     raise InvalidArgs(

@@ -21,6 +21,7 @@ import signal
 import socket
 import struct
 import sys
+import time
 from collections.abc import Coroutine
 from typing import TYPE_CHECKING, Any, cast
 
@@ -28,6 +29,8 @@ from replay.drivers.base import Driver
 from replay.engine import step
 from replay.engine.poll import SYSTEM_CLOCK, Clock
 from replay.errors import (
+    BrowserUnavailable,
+    DaemonUnavailable,
     DivergenceError,
     Internal,
     InvalidArgs,
@@ -39,7 +42,7 @@ from replay.errors import (
 )
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
-from replay.session import repair, runs
+from replay.session import orphans, repair, runs
 from replay.session.protocol import MAX_MESSAGE, socket_path, valid_session_name
 from replay.session.session import Session
 
@@ -73,12 +76,18 @@ class Daemon:
         self.empty_since: float | None = clock.now()
         self.in_flight = 0  # requests being served: the daemon is not idle while one is (a browser launch takes time)
         self._create_lock = asyncio.Lock()
+        self.recovered: dict[str, repair.Ending] = {}  # repairs a stopped daemon left, ended at start
+        self.requests: set[asyncio.Future[dict[str, Any]]] = set()  # being handled (cancelled at shutdown)
 
     async def new_driver(self, name: str, headed: bool, connect: str | None = None) -> Driver:
         """A fresh context of the shared browser for (name, headed), launched on first use."""
         from replay.drivers.web import WebBrowser
 
         key = (name, headed, connect)
+        if key in self.browsers and not self.browsers[key].alive():
+            log.warning("the %s browser is gone (crashed or killed): launching a new one", name)
+            with contextlib.suppress(Exception):
+                await self.browsers.pop(key).stop()
         if key not in self.browsers:
             browser = WebBrowser(browser=name, headed=headed, connect=connect)
             await browser.start()
@@ -89,6 +98,9 @@ class Daemon:
 
     async def handle(self, request: dict[str, Any]) -> dict[str, Any]:
         """Dispatch one request; errors become ``{"ok": false, "error": …}``."""
+        if self.stop.is_set():  # exiting: nothing was done, the client may start a new daemon and retry
+            exiting = DaemonUnavailable("the session daemon is exiting", details={"retry": True})
+            return {"ok": False, "error": exiting.to_dict()}
         self.in_flight += 1
         try:
             result = await self._dispatch(request)
@@ -106,9 +118,15 @@ class Daemon:
     async def _dispatch(self, request: dict[str, Any]) -> Any:
         op = request.get("op")
         if op == "ping":
-            return {"pid": os.getpid(), "sessions": len(self.sessions)}
+            # in flight: the requests being served besides this ping
+            return {"pid": os.getpid(), "sessions": len(self.sessions), "inFlight": self.in_flight - 1}
         if op == "sessions":
-            return {"sessions": [self._describe(s) for s in self.sessions.values()]}
+            live = [self._describe(s) for s in self.sessions.values()]
+            left = [
+                {"name": o.name, "recording": True, "orphaned": True, "actions": o.actions, "target": o.target}
+                for o in orphans.find(self.home, set(self.sessions))
+            ]
+            return {"sessions": live + left}
         if op == "shutdown":
             self.stop.set()
             return {"stopping": True}
@@ -144,6 +162,9 @@ class Daemon:
         self, name: str, options: dict[str, Any], *, create: bool, ephemeral: bool = False, arming: bool = False
     ) -> Session:
         session = self.sessions.get(name)
+        if session is not None and not session.driver.alive():
+            await self._crashed(name, session, reopen=create)
+            session = None
         if session is not None:
             return session
         if not arming:
@@ -157,6 +178,7 @@ class Daemon:
         async with self._create_lock:
             session = self.sessions.get(name)
             if session is None:
+                self._claim(name)
                 driver = await self.new_driver(
                     str(options.get("browser") or "chromium"),
                     bool(options.get("headed")),
@@ -167,6 +189,35 @@ class Daemon:
                 self.sessions[name] = session
                 self.empty_since = None
         return session
+
+    async def _crashed(self, name: str, session: Session, *, reopen: bool) -> None:
+        """A session whose page or browser died: end it as a teardown would (a recording is written
+        or kept for `replay close`); an `open` then starts it afresh, any other command says so."""
+        shown = "default" if name.startswith("default-") else name
+        log.warning("session %s: its browser page crashed; closing it", name)
+        await self._teardown(name, session, "its browser crashed")
+        if reopen:
+            return
+        raise BrowserUnavailable(
+            f"the browser page of session {shown!r} crashed; the session was closed",
+            hint="`replay open URL` starts it again (a recording it held was written, or is listed by "
+            "`replay session list`)",
+        )
+
+    def _claim(self, name: str) -> None:
+        """Before a new session takes ``name``: refuse over an orphaned recording, drop a stale journal."""
+        left = orphans.load(self.home, name)
+        if left is not None:
+            shown = "default" if name.startswith("default-") else name
+            flag = "" if shown == "default" else f" --session {shown}"
+            raise InvalidArgs(
+                f"session {shown!r} holds a recording of {left.actions} action(s) that a stopped daemon left",
+                hint=f"`replay close{flag}` publishes it, `replay close{flag} --discard` drops it; "
+                "or use another session name",
+            )
+        if os.path.exists(repair.repair_path(self.home, name)):
+            return  # a repair's record: repair.recover and the tombstone rules own it
+        orphans.forget(self.home, name)  # a crashed session that recorded nothing: its typed text goes
 
     async def _run(self, request: dict[str, Any]) -> Any:
         """``replay run``: plan, preflight (values, R2, resume, arming), then the runner on the session."""
@@ -271,16 +322,20 @@ class Daemon:
     async def _close(self, name: str, save_script: str | None, discard: bool, verify: bool = False) -> dict[str, Any]:
         session = self.sessions.get(name)
         if session is None:
-            repair.check_tombstone(self.home, name)
-            raise SessionNotFound(f"no session {name!r} is open", hint="`replay session list` shows the open sessions")
+            return self._close_left(name, save_script, discard)
         out: dict[str, Any] = {"closed": name, "script": None}
         async with session.lock:
             tx = session.repair
             if tx is not None:
+                target = tx.target
                 if save_script and tx.state == repair.COMPLETE:
                     tx.target = os.path.abspath(save_script)
                 # reason None: the user closes it, so a failed commit fails loudly and the session stays
-                ending = repair.end(self.home, name, tx, session.journal.entries, reason=None, discard=discard)
+                try:
+                    ending = repair.end(self.home, name, tx, session.journal.entries, reason=None, discard=discard)
+                except ReplayError:
+                    tx.target = target  # a failed close changes nothing, the target included
+                    raise
                 if ending.healed:
                     out["healed"] = ending.healed
                 elif ending.aborted:
@@ -293,6 +348,22 @@ class Daemon:
         if verify and out.get("healed"):
             out["verify"] = await self._verify(str(out["healed"]), run_values)
         return out
+
+    def _close_left(self, name: str, save_script: str | None, discard: bool) -> dict[str, Any]:
+        """``close`` of a session a stopped daemon left: its recovered repair, or its orphaned recording."""
+        ended = self.recovered.pop(name, None)
+        if ended is not None and ended.healed:
+            shutil.rmtree(os.path.join(self.home, "sessions", name), ignore_errors=True)
+            return {"closed": name, "script": None, "healed": ended.healed, "recovered": True}
+        repair.check_tombstone(self.home, name)
+        left = orphans.load(self.home, name)
+        if left is None:
+            raise SessionNotFound(f"no session {name!r} is open", hint="`replay session list` shows the open sessions")
+        if discard:
+            orphans.forget(self.home, name)
+            return {"closed": name, "script": None, "recovered": True}
+        written = left.publish(self.home, os.path.abspath(save_script) if save_script else None)
+        return {"closed": name, "script": written, "recovered": True}
 
     async def _verify(self, path: str, values: dict[str, dict[str, str]]) -> dict[str, Any]:
         """The acceptance gate: replay a script end to end in a fresh session."""
@@ -341,10 +412,12 @@ class Daemon:
             if session.repair is not None:
                 repair.end(self.home, name, session.repair, session.journal.entries, reason=reason)
             elif session.recording is not None:
-                try:
+                try:  # written: its files go; not written: they stay, an orphaned recording to close later
                     log.info("session %s: recording written to %s", name, session.write_recording())
                 except ReplayError as err:
-                    log.warning("session %s: recording not written: %s", name, err)
+                    log.warning("session %s: recording not written (%s); kept for `replay close`", name, err.code)
+            else:
+                orphans.forget(self.home, name)  # nothing recorded: the journal's typed text goes
             await self._forget(name, session)
 
     async def _forget(self, name: str, session: Session) -> None:
@@ -354,7 +427,11 @@ class Daemon:
             self.empty_since = self.clock.now()
 
     async def shutdown(self) -> None:
-        """Tear every session down and stop the browsers."""
+        """Cancel the requests still running, tear every session down and stop the browsers."""
+        for task in list(self.requests):
+            task.cancel()
+        if self.requests:
+            await asyncio.wait(list(self.requests), timeout=10)
         for name, session in list(self.sessions.items()):
             await self._teardown(name, session, "daemon shut down")
         for browser in self.browsers.values():
@@ -388,6 +465,31 @@ async def _within(run: Coroutine[Any, Any, RunResult], deadline_ms: int | None) 
         ) from None
 
 
+async def _unless_abandoned(
+    daemon: Daemon, handling: Coroutine[Any, Any, dict[str, Any]], reader: asyncio.StreamReader
+) -> dict[str, Any] | None:
+    """Handle a request, cancelled if its client disconnects first (an interrupted `replay wait`):
+    a client that went away must not keep its session locked (SPEC §12). A client sends nothing
+    while it waits, so end-of-file on its connection means it is gone."""
+    task = asyncio.ensure_future(handling)
+    daemon.requests.add(task)
+    task.add_done_callback(daemon.requests.discard)
+    gone = asyncio.ensure_future(reader.read(1))
+    try:
+        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        if task.done():
+            return task.result()
+        if gone.result():  # more bytes while waiting: not a client of ours; answer it all the same
+            return await task
+        log.info("a client went away: its request is cancelled")
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await task
+        return None
+    finally:
+        gone.cancel()
+
+
 async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
     sock = writer.get_extra_info("socket")
     uid = peer_uid(sock) if sock is not None else None
@@ -414,7 +516,13 @@ async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer
             except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
                 response: dict[str, Any] = {"ok": False, "error": InvalidArgs("bad request").to_dict()}
             else:
-                response = await daemon.handle(request) if isinstance(request, dict) else _bad_request()
+                if not isinstance(request, dict):
+                    response = _bad_request()
+                else:
+                    answered = await _unless_abandoned(daemon, daemon.handle(request), reader)
+                    if answered is None:
+                        break  # the client went away: its request was cancelled, its session released
+                    response = answered
             writer.write(json.dumps(response, ensure_ascii=False).encode("utf-8") + b"\n")
             await writer.drain()
     except (ConnectionResetError, BrokenPipeError):
@@ -422,6 +530,20 @@ async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer
     finally:
         with contextlib.suppress(Exception):
             writer.close()
+
+
+async def _take_lock(fd: int, home: str, wait_s: float = 15.0) -> bool:
+    """The home's lock. Held by a daemon that is exiting (its socket gone), wait for it: the client
+    that started us is waiting for a daemon; held by one that serves, leave it be."""
+    deadline = time.monotonic() + wait_s
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return True
+        except BlockingIOError:
+            if os.path.exists(socket_path(home)) or time.monotonic() > deadline:
+                return False
+            await asyncio.sleep(0.05)
 
 
 def prepare_home(home: str) -> None:
@@ -434,15 +556,13 @@ async def run(home: str, idle_timeout: float, linger: float) -> int:
     """Serve until stopped; returns the exit status."""
     prepare_home(home)
     lock_fd = os.open(os.path.join(home, "daemon.lock"), os.O_RDWR | os.O_CREAT, 0o600)
-    try:
-        fcntl.flock(lock_fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return 0  # another daemon owns this home
+    if not await _take_lock(lock_fd, home):
+        return 0  # another daemon owns this home and serves it
     path = socket_path(home)
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)  # stale socket of a crashed daemon: we hold the lock, so nobody serves it
     daemon = Daemon(home, idle_timeout=idle_timeout, linger=linger)
-    repair.recover(home)
+    daemon.recovered = repair.recover(home)
     old_umask = os.umask(0o177)
     try:
         server = await asyncio.start_unix_server(
@@ -461,9 +581,10 @@ async def run(home: str, idle_timeout: float, linger: float) -> int:
     try:
         await daemon.stop.wait()
     finally:
-        server.close()
+        # first the socket: a client from now on starts a new daemon, which waits for our lock
         with contextlib.suppress(FileNotFoundError):
             os.unlink(path)
+        server.close()
         reaper.cancel()
         await daemon.shutdown()
         with contextlib.suppress(FileNotFoundError):

@@ -11,6 +11,8 @@ import os
 import time
 from dataclasses import asdict, dataclass, field
 
+from replay.errors import CannotWrite, InvalidArgs
+
 INTERACTIVE = "interactive"
 PLAN = "plan"
 
@@ -48,22 +50,46 @@ class Journal:
             self.entries = list(read_journal(path))
 
     def append(self, entry: JournalEntry) -> None:
-        """Persist one entry before the action's response is sent.
+        """Persist one entry *before* its action is sent (journal before effect, SPEC §12).
 
         One unbuffered ``write`` of a whole line: once it returns, the kernel holds the entry, so a
         killed daemon loses nothing (an fsync would only add power-loss safety, at a cost per step).
+        An entry that cannot be written raises, and the caller sends nothing.
         """
-        data = json.dumps(asdict(entry), ensure_ascii=False) + "\n"
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
         try:
-            os.write(fd, data.encode("utf-8"))
-        finally:
-            os.close(fd)
+            data = (json.dumps(asdict(entry), ensure_ascii=False) + "\n").encode("utf-8")
+        except UnicodeEncodeError as exc:
+            bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
+            raise InvalidArgs(
+                f"the text holds {bad.encode('unicode_escape').decode('ascii')!r}, which is not valid Unicode "
+                "(a lone surrogate): nothing was sent",
+                hint="write the character itself, or a surrogate pair such as \\ud83d\\ude00",
+            ) from None
+        self._write(data)
         self.entries.append(entry)
+
+    def retract(self, entry: JournalEntry) -> None:
+        """The entry's action failed before it took effect: drop it (on disk, a ``retract`` line)."""
+        assert self.entries and self.entries[-1] is entry, "only the latest entry is retracted"
+        self._write((json.dumps({"retract": entry.seq}) + "\n").encode("utf-8"))
+        self.entries.pop()
+
+    def _write(self, data: bytes) -> None:
+        try:
+            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+            try:
+                os.write(fd, data)
+            finally:
+                os.close(fd)
+        except OSError as exc:
+            raise CannotWrite(
+                f"cannot write the session's journal ({exc.strerror}): nothing was sent",
+                hint=f"check {os.path.dirname(self.path)} (disk space, permissions)",
+            ) from None
 
     def next_seq(self) -> int:
         """The sequence number of the next entry."""
-        return len(self.entries) + 1
+        return (self.entries[-1].seq if self.entries else 0) + 1
 
 
 def read_journal(path: str) -> list[JournalEntry]:
@@ -74,6 +100,10 @@ def read_journal(path: str) -> list[JournalEntry]:
             try:
                 data = json.loads(raw)
             except json.JSONDecodeError:
+                continue
+            if isinstance(data, dict) and "retract" in data:  # its action failed: it never happened
+                if out and out[-1].seq == data["retract"]:
+                    out.pop()
                 continue
             known = {k: v for k, v in data.items() if k in JournalEntry.__dataclass_fields__}
             out.append(JournalEntry(**known))

@@ -238,15 +238,20 @@ def _bury(home: str, name: str, reason: str, tx: RepairTransaction) -> None:
         pass
 
 
-def recover(home: str) -> None:
-    """At daemon start: end every transaction a killed daemon left (COMPLETE → commit, else tombstone)."""
+def recover(home: str) -> dict[str, Ending]:
+    """At daemon start: end every transaction a killed daemon left (COMPLETE → commit, else tombstone).
+
+    Returns how each ended, by session: the ``close`` that started this daemon reports it.
+    """
     root = os.path.join(home, "sessions")
     if not os.path.isdir(root):
-        return
+        return {}
+    ended: dict[str, Ending] = {}
     for name in sorted(os.listdir(root)):
         tx = RepairTransaction.load(repair_path(home, name))
         if tx is None or tx.state == COMMITTED:
             continue
         journal = os.path.join(root, name, "journal.ndjson")
         entries = read_journal(journal) if os.path.exists(journal) else []
-        end(home, name, tx, entries, reason="the daemon stopped during the repair")
+        ended[name] = end(home, name, tx, entries, reason="the daemon stopped during the repair")
+    return ended

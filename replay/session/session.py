@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING
 
 from replay.drivers.base import Driver
 from replay.engine.poll import SYSTEM_CLOCK, Clock
+from replay.session import orphans
 from replay.session.journal import Journal
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
@@ -73,8 +74,9 @@ class Session:
         return sum(1 for e in self.journal.entries if e.record)
 
     def start_recording(self, path: str | None) -> None:
-        """Turn recording on from the current journal position."""
+        """Turn recording on from the current journal position (on disk too: a crash keeps it)."""
         self.recording = Recording(path, len(self.journal.entries))
+        orphans.save(self.home, self.name, target=path, start=self.recording.start, platform=self.platform)
 
     def recorded_script(self) -> str:
         """The script recording has produced so far (fails loudly on an unmaterialized step)."""
@@ -89,7 +91,9 @@ class Session:
         if not target:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             target = os.path.join(self.home, "scripts", f"{self.name}-{stamp}.ad")
-        return publish_exclusive(target, text)
+        written = publish_exclusive(target, text)
+        orphans.forget(self.home, self.name)  # published: the journal's typed text goes
+        return written
 
     async def close(self) -> None:
         """Close the browser context."""

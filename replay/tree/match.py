@@ -37,6 +37,7 @@ _BOOL_FIELDS = {
 # pattern fails at once instead of holding the daemon's event loop (and every other session).
 MATCH_DEADLINE: ContextVar[float | None] = ContextVar("MATCH_DEADLINE", default=None)
 SEARCH_CAP_S = 0.1
+MATCH_GRACE_S = 5.0  # beyond the step's timeout: a slow regex on a big tree, not a pathological one
 
 
 def _search(pattern: regex.Pattern[str], text: str) -> bool:

@@ -97,6 +97,9 @@ class FakeDriver:
     def location(self) -> str | None:
         return str(self.screens[self.screen]["url"])
 
+    def alive(self) -> bool:
+        return not self.closed
+
     async def close(self) -> None:
         self.calls.append(("close",))
         self.closed = True

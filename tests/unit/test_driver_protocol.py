@@ -18,6 +18,7 @@ OPERATIONS = sorted(n for n, v in vars(Driver).items() if callable(v) and not n.
 def test_the_protocol_names_every_operation_the_engine_needs() -> None:
     assert OPERATIONS == [
         "act",
+        "alive",
         "capture",
         "close",
         "history",

@@ -25,7 +25,7 @@ from replay.errors import (
 from replay.script import build_plan, parse
 from replay.script.evidence import WRITE_PREFIX, TargetEvidence, encode
 from replay.script.parser import parse_action, parse_argv
-from replay.session.journal import PLAN
+from replay.session.journal import PLAN, read_journal
 from replay.session.session import Recording, Session
 from replay.tree.verdict import DivergenceKind
 
@@ -363,3 +363,48 @@ def test_a_replayed_step_whose_identity_changed_is_journaled_with_fresh_evidence
     planned(s, annotated(SAVE, "click id=save"))  # SAVE records no ancestry; the element has none either,
     entry = s.journal.entries[-1]  # but SAVE lacks the sibling index and viewport order the tree gives it
     assert entry.line == 'click id="save" || role=button label="Save"' and entry.evidence != encode(SAVE)
+
+
+# journal before effect (SPEC §12) ------------------------------------------------------------
+
+
+def test_an_action_is_journaled_on_disk_before_it_reaches_the_app(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    on_disk_when_sent: list[int] = []
+    driver = fake(s)
+    act = driver.act
+
+    async def watching(*args: Any) -> Any:
+        on_disk_when_sent.append(len(read_journal(s.journal.path)))
+        return await act(*args)
+
+    driver.act = watching  # type: ignore[method-assign]
+    typed(s, "fill", "id=name", "Ada")
+    assert on_disk_when_sent == [1]
+
+
+def test_an_action_whose_journal_entry_cannot_be_encoded_is_never_sent(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    with pytest.raises(InvalidArgs, match="lone surrogate"):
+        typed(s, "fill", "id=name", "\ud800x")
+    assert fake(s).acts() == [] and s.journal.entries == [] and not Path(s.journal.path).exists()
+
+
+def test_an_action_that_fails_is_retracted_from_the_journal(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    typed(s, "fill", "id=name", "Ada")
+    fake(s).failures["click"] = ActionFailed("the element is covered")
+    with pytest.raises(pipeline.StepStopped):
+        typed(s, "click", "id=save")
+    assert [e.command for e in s.journal.entries] == ["fill"]
+    assert [e.command for e in read_journal(s.journal.path)] == ["fill"]
+    fake(s).failures.clear()
+    typed(s, "click", "id=save")  # the next entry takes the freed place in order
+    assert [e.seq for e in read_journal(s.journal.path)] == [1, 2]
+
+
+def test_a_regex_selector_that_matches_nothing_is_a_miss_not_a_timeout(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    with pytest.raises(pipeline.StepStopped) as stopped:
+        planned(s, 'click label~="^Nothing here"\n', timeout_ms=300)
+    assert stopped.value.binding.kind == DivergenceKind.SELECTOR_MISS

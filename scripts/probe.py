@@ -1,0 +1,272 @@
+"""The hostile-input probe: bad inputs to every command, each judged clean or not (SPEC §12).
+
+    scripts/probe            # set up, then print the table that docs/reliability.md records
+
+Each probe runs the `replay` command a user types against a real daemon, a real Chromium and the
+fixture apps. A probe is **clean** when it ends within its time limit with a documented exit code,
+an error line ``CODE: message`` (a ``file:line`` where the input has one) and no traceback or
+``INTERNAL`` error — or, for an input that is valid after all, succeeds. Anything else is listed.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from fixtures.serve import serve  # noqa: E402
+
+REPLAY = str(Path(sys.executable).with_name("replay"))
+DOCUMENTED_EXITS = {0, 1, 2, 3, 4}
+HEAL_EXITS = frozenset({0, 1, 2, 4, 5, 6})  # replay heal: 5 healed pending review, 6 escalated
+# `error: [where: ]CODE: message`, or click's own usage error (exit 2)
+ERROR_LINE = re.compile(r"^(?:error: (?:.+?: )?[A-Z][A-Z_]+: |Error: )", re.M)
+
+
+@dataclass
+class Probe:
+    area: str
+    what: str
+    argv: list[str]
+    files: dict[str, str | bytes] | None = None
+    timeout: float = 30.0
+    ok_exit: frozenset[int] = frozenset(DOCUMENTED_EXITS)
+
+
+@dataclass
+class Outcome:
+    probe: Probe
+    exit: int | None
+    verdict: str  # clean | traceback | internal | no error line | hang | undocumented exit
+    detail: str
+
+
+def _bad_scripts() -> list[tuple[str, str | bytes]]:
+    """(what, text) of scripts `lint`, `digest`, `fmt` and `run` must refuse cleanly."""
+    head = "context platform=web\n"
+    return [
+        ("empty file", ""),
+        ("only a comment", "# nothing\n"),
+        ("unknown command", head + "clik id=a\n"),
+        ("unterminated quote", head + 'click "Save\n'),
+        ("unterminated single quote", head + "click 'Save\n"),
+        ("bad escape", head + 'fill id=a "\\q"\n'),
+        ("lone surrogate escape", head + 'fill id=a "\\ud800x"\n'),
+        ("invalid UTF-8 bytes", b"context platform=web\nopen http://x/\xff\xfe\n"),
+        ("NUL byte", head + "open http://x/\x00\n"),
+        ("BOM then text", "\ufeff" + head + "open http://x/\n"),
+        ("CRLF line ends", head.replace("\n", "\r\n") + "open http://x/\r\n"),
+        ("unknown context key", "context platform=web colour=red\n"),
+        ("duplicate context key", "context platform=web platform=web\n"),
+        ("unknown platform", "context platform=amiga\n"),
+        ("huge context timeout", "context platform=web timeout=99999999999999999999\n"),
+        ("zero context timeout", "context platform=web timeout=0\n"),
+        ("negative context timeout", "context platform=web timeout=-5\n"),
+        ("retries 4", "context platform=web retries=4\n"),
+        ("retries of 30 digits", "context platform=web retries=" + "0" * 29 + "1\n"),
+        ("context after an action", head + "open http://x/\ncontext platform=web\n"),
+        ("env after an action", head + "open http://x/\nenv A=1\n"),
+        ("env lower-case key", head + "env a=1\n"),
+        ("env reserved prefix", head + "env REPLAY_X=1\n"),
+        ("env without value", head + "env A\n"),
+        ("unresolved variable", head + "open ${NOPE}\n"),
+        ("unterminated variable", head + "open ${NOPE\n"),
+        ("empty variable name", head + "open ${}\n"),
+        ("wait of 400 digits", head + "wait " + "9" * 400 + "\n"),
+        ("wait of 5,000 digits", head + "wait " + "9" * 5000 + "\n"),
+        ("wait over an hour", head + "wait 3600001\n"),
+        ("wait negative", head + "wait -1\n"),
+        ("wait text with 400-digit ms", head + 'wait text "x" ' + "9" * 400 + "\n"),
+        ("ref of 5,000 digits", head + "click @e" + "1" * 5000 + "\n"),
+        ("ref @e0", head + "click @e0\n"),
+        ("ref in a script", head + "click @e3\n"),
+        ("empty selector value", head + 'click label=""\n'),
+        ("bad regex", head + 'click label~="("\n'),
+        ("regex of 600 nested groups", head + "click 'label~=\"" + "(" * 600 + "a" + ")" * 600 + "\"'\n"),
+        ("nth not a number", head + "click role=button nth=x\n"),
+        ("nth of 20 digits", head + "click role=button nth=" + "9" * 20 + "\n"),
+        ("has-text with ~=", head + 'click has-text~="x"\n'),
+        ("boolean key with a value", head + "click role=button enabled=maybe\n"),
+        ("dangling >>", head + "click role=list >>\n"),
+        ("leading >>", head + "click >> role=button\n"),
+        ("dangling ||", head + "click id=a ||\n"),
+        ("20,000 alternatives", head + "click " + " || ".join(f"id=a{i}" for i in range(20000)) + "\n"),
+        ("annotation nested 1,500 deep", head + "# replay:target-v1 " + "[" * 1500 + "]" * 1500 + "\nclick id=a\n"),
+        ("annotation not JSON", head + "# replay:target-v1 {nope\nclick id=a\n"),
+        ("annotation not an object", head + "# replay:target-v1 [1]\nclick id=a\n"),
+        ("annotation without a step", head + '# replay:target-v1 {"role":"button"}\n'),
+        ("annotation before open", head + '# replay:target-v1 {"role":"button"}\nopen http://x/\n'),
+        ("annotation bad types", head + '# replay:target-v1 {"role":1,"rect":"x"}\nclick id=a\n'),
+        ("annotation of 2 MB", head + '# replay:target-v1 {"label":"' + "x" * 2_000_000 + '"}\nclick id=a\n'),
+        ("flag before the target", head + "click --record id=a\n"),
+        ("unknown flag", head + "click id=a --frobnicate\n"),
+        ("--record on a click", head + "click id=a --record\n"),
+        ("press an unknown key", head + "press Hyper+Q\n"),
+        ("scroll nowhere", head + "scroll sideways\n"),
+        ("select without a value", head + "select id=a\n"),
+        ("fill without text", head + "fill id=a\n"),
+        ("is of an unknown predicate", head + "is purple id=a\n"),
+        ("get of an unknown kind", head + "get colour id=a\n"),
+        ("find of nothing", head + "find\n"),
+        ("one line of 1 MB", head + "open http://x/" + "a" * 1_000_000 + "\n"),
+        ("100,000 lines", head + "open http://x/\n" + "back\n" * 100_000),
+    ]
+
+
+def probes(url: str) -> list[Probe]:
+    out: list[Probe] = []
+    for what, text in _bad_scripts():
+        files = {"bad.ad": text}
+        for cmd in ("lint", "digest"):
+            out.append(Probe(cmd, what, [cmd, "bad.ad"], files))
+        out.append(Probe("fmt", what, ["fmt", "--check", "bad.ad"], files))
+    ok = {"ok.ad": f"open {url}/shop/index.html\n"}
+    surrogate = {"s.ad": f'open {url}/shop/checkout.html\nfill id=name "\\ud800x"\n'}
+    out += [
+        Probe("lint", "a file that does not exist", ["lint", "nope.ad"]),
+        Probe("lint", "a directory", ["lint", "."]),
+        Probe("run", "a file that does not exist", ["run", "nope.ad"]),
+        Probe("run", "--from 0", ["run", "ok.ad", "--from", "0"], ok),
+        Probe("run", "--from past the end", ["run", "ok.ad", "--from", "99"], ok),
+        Probe("run", "--timeout 0", ["run", "ok.ad", "--timeout", "0"], ok),
+        Probe("run", "--timeout of 30 digits", ["run", "ok.ad", "--timeout", "9" * 30], {"ok.ad": "open x\n"}),
+        Probe("run", "-e without =", ["run", "ok.ad", "-e", "NOPE"], ok),
+        Probe(
+            "run",
+            "-e of 70 KB",
+            ["run", "ok.ad", "-e", "A=" + "x" * 70_000],
+            ok,
+        ),
+        Probe("run", "a bad session name", ["run", "ok.ad", "--session", "../x"], {"ok.ad": "open x\n"}),
+        Probe(
+            "run", "an unreachable URL", ["run", "u.ad", "--timeout", "2000"], {"u.ad": "open http://127.0.0.1:9/\n"}
+        ),
+        Probe("run", "fill with a lone surrogate", ["run", "s.ad"], surrogate),
+        Probe("test", "--from", ["test", ".", "--from", "2"]),
+        Probe("test", "a bad shard", ["test", ".", "--shard", "3/2"]),
+        Probe("test", "nothing to run", ["test", "nowhere/*.ad"]),
+        Probe("heal", "an unknown agent", ["heal", "ok.ad", "--agent", "/no/such/agent"], ok, ok_exit=HEAL_EXITS),
+    ]
+    session = ["--session", "probe"]
+    live: list[tuple[str, list[str]]] = [
+        ("click a ref of 5,000 digits", ["click", "@e" + "1" * 5000]),
+        ("click a stale ref", ["click", "@e999"]),
+        ("click nothing", ["click", "id=nope", "--timeout", "300"]),
+        ("a regex that backtracks forever", ["click", 'label~="(a|aa)+$"', "--timeout", "300"]),
+        ("the issue's regex", ["click", 'label~="(.|.|.)*!"', "--timeout", "100"]),
+        (
+            "fill with a lone surrogate",
+            ["fill", "id=name", "\udcff".encode("utf-8", "surrogateescape").decode("utf-8", "replace")],
+        ),
+        ("fill of 70 KB", ["fill", "id=name", "x" * 70_000]),
+        ("wait of 400 digits", ["wait", "9" * 400]),
+        ("wait 2147483647", ["wait", "2147483647"]),
+        ("screenshot over an existing file", ["screenshot", "exists.png"]),
+        ("screenshot as .ad", ["screenshot", "x.ad"]),
+        ("screenshot in /proc", ["screenshot", "/proc/nope/x.png"]),
+        ("screenshot relative", ["screenshot", "shots/rel.png"]),
+        ("get of a missing element", ["get", "text", "id=nope", "--timeout", "300"]),
+        ("is with a bad predicate", ["is", "purple", "id=name"]),
+        ("press an unknown key", ["press", "Hyper+Q"]),
+        ("select on a textbox", ["select", "id=name", "x", "--timeout", "500"]),
+        ("snapshot with an unknown scope", ["snapshot", "-s", "id=nope"]),
+        ("scroll by NaN", ["scroll", "down", "nan"]),
+        ("--timeout over an hour", ["click", "id=name", "--timeout", "3600001"]),
+        ("close with a bad --save-script dir", ["close", "--save-script", "/proc/nope/x.ad"]),
+    ]
+    for what, argv in live:
+        out.append(Probe("session", what, [*argv, *session], {"exists.png": b"mine"}))
+    out += [
+        Probe("session", "a command on no session", ["snapshot", "--session", "nobody"]),
+        Probe("session", "a bad session name", ["snapshot", "--session", "a/b"]),
+        Probe("session", "open a non-URL", ["open", "not a url", "--session", "probe2"]),
+        Probe("session", "open with invalid UTF-8", ["open", "http://x/\udcff", "--session", "probe3"]),
+    ]
+    return out
+
+
+def judge(p: Probe, proc: subprocess.CompletedProcess[str] | None) -> Outcome:
+    if proc is None:
+        return Outcome(p, None, "hang", f"no answer in {p.timeout:.0f} s")
+    err = proc.stderr
+    if "Traceback (most recent call last)" in err:
+        return Outcome(p, proc.returncode, "traceback", err.strip().splitlines()[-1][:120])
+    if "INTERNAL" in err:
+        return Outcome(p, proc.returncode, "internal", err.strip().splitlines()[0][:120])
+    if proc.returncode not in p.ok_exit:
+        return Outcome(p, proc.returncode, "undocumented exit", err.strip()[:120])
+    if proc.returncode == 3 and "DIVERGENCE" in proc.stdout:  # a divergence report, on stdout
+        return Outcome(p, 3, "clean", proc.stdout.strip().splitlines()[0][:110])
+    if proc.returncode != 0 and not ERROR_LINE.search(err):
+        return Outcome(p, proc.returncode, "no error line", err.strip()[:120])
+    said = err.strip() or proc.stdout.strip()
+    first = said.splitlines()[0] if said else "(accepted)"
+    return Outcome(p, proc.returncode, "clean", first[:110])
+
+
+def run_probe(p: Probe, cwd: Path, env: dict[str, str]) -> Outcome:
+    for name, content in (p.files or {}).items():
+        path = cwd / name
+        path.unlink(missing_ok=True)
+        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass"))
+    try:
+        proc = subprocess.run(
+            [REPLAY, *p.argv], cwd=cwd, env=env, capture_output=True, text=True, errors="replace", timeout=p.timeout
+        )
+    except subprocess.TimeoutExpired:
+        return judge(p, None)
+    return judge(p, proc)
+
+
+def main() -> int:
+    home = tempfile.mkdtemp(prefix="rp-", dir="/tmp")
+    env = {**os.environ, "REPLAY_HOME": home, "REPLAY_DAEMON_LINGER": "60"}
+    outcomes: list[Outcome] = []
+    try:
+        with serve() as url, tempfile.TemporaryDirectory() as work:
+            cwd = Path(work)
+            subprocess.run(
+                [REPLAY, "open", f"{url}/shop/checkout.html", "--session", "probe"], env=env, cwd=cwd, check=True
+            )
+            for p in probes(url):
+                outcomes.append(run_probe(p, cwd, env))
+                if p.area == "session":  # a probe may close or crash the session: have it again
+                    subprocess.run(
+                        [REPLAY, "open", f"{url}/shop/checkout.html", "--session", "probe"],
+                        env=env,
+                        cwd=cwd,
+                        capture_output=True,
+                    )
+            # the daemon is still there and answers another session at once
+            alive = subprocess.run([REPLAY, "snapshot", "--session", "probe"], env=env, cwd=cwd, capture_output=True)
+            outcomes.append(
+                Outcome(
+                    Probe("session", "the daemon answers after all of it", []),
+                    alive.returncode,
+                    "clean" if alive.returncode == 0 else "lost",
+                    "",
+                )
+            )
+    finally:
+        subprocess.run([REPLAY, "daemon", "stop"], env=env, capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+    clean = [o for o in outcomes if o.verdict == "clean"]
+    print(f"# Hostile-input probe: {len(outcomes)} tried, {len(clean)} clean, {len(outcomes) - len(clean)} not\n")
+    print("| area | input | exit | verdict | first line |")
+    print("|---|---|---:|---|---|")
+    for o in outcomes:
+        line = o.detail.replace("|", "\\|")
+        print(f"| {o.probe.area} | {o.probe.what} | {o.exit if o.exit is not None else '—'} | {o.verdict} | {line} |")
+    return 0 if len(clean) == len(outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
