@@ -260,6 +260,13 @@ def main() -> int:
         shutil.rmtree(home, ignore_errors=True)
     clean = [o for o in outcomes if o.verdict == "clean"]
     print(f"# Hostile-input probe: {len(outcomes)} tried, {len(clean)} clean, {len(outcomes) - len(clean)} not\n")
+    print("| area | tried | clean | not clean |")
+    print("|---|---:|---:|---:|")
+    for area in dict.fromkeys(o.probe.area for o in outcomes):
+        mine = [o for o in outcomes if o.probe.area == area]
+        ok = sum(o.verdict == "clean" for o in mine)
+        print(f"| `{area}` | {len(mine)} | {ok} | {len(mine) - ok} |")
+    print()
     print("| area | input | exit | verdict | first line |")
     print("|---|---|---:|---|---|")
     for o in outcomes:
