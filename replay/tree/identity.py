@@ -167,14 +167,32 @@ def identity_members(capture: Capture, ev: TargetEvidence, among: list[Node] | N
     return [n for n in pool if carries_identity(n, ev)]
 
 
+def _reading_order(n: Node) -> tuple[float, float, int]:
+    return (round(n.center[1], 1), round(n.center[0], 1), n.position)
+
+
 def viewport_order(capture: Capture, node: Node, ev: TargetEvidence) -> int:
     """Order by rect centre (top-to-bottom, then left-to-right) among identity peers in the same region."""
     region = region_of(node)
     peers = [n for n in identity_members(capture, ev) if region_of(n) is region]
     if node not in peers:
         peers.append(node)
-    peers.sort(key=lambda n: (round(n.center[1], 1), round(n.center[0], 1), n.position))
+    peers.sort(key=_reading_order)
     return peers.index(node)
+
+
+def viewport_orders(capture: Capture, ev: TargetEvidence) -> dict[int, int]:
+    """``viewport_order`` of every identity peer at once, by node position: one pass over the tree
+    and one sort per region, so verification stays linear in the number of look-alikes."""
+    regions: dict[int, list[Node]] = {}
+    for n in identity_members(capture, ev):
+        region = region_of(n)
+        regions.setdefault(-1 if region is None else region.position, []).append(n)
+    orders: dict[int, int] = {}
+    for peers in regions.values():
+        for i, n in enumerate(sorted(peers, key=_reading_order)):
+            orders[n.position] = i
+    return orders
 
 
 def evidence_target(capture: Capture, node: Node) -> Node:
@@ -328,7 +346,8 @@ def _isolate(capture: Capture, members: list[Node], ev: TargetEvidence) -> tuple
             return by_sibling[0], "sibling"
     if ev.viewport_order is not None:
         same_region = [m for m in members if region_identity(region_of(m)) == ev.scroll_region]
-        by_order = [m for m in same_region if viewport_order(capture, m, ev) == ev.viewport_order]
+        orders = viewport_orders(capture, ev) if same_region else {}
+        by_order = [m for m in same_region if orders.get(m.position) == ev.viewport_order]
         if len(by_order) == 1:
             return by_order[0], "viewportOrder"
     return None, None

@@ -278,3 +278,28 @@ def test_a_legacy_annotation_without_an_anchor_verifies_as_before() -> None:
     cap = capture(N("form", label="Checkout")(N("button", label="Pay", id="pay")))
     legacy = TargetEvidence(role="button", id="pay", label="Pay", ancestry=(Ancestor("form", "Checkout"),))
     assert verify(cap, parse_selector("id=pay"), legacy).kind == VERIFIED_KIND
+
+
+def _identity_checks(look_alikes: int, monkeypatch: Any) -> int:
+    """carries_identity calls of one verification among ``look_alikes`` unnamed "Delete" buttons."""
+    from replay.tree import identity
+
+    rows = [N("group")(N("button", label="Delete", rect=(0, 30 * i, 10, 10))) for i in range(look_alikes)]
+    cap = capture(*rows)
+    calls = 0
+    real = identity.carries_identity
+
+    def counted(node: Any, ev: TargetEvidence) -> bool:
+        nonlocal calls
+        calls += 1
+        return real(node, ev)
+
+    monkeypatch.setattr(identity, "carries_identity", counted)
+    v = verify(cap, parse_selector('label="Delete"'), _ev(label="Delete", sibling=0, viewport_order=look_alikes - 1))
+    assert v.kind == VERIFIED_KIND
+    return calls
+
+
+def test_verification_is_linear_in_the_number_of_look_alikes(monkeypatch: Any) -> None:
+    small, large = _identity_checks(20, monkeypatch), _identity_checks(80, monkeypatch)
+    assert large <= 4 * small + 8  # 4× the look-alikes, at most 4× the identity checks (quadratic: 16×)
