@@ -4,11 +4,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
-from playwright.async_api import Browser, BrowserContext, ElementHandle, JSHandle, Page, Playwright, async_playwright
+from playwright.async_api import (
+    Browser,
+    BrowserContext,
+    ElementHandle,
+    JSHandle,
+    Locator,
+    Page,
+    Playwright,
+    async_playwright,
+)
 
 from replay.errors import ActionFailed, BrowserUnavailable, StaleRef, from_playwright
 from replay.files import make_private
@@ -35,6 +45,23 @@ _ELEMENT_JS = """([g, i]) => {
   if (!el) return 'gone';
   if (!el.isConnected) return 'detached';
   return el.ownerDocument === document ? el : null;
+}"""
+# A selector engine that finds node ``i`` of capture ``g`` in its frame: acting on a verified node is
+# then one Playwright call (``locator("replay-node=g:i").click()``), with no element-handle lookup
+# before it and no handle left behind. A node that is gone fails at once (no auto-wait on it).
+NODE_ENGINE = "replay-node"
+_NODE_ENGINE_JS = """{
+  query(root, selector) {
+    const [g, i] = selector.split(':').map(Number);
+    let w = window;
+    while (!w.__replayCapture && w !== w.parent) w = w.parent;
+    const store = w.__replayCapture;
+    const el = store && store.gens[g] ? store.gens[g][i] : undefined;
+    if (!el) throw new Error('replay-stale:gone');
+    if (!el.isConnected) throw new Error('replay-stale:detached');
+    return el.ownerDocument === root.ownerDocument || el.ownerDocument === root ? el : null;
+  },
+  queryAll(root, selector) { const el = this.query(root, selector); return el ? [el] : []; }
 }"""
 _LOCATE_JS = """([g, i, g2]) => {
   const s = window.__replayCapture;
@@ -80,6 +107,7 @@ class WebBrowser:
             return
         self._pw = await async_playwright().start()
         try:
+            await self._pw.selectors.register(NODE_ENGINE, script=_NODE_ENGINE_JS)
             if self.connect:
                 # the server launches the browser with these options (its own binary, our flags)
                 options = {"args": LAUNCH_ARGS, "headless": not self.headed}
@@ -136,6 +164,7 @@ class WebDriver:
         self.context = context
         self.page = page
         self._capture_fn: JSHandle | None = None  # the capture function, compiled once per document
+        self._in_subframes: dict[int, set[int]] = {}  # generation → nodes inside same-origin iframes
         self.crashed = False
         page.on("crash", lambda _: setattr(self, "crashed", True))
 
@@ -162,7 +191,17 @@ class WebDriver:
                 self._capture_fn = None
                 if attempt == 2:
                     raise from_playwright(exc, action="capture") from None
-        return build_capture(json.loads(text))
+        taken = build_capture(json.loads(text))
+        self._in_subframes[generation] = {n.position for n in taken.select(".//node[@frame]")}
+        for old in [g for g in self._in_subframes if g < generation - 8 and g != keep]:
+            del self._in_subframes[old]
+        return taken
+
+    def _target(self, generation: int, index: int) -> Locator | None:
+        """The locator of a main-frame node (None for a node inside an iframe: a handle finds it)."""
+        if index in self._in_subframes.get(generation, ()):
+            return None
+        return self.page.locator(f"{NODE_ENGINE}={generation}:{index}")
 
     async def element(self, generation: int, index: int) -> ElementHandle:
         """The live element of node ``index`` in capture ``generation``."""
@@ -186,9 +225,10 @@ class WebDriver:
     async def is_attached(self, generation: int, index: int) -> bool:
         """Whether the element is still connected."""
         try:
-            await self.element(generation, index)
+            el = await self.element(generation, index)
         except StaleRef:
             return False
+        await el.dispose()
         return True
 
     async def locate(self, generation: int, index: int, in_generation: int) -> int | None:
@@ -197,8 +237,24 @@ class WebDriver:
         return int(found) if isinstance(found, int) and found >= 0 else None
 
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
-        """Act on one node through Playwright's actionability checks."""
-        el = await self.element(generation, index)
+        """Act on one node through Playwright's actionability checks: one call for a main-frame node."""
+        located = self._target(generation, index)
+        el: Locator | ElementHandle = located if located is not None else await self.element(generation, index)
+        try:
+            return await self._act_on(el, command, params, timeout_ms)
+        except Exception as exc:  # noqa: BLE001 - the engine's refusal of a node that is gone
+            stale = re.search(r"replay-stale:(gone|detached)", str(exc))
+            if stale is None:
+                raise
+            raise StaleRef(
+                f"@e{index} is no longer on the page ({'navigated away' if stale[1] == 'gone' else 'removed'})",
+                hint="take a new snapshot (`replay snapshot -i`) and use its refs",
+            ) from None
+        finally:
+            if located is None:
+                await cast(ElementHandle, el).dispose()
+
+    async def _act_on(self, el: Locator | ElementHandle, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         try:
             if command in ("click", "press"):
                 await el.click(timeout=timeout_ms)
@@ -235,6 +291,8 @@ class WebDriver:
         except (ActionFailed, StaleRef):
             raise
         except Exception as exc:  # noqa: BLE001 - mapped in one place
+            if "replay-stale:" in str(exc):
+                raise
             raise from_playwright(exc, action=command, timeout_ms=timeout_ms) from None
         return None
 

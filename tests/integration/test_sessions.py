@@ -283,3 +283,12 @@ def test_opened_modal_dialog_appears_in_the_snapshot_and_is_actionable(cli: Cli,
     assert snap.splitlines()[0].split(maxsplit=1)[1].startswith('dialog "Newsletter"')
     cli("click", 'role=button label="Close dialog"')
     assert cli("is", "absent", "role=dialog").returncode == 0
+
+
+def test_an_element_inside_a_same_origin_iframe_is_acted_on(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html", "--session", "frames")
+    cli("fill", "id=question", "Where is my mug?", "--session", "frames")
+    cli("click", "id=ask", "--session", "frames")
+    assert "We will reply soon" in cli("get", "text", "id=answer", "--session", "frames").stdout
+    assert cli("get", "value", "id=question", "--session", "frames").stdout.strip().endswith("Where is my mug?")
+    cli("close", "--session", "frames")
