@@ -1,3 +1,3 @@
-from replay.cli import main
+from replay.cli.fast import main
 
 main()

@@ -9,7 +9,6 @@ import contextlib
 import json
 import os
 import socket
-import subprocess
 import sys
 import time
 from typing import Any
@@ -44,6 +43,8 @@ class Client:
         return sock
 
     def _spawn(self) -> None:
+        import subprocess  # only to start a daemon: kept off the import path of every command
+
         os.makedirs(self.home, mode=0o700, exist_ok=True)
         log = open(os.path.join(self.home, "daemon.log"), "ab")  # noqa: SIM115 - handed to the child
         with log:

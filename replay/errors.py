@@ -6,8 +6,7 @@ client, MCP) only project it. Foreign exceptions are mapped here and nowhere els
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 EXIT_OK = 0
 EXIT_FAILURE = 1
@@ -18,9 +17,8 @@ EXIT_HEALED_PENDING = 5
 EXIT_ESCALATED = 6
 
 
-@dataclass(frozen=True)
-class Location:
-    """Where in a script an error points: path, 1-based line and column."""
+class Location(NamedTuple):
+    """Where in a script an error points: path, 1-based line and column (a tuple: cheap to import)."""
 
     path: str | None = None
     line: int | None = None

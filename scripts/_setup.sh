@@ -1,10 +1,14 @@
 # Shared set-up for scripts/demo, scripts/test and scripts/bench (sourced, not run).
 # Creates .venv, installs the package (with EXTRAS), and makes sure a Chromium exists.
+# VENV_NAME=.venv-bench INSTALL=regular (scripts/bench): a regular, byte-compiled install of the
+# current tree instead of an editable one — the install users get, measured as they run it.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-VENV="$ROOT/.venv"
+VENV_NAME="${VENV_NAME:-.venv}"
+VENV="$ROOT/$VENV_NAME"
 EXTRAS="${EXTRAS:-}"
+INSTALL="${INSTALL:-editable}"
 
 say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 
@@ -23,15 +27,23 @@ pick_python() {
 
 if [ ! -x "$VENV/bin/python" ]; then
     PY="$(pick_python)"
-    say "creating virtualenv in .venv with $PY"
+    say "creating virtualenv in $VENV_NAME with $PY"
     "$PY" -m venv "$VENV"
 fi
 
 SPEC="$ROOT"
 [ -n "$EXTRAS" ] && SPEC="$ROOT[$EXTRAS]"
-say "installing replay${EXTRAS:+ [$EXTRAS]} into .venv"
-"$VENV/bin/python" -m pip install --quiet --disable-pip-version-check -e "$SPEC" 2>&1 |
-    grep -v -e "^WARNING: Location" -e "is ignored: it is neither a file nor a directory" >&2 || true
+say "installing replay${EXTRAS:+ [$EXTRAS]} into $VENV_NAME ($INSTALL)"
+pip_install() {
+    "$VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$@" 2>&1 |
+        grep -v -e "^WARNING: Location" -e "is ignored: it is neither a file nor a directory" >&2 || true
+}
+if [ "$INSTALL" = regular ]; then
+    pip_install "$SPEC"                                   # the dependencies, once
+    pip_install --no-deps --force-reinstall "$ROOT"       # this tree, byte-compiled, every time
+else
+    pip_install -e "$SPEC"
+fi
 "$VENV/bin/python" -c "import replay" # fail here, not later, if the install did not take
 
 find_chromium() { # what replay.drivers.web.find_chromium would launch headless

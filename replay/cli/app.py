@@ -5,7 +5,6 @@ The client path must stay light: no Playwright or lxml import happens here.
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from collections.abc import Callable
@@ -15,7 +14,10 @@ from typing import Any, TypeVar
 import click
 
 from replay import __version__
+from replay.cli.output import emit, report_error
 from replay.errors import ReplayError
+
+__all__ = ["emit", "handles_errors", "main"]
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -46,44 +48,17 @@ timeout_option = click.option("--timeout", type=MS, default=None, metavar="MS", 
 PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
 
 
-def _print_error(err: ReplayError) -> None:
-    click.echo(f"error: {err}", err=True)
-    if err.hint:
-        click.echo(f"  hint: {err.hint}", err=True)
-
-
-def _errors_of(err: ReplayError) -> list[ReplayError]:
-    return list(getattr(err, "errors", [err]))
-
-
 def handles_errors(fn: F) -> F:
     """Turn a ``ReplayError`` into its report and exit code; never a traceback."""
 
     @wraps(fn)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
-        as_json = bool(kwargs.get("as_json"))
         try:
             return fn(*args, **kwargs)
         except ReplayError as err:
-            errors = _errors_of(err)
-            for e in errors:
-                _print_error(e)
-            if as_json:
-                payload: dict[str, Any] = {"ok": False, "error": errors[0].to_dict()}
-                if len(errors) > 1:
-                    payload["errors"] = [e.to_dict() for e in errors]
-                click.echo(json.dumps(payload, ensure_ascii=False))
-            sys.exit(err.exit_code)
+            sys.exit(report_error(err, bool(kwargs.get("as_json"))))
 
     return wrapper  # type: ignore[return-value]
-
-
-def emit(as_json: bool, payload: dict[str, Any], text: str | None) -> None:
-    """Print the human text, or the JSON payload as the last stdout line."""
-    if as_json:
-        click.echo(json.dumps({"ok": True, **payload}, ensure_ascii=False))
-    elif text:
-        click.echo(text)
 
 
 # the `replay --help` group of each command this module declares itself; the interactive commands

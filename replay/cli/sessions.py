@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import sys
 from typing import Any
@@ -19,6 +18,7 @@ from replay.cli.app import (
     session_option,
     timeout_option,
 )
+from replay.cli.output import action_text
 
 # interactive commands ------------------------------------------------------------------------
 
@@ -27,33 +27,6 @@ def _client(session: str | None) -> Any:
     from replay.client import Client
 
     return Client(session)
-
-
-def _action_text(result: dict[str, Any]) -> str:
-    cmd = result.get("command", "")
-    if cmd == "snapshot":
-        return str(result.get("text", ""))
-    parts = [cmd]
-    if result.get("target"):
-        parts.append(str(result["target"]))
-    if cmd == "is":
-        parts = [f"{'pass' if result.get('pass') else 'FAIL'}: is {result.get('predicate')} — {result.get('observed')}"]
-    res = result.get("resolution")
-    if isinstance(res, dict):
-        count = int(res.get("matchCount") or 1)
-        parts.append(f"[{res.get('kind')}{f', {count} matches' if count > 1 else ''}]")
-    text = " ".join(parts)
-    if "value" in result:
-        text += "\n" + (
-            json.dumps(result["value"], ensure_ascii=False) if not isinstance(result["value"], str) else result["value"]
-        )
-    if result.get("recorded") and result.get("selector"):
-        text += f"\n  recorded as: {result['selector']} ({result.get('verification')})"
-    if result.get("warning"):
-        text += f"\n  warning: {result['warning']}"
-    if result.get("path"):
-        text += f"\n  saved {result['path']}"
-    return text
 
 
 def _interactive(name: str, help_text: str) -> None:
@@ -66,7 +39,7 @@ def _interactive(name: str, help_text: str) -> None:
     def command(args: tuple[str, ...], session: str | None, timeout: int | None, as_json: bool) -> None:
         options = {"timeout": timeout} if timeout else {}
         result = _client(session).command(name, *args, **options)
-        emit(as_json, {"result": result}, _action_text(result))
+        emit(as_json, {"result": result}, action_text(result))
 
 
 def _register_interactive() -> None:

@@ -5,7 +5,6 @@ Kept free of heavy imports: the CLI client path must not load Playwright or lxml
 
 from __future__ import annotations
 
-import hashlib
 import os
 import re
 
@@ -34,6 +33,8 @@ def session_key(name: str | None, cwd: str) -> str:
     """The daemon-side key: explicit names are per user; ``default`` is scoped to the working directory."""
     name = name or os.environ.get("REPLAY_SESSION") or DEFAULT_SESSION
     if name == DEFAULT_SESSION:
+        import hashlib  # only for the default session: kept off the import path of every command
+
         digest = hashlib.sha1(os.path.realpath(cwd).encode("utf-8")).hexdigest()[:10]
         return f"{DEFAULT_SESSION}-{digest}"
     return name

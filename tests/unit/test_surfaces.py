@@ -45,3 +45,42 @@ def test_help_lists_every_command_once_under_its_registry_group() -> None:
     assert sorted(listed) == sorted(main.commands) and len(listed) == len(set(listed))
     inspect = out.split("Look at the screen:")[1].split("\n\n")[0]
     assert {"snapshot", "is", "get", "screenshot"} <= set(re.findall(r"^  ([a-z]+)", inspect, flags=re.M))
+
+
+def test_the_fast_path_serves_every_interactive_command_but_open_and_close() -> None:
+    from replay.cli.fast import FAST_COMMANDS
+
+    assert FAST_COMMANDS == {c.name for c in REGISTRY.interactive()} - {"open", "close"}
+
+
+def test_the_fast_path_reads_options_as_click_does_and_leaves_the_rest_to_click() -> None:
+    from replay.cli.fast import parse
+
+    assert parse(["click", "@e3", "--session", "s", "--json"]) == ("click", ["@e3"], {"session": "s", "json": True})
+    assert parse(["fill", "--timeout=900", "id=a", "x y"]) == ("fill", ["id=a", "x y"], {"timeout": 900})
+    assert parse(["snapshot", "-i", "-s", "id=a"]) == ("snapshot", ["-i", "-s", "id=a"], {})
+    for argv in (
+        ["click", "@e3", "--help"],
+        ["click", "--timeout", "0", "@e3"],
+        ["click", "--timeout", "3600001"],
+        ["click", "--timeout", "9" * 30],
+        ["fill", "id=a", "--", "--json"],
+        ["open", "http://x/"],
+        ["lint", "f.ad"],
+        [],
+    ):
+        assert parse(argv) is None, argv
+
+
+def test_the_fast_path_imports_neither_click_nor_the_script_language() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\nfrom replay.cli.fast import main\nsys.argv = ['replay', 'snapshot', '-i', '--session', 'none']\n"
+        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright')"
+        " or m.startswith('replay.script') or m.startswith('replay.engine')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "LOADED []" in out.stdout, out.stdout + out.stderr

@@ -1,0 +1,66 @@
+"""How results and errors print — shared by the click commands and the fast path (no click here)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+from replay.errors import ReplayError
+
+
+def errors_of(err: ReplayError) -> list[ReplayError]:
+    """The problems an error stands for (several for ``ScriptErrors``)."""
+    return list(getattr(err, "errors", [err]))
+
+
+def report_error(err: ReplayError, as_json: bool) -> int:
+    """Print an error (``error: …`` and its hint on stderr; the JSON payload too with ``--json``);
+    returns its exit code."""
+    errors = errors_of(err)
+    for e in errors:
+        sys.stderr.write(f"error: {e}\n")
+        if e.hint:
+            sys.stderr.write(f"  hint: {e.hint}\n")
+    if as_json:
+        payload: dict[str, Any] = {"ok": False, "error": errors[0].to_dict()}
+        if len(errors) > 1:
+            payload["errors"] = [e.to_dict() for e in errors]
+        sys.stdout.write(json.dumps(payload, ensure_ascii=False) + "\n")
+    return err.exit_code
+
+
+def emit(as_json: bool, payload: dict[str, Any], text: str | None) -> None:
+    """Print the human text, or the JSON payload as the last stdout line."""
+    if as_json:
+        sys.stdout.write(json.dumps({"ok": True, **payload}, ensure_ascii=False) + "\n")
+    elif text:
+        sys.stdout.write(text + "\n")
+
+
+def action_text(result: dict[str, Any]) -> str:
+    """The human line(s) of an interactive command's result."""
+    cmd = result.get("command", "")
+    if cmd == "snapshot":
+        return str(result.get("text", ""))
+    parts = [cmd]
+    if result.get("target"):
+        parts.append(str(result["target"]))
+    if cmd == "is":
+        parts = [f"{'pass' if result.get('pass') else 'FAIL'}: is {result.get('predicate')} — {result.get('observed')}"]
+    res = result.get("resolution")
+    if isinstance(res, dict):
+        count = int(res.get("matchCount") or 1)
+        parts.append(f"[{res.get('kind')}{f', {count} matches' if count > 1 else ''}]")
+    text = " ".join(parts)
+    if "value" in result:
+        text += "\n" + (
+            json.dumps(result["value"], ensure_ascii=False) if not isinstance(result["value"], str) else result["value"]
+        )
+    if result.get("recorded") and result.get("selector"):
+        text += f"\n  recorded as: {result['selector']} ({result.get('verification')})"
+    if result.get("warning"):
+        text += f"\n  warning: {result['warning']}"
+    if result.get("path"):
+        text += f"\n  saved {result['path']}"
+    return text
