@@ -333,22 +333,34 @@ class WebDriver:
         size = vp["height"] if direction in ("up", "down") else vp["width"]
         px = size * 0.8 if amount is None else (size * amount if amount <= 1 else amount)
         dx, dy = {"up": (0, -px), "down": (0, px), "left": (-px, 0), "right": (px, 0)}[direction]
-        await self.page.mouse.move(vp["width"] / 2, vp["height"] / 2)
-        await self.page.mouse.wheel(dx, dy)
-        await self.page.wait_for_timeout(50)  # let the scroll land before the next capture
+        try:
+            await self.page.mouse.move(vp["width"] / 2, vp["height"] / 2)
+            await self.page.mouse.wheel(dx, dy)
+            await self.page.wait_for_timeout(50)  # let the scroll land before the next capture
+        except Exception as exc:  # noqa: BLE001 - mapped in one place
+            raise from_playwright(exc, action="scroll") from None
 
     async def screenshot(self, path: str, full_page: bool) -> None:
         """Save a PNG of the page."""
-        await self.page.screenshot(path=path, full_page=full_page)
+        try:
+            await self.page.screenshot(path=path, full_page=full_page)
+        except Exception as exc:  # noqa: BLE001 - mapped in one place
+            raise from_playwright(exc, action="screenshot") from None
         make_private(path)
 
     async def wait(self, ms: int) -> None:
-        """Pause."""
-        await self.page.wait_for_timeout(ms)
+        """Pause (on the page's clock: a page that dies ends the wait with BROWSER_UNAVAILABLE)."""
+        try:
+            await self.page.wait_for_timeout(ms)
+        except Exception as exc:  # noqa: BLE001 - mapped in one place
+            raise from_playwright(exc, action="wait") from None
 
     async def trace_start(self) -> None:
         """Start a Playwright trace of this context (screenshots and DOM snapshots)."""
-        await self.context.tracing.start(screenshots=True, snapshots=True)
+        try:
+            await self.context.tracing.start(screenshots=True, snapshots=True)
+        except Exception as exc:  # noqa: BLE001 - mapped in one place
+            raise from_playwright(exc, action="start the trace") from None
 
     async def trace_stop(self, path: str | None) -> None:
         """Stop the trace; save it (viewable with ``playwright show-trace``) or drop it."""

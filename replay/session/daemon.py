@@ -447,7 +447,7 @@ async def _evidence(session: Session, screenshot: Any) -> None:
     if not screenshot:
         return
     try:
-        await session.driver.screenshot(str(screenshot), False)
+        await asyncio.wait_for(session.driver.screenshot(str(screenshot), False), 10)
     except Exception:  # noqa: BLE001 - e.g. a crashed page; the run's own error says what happened
         log.warning("no screenshot of %s where its run stopped", session.name)
 

@@ -25,6 +25,9 @@ if TYPE_CHECKING:
     from replay.script.plan import Plan
 
 
+CLOSE_TIMEOUT_S = 10.0
+
+
 @dataclass
 class Recording:
     """Recording state: on, and where ``close`` writes the script."""
@@ -96,5 +99,8 @@ class Session:
         return written
 
     async def close(self) -> None:
-        """Close the browser context."""
-        await self.driver.close()
+        """Close the browser context (a dead browser may never answer: give up after a while)."""
+        try:
+            await asyncio.wait_for(self.driver.close(), CLOSE_TIMEOUT_S)
+        except TimeoutError:
+            pass

@@ -22,6 +22,13 @@
     'subscript', 'superscript', 'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time',
     'timer', 'toolbar', 'tooltip', 'tree', 'treegrid', 'treeitem']);
   const norm = (s) => (s || '').replace(/\s+/g, ' ').trim().normalize('NFC');
+  // one computed style per element and capture: the walk and the accessible-name walks share it
+  const styles = new Map();
+  const styleOf = (el) => {
+    let st = styles.get(el);
+    if (st === undefined) { st = el.ownerDocument.defaultView.getComputedStyle(el); styles.set(el, st); }
+    return st;
+  };
   const topWin = window;
   const vw = topWin.innerWidth, vh = topWin.innerHeight;
 
@@ -100,7 +107,7 @@
       if (c.nodeType === 3) { out += c.data; continue; }
       if (c.nodeType !== 1 || SKIP_TAGS.has(c.tagName)) continue;
       if (c.getAttribute('aria-hidden') === 'true') continue;
-      const st = c.ownerDocument.defaultView.getComputedStyle(c);
+      const st = styleOf(c);
       if (st.display === 'none' || st.visibility === 'hidden') continue;
       const al = norm(c.getAttribute('aria-label'));
       if (al) { out += ' ' + al + ' '; continue; }
@@ -145,12 +152,14 @@
     if (tag === 'FIELDSET') { const lg = el.querySelector(':scope > legend'); if (lg) { const t = norm(textFrom(lg, 0)); if (t) return t; } }
     if (tag === 'TABLE') { const c = el.querySelector(':scope > caption'); if (c) { const t = norm(textFrom(c, 0)); if (t) return t; } }
     if (tag === 'FIGURE') { const c = el.querySelector(':scope > figcaption'); if (c) { const t = norm(textFrom(c, 0)); if (t) return t; } }
-    if (role && NAME_FROM_CONTENT.has(role)) { const t = norm(textFrom(el, 0)); if (t) return t; }
+    if (role && NAME_FROM_CONTENT.has(role)) return null;  // from content: the walk computes it below
+    return labelAfterContent(el);
+  }
+
+  function labelAfterContent(el) {
     const title = norm(el.getAttribute('title'));
     if (title) return title;
-    const ph = norm(el.getAttribute('placeholder'));
-    if (ph) return ph;
-    return '';
+    return norm(el.getAttribute('placeholder'));
   }
 
   function testIdOf(el) {
@@ -182,20 +191,25 @@
       ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1);
   }
 
-  // Returns the rendered text of the subtree (hidden parts excluded), capped as it bubbles up.
+  // Returns the rendered text of the subtree (hidden parts excluded), capped as it bubbles up, and
+  // leaves in `nameOut` what the subtree adds to an ancestor's accessible name from content (the
+  // rules of textFrom, computed in the same walk instead of walking each subtree again).
+  let nameOut = '';
   function visit(el, parent, frame, ox, oy, active, parentCursor) {
+    nameOut = '';
     if (SKIP_TAGS.has(el.tagName)) return '';
-    const win = el.ownerDocument.defaultView;
-    const st = win.getComputedStyle(el);
+    const st = styleOf(el);
     if (isHiddenStyle(el, st)) return '';
     const role = roleOf(el);
-    const label = labelOf(el, role);
+    let label = labelOf(el, role);
+    const fromContent = label === null;
+    if (fromContent) label = '';
     const id = testIdOf(el);
     const own = ownText(el);
     const focusable = el.tabIndex >= 0 && (el.hasAttribute('tabindex') || el.isContentEditable);
     const ownPointer = st.cursor === 'pointer' && parentCursor !== 'pointer';
     const clickable = ownPointer || el.hasAttribute('onclick');
-    const keep = !!role || !!label || !!id || focusable || clickable || !!own || el.tagName === 'IFRAME';
+    const keep = fromContent || !!role || !!label || !!id || focusable || clickable || !!own || el.tagName === 'IFRAME';
     let index = parent;
     if (keep) {
       const r = el.getBoundingClientRect();
@@ -237,6 +251,7 @@
       elements.push(el);
     }
     let text = '';
+    let name = '';
     if (el.tagName === 'IFRAME') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { doc = null; }
@@ -249,23 +264,45 @@
       }
     } else {
       text = visit_children(el, index, frame, ox, oy, active, st.cursor);
+      name = nameOut;
     }
     if (keep && index !== parent) {
       const t = el.tagName;
       nodes[index][5] = (t === 'INPUT' || t === 'SELECT' || t === 'TEXTAREA') ? '' : norm(text).slice(0, MAX_TEXT);
+      if (fromContent) nodes[index][2] = norm(name) || labelAfterContent(el);
+    }
+    // what this element adds to an ancestor's name from content (textFrom's rules)
+    const tag = el.tagName;
+    if (st.visibility === 'hidden') nameOut = '';
+    else {
+      const al = norm(el.getAttribute('aria-label'));
+      if (al) nameOut = ' ' + al + ' ';
+      else if (tag === 'IMG') nameOut = ' ' + (el.getAttribute('alt') || '') + ' ';
+      else if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'IFRAME') nameOut = '';
+      else nameOut = st.display !== 'inline' ? ' ' + name + ' ' : name;
     }
     if (st.visibility === 'hidden') return '';
     return st.display === 'inline' ? text : ' ' + text + ' ';
   }
 
+  // The rendered text of the children; `nameOut` gets their name from content (a shadow root's
+  // children stand for the light ones there, as in textFrom), capped like the text.
   function visit_children(el, parent, frame, ox, oy, active, cursor) {
     let text = '';
-    if (el.shadowRoot) for (const c of el.shadowRoot.children) text += visit(c, parent, frame, ox, oy, active, cursor);
-    for (const c of el.childNodes) {
-      if (c.nodeType === 3) text += c.data;
-      else if (c.nodeType === 1) text += visit(c, parent, frame, ox, oy, active, cursor);
-      if (text.length > MAX_TEXT * 8) text = text.slice(0, MAX_TEXT * 8);
+    let name = '';
+    if (el.shadowRoot) {
+      for (const c of el.shadowRoot.childNodes) {
+        if (c.nodeType === 3) name += c.data;  // (the rendered text has only a shadow root's elements)
+        else if (c.nodeType === 1) { text += visit(c, parent, frame, ox, oy, active, cursor); name += nameOut; }
+      }
     }
+    for (const c of el.childNodes) {
+      if (c.nodeType === 3) { text += c.data; if (!el.shadowRoot) name += c.data; }
+      else if (c.nodeType === 1) { text += visit(c, parent, frame, ox, oy, active, cursor); if (!el.shadowRoot) name += nameOut; }
+      if (text.length > MAX_TEXT * 8) text = text.slice(0, MAX_TEXT * 8);
+      if (name.length > MAX_TEXT * 8) name = name.slice(0, MAX_TEXT * 8);
+    }
+    nameOut = name;
     return text;
   }
 
@@ -275,7 +312,7 @@
   if (se.scrollHeight > se.clientHeight + 1 || se.scrollWidth > se.clientWidth + 1) rootFlags |= 128;
   nodes.push([-1, 'document', norm(doc.title), '', null, '', '', 'html', null, 0, 0, vw, vh, rootFlags, 0]);
   elements.push(doc.documentElement);
-  if (doc.body) visit_children(doc.body, 0, 0, 0, 0, deepActive(doc), getComputedStyle(doc.body).cursor);
+  if (doc.body) visit_children(doc.body, 0, 0, 0, 0, deepActive(doc), styleOf(doc.body).cursor);
 
   const store = (window.__replayCapture = window.__replayCapture || { gens: {} });
   store.gens[gen] = elements;

@@ -220,11 +220,15 @@ def test_a_browser_killed_mid_run_fails_the_run_and_the_next_run_passes(
     ok.write_text(f'open {web}/shop/index.html\nis visible "Mug"\n')
     cli("open", f"{web}/shop/index.html", "--session", "warm")  # the daemon and its browser are up
     running = subprocess.Popen([REPLAY, "run", str(slow)], cwd=cli.cwd, env=cli.env, stderr=subprocess.PIPE, text=True)
-    client = Client(home=home)
-    assert wait_until(lambda: client.request({"op": "ping"}, start=False)["inFlight"] == 1)
+    assert wait_until(lambda: _waiting_in_a_run(home))  # the `wait` is journaled before it starts
     browsers = _browser_pids(_daemon_pid(home))
     for pid in browsers:
         os.kill(pid, signal.SIGKILL)
     assert running.wait(timeout=60) == 1
     assert running.stderr is not None and "BROWSER_UNAVAILABLE" in running.stderr.read()
     assert cli("run", str(ok)).returncode == 0
+
+
+def _waiting_in_a_run(home: str) -> bool:
+    """Whether a `replay run` session has journaled its `wait` step (so it is waiting now)."""
+    return any('"command": "wait"' in j.read_text() for j in Path(home, "sessions").glob("run-*/journal.ndjson"))
