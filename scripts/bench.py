@@ -223,10 +223,10 @@ class WarmPlaywright:
     async def _start(self) -> None:
         from playwright.async_api import async_playwright
 
-        from replay.drivers.web import LAUNCH_ARGS, find_chromium
+        from replay.drivers.web import LAUNCH_ARGS
 
         self.pw = await async_playwright().start()
-        self.browser = await self.pw.chromium.launch(executable_path=find_chromium(headless=True), args=LAUNCH_ARGS)
+        self.browser = await self.pw.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
 
     def fifty(self, url: str) -> float:
         return self.loop.run_until_complete(self._fifty(url))
@@ -527,6 +527,16 @@ def _busy_cpu_seconds() -> float:
         fields = [int(x) for x in fh.readline().split()[1:]]
     idle = fields[3] + fields[4]
     return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+def _chromium() -> str | None:
+    """The Chromium replay launches headless (an older replay has no headless preference)."""
+    from replay.drivers.web import find_chromium
+
+    try:
+        return find_chromium(headless=True)  # type: ignore[call-arg, unused-ignore]
+    except TypeError:
+        return find_chromium()
 
 
 SUITE_FLOWS = 20
