@@ -6,6 +6,7 @@ One weight table; the divergence report and the built-in healer use the same ran
 from __future__ import annotations
 
 import math
+from collections import Counter
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -103,6 +104,30 @@ def _strings(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str,
     return out
 
 
+def _quick(a: str | None, b: str | None) -> float:
+    """An upper bound of ``_similar`` from the characters both share (difflib's quick_ratio), in O(n)."""
+    if not a or not b:
+        return 0.0
+    a, b = a.casefold(), b.casefold()
+    if a == b:
+        return 1.0
+    return 2.0 * sum((Counter(a) & Counter(b)).values()) / (len(a) + len(b))
+
+
+def _strings_bound(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str, float]:
+    """``_strings`` with every similarity replaced by its cheap upper bound."""
+    if ev.label:
+        out["label"] = max(
+            _quick(ev.label, normalize(node.label)), _quick(ev.label, node.content), _quick(ev.label, node.placeholder)
+        )
+    for recorded, now in ((ev.placeholder, node.placeholder), (ev.text, node.content)):
+        if recorded and fold(recorded) == fold(now):
+            out["label"] = 1.0
+    if ev.id:
+        out["id"] = _quick(ev.id, node.test_id)
+    return out
+
+
 def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
     """Each component's 0..1 agreement between ``node`` and the evidence."""
     return _strings(node, ev, _cheap(capture, node, ev))
@@ -158,7 +183,13 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
         floor = max(MIN_SCORE, best[limit - 1].score if len(best) >= limit else 0.0)
         if bound < floor:
             break
-        parts = _strings(node, ev, _cheap(capture, node, ev, memo))
+        cheap = _cheap(capture, node, ev, memo)
+        strings_credit = WEIGHTS["label"] * bool(ev.label or ev.placeholder or ev.text) + WEIGHTS["id"] * bool(ev.id)
+        if round((sum(WEIGHTS[k] * v for k, v in cheap.items()) + strings_credit) / scale, 3) < floor:
+            continue  # its exact structure, with the strings credited in full, cannot reach the top
+        if round(_total(_strings_bound(node, ev, dict(cheap)), ev), 3) < floor:
+            continue  # even its strings' upper bounds cannot reach the top: no SequenceMatcher for it
+        parts = _strings(node, ev, cheap)
         total = round(_total(parts, ev), 3)
         if total < MIN_SCORE:
             continue
