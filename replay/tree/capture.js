@@ -21,7 +21,13 @@
     'scrollbar', 'search', 'searchbox', 'separator', 'slider', 'spinbutton', 'status', 'strong',
     'subscript', 'superscript', 'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time',
     'timer', 'toolbar', 'tooltip', 'tree', 'treegrid', 'treeitem']);
-  const norm = (s) => (s || '').replace(/\s+/g, ' ').trim().normalize('NFC');
+  const NON_ASCII = /[^\x00-\x7f]/;
+  // NFC only where it can change something: most UI text is ASCII
+  const norm = (s) => {
+    if (!s) return '';
+    const t = s.replace(/\s+/g, ' ').trim();
+    return NON_ASCII.test(t) ? t.normalize('NFC') : t;
+  };
   // one computed style per element and capture: the walk and the accessible-name walks share it
   const styles = new Map();
   const styleOf = (el) => {
