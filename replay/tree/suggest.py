@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 
@@ -42,13 +43,16 @@ class Suggestion:
     basis: tuple[str, ...]
 
 
-def _similar(a: str | None, b: str | None) -> float:
+def _compare(a: str | None, b: str | None, measure: Callable[[str, str], float]) -> float:
+    """0 when either is empty, 1 when they are equal ignoring case, else ``measure`` of the casefolded pair."""
     if not a or not b:
         return 0.0
     a, b = a.casefold(), b.casefold()
-    if a == b:
-        return 1.0
-    return SequenceMatcher(None, a, b).ratio()
+    return 1.0 if a == b else measure(a, b)
+
+
+def _similar(a: str | None, b: str | None) -> float:
+    return _compare(a, b, lambda x, y: SequenceMatcher(None, x, y).ratio())
 
 
 class _Memo:
@@ -106,12 +110,7 @@ def _strings(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str,
 
 def _quick(a: str | None, b: str | None) -> float:
     """An upper bound of ``_similar`` from the characters both share (difflib's quick_ratio), in O(n)."""
-    if not a or not b:
-        return 0.0
-    a, b = a.casefold(), b.casefold()
-    if a == b:
-        return 1.0
-    return 2.0 * sum((Counter(a) & Counter(b)).values()) / (len(a) + len(b))
+    return _compare(a, b, lambda x, y: 2.0 * sum((Counter(x) & Counter(y)).values()) / (len(x) + len(y)))
 
 
 def _strings_bound(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str, float]:
