@@ -44,6 +44,7 @@ from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session import orphans, repair, runs
 from replay.session.protocol import MAX_MESSAGE, socket_path, valid_session_name
+from replay.session.publish import clear_staging
 from replay.session.session import Session
 
 if TYPE_CHECKING:
@@ -562,6 +563,7 @@ async def run(home: str, idle_timeout: float, linger: float) -> int:
     with contextlib.suppress(FileNotFoundError):
         os.unlink(path)  # stale socket of a crashed daemon: we hold the lock, so nobody serves it
     daemon = Daemon(home, idle_timeout=idle_timeout, linger=linger)
+    clear_staging(home)  # what a killed daemon was publishing: its journal still holds it
     daemon.recovered = repair.recover(home)
     old_umask = os.umask(0o177)
     try:

@@ -63,7 +63,7 @@ class Orphan:
         target = path or self.target
         if not target:
             target = os.path.join(home, "scripts", f"{self.name}-{time.strftime('%Y%m%d-%H%M%S')}.ad")
-        written = publish_exclusive(target, script_text(self.entries[self.start :], platform=self.platform))
+        written = publish_exclusive(target, script_text(self.entries[self.start :], platform=self.platform), home)
         forget(home, self.name)
         return written
 

@@ -1,20 +1,43 @@
 """The one publish primitive, shared by recording and healing (SPEC §7).
 
-A temp file in the target's directory, then an exclusive create-if-absent hard link: the target
-appears whole or not at all, and an existing target is never touched.
+A temp file in ``$REPLAY_HOME/staging`` (else the target's directory), then an exclusive
+create-if-absent hard link: the target appears whole or not at all, an existing target is never
+touched, and a daemon killed in between leaves nothing beside the target.
 """
 
 from __future__ import annotations
 
+import contextlib
+import errno
 import os
 import tempfile
 
 from replay.errors import ReplayError, TargetExists
 from replay.files import private_mode
 
+STAGING = "staging"
 
-def publish_exclusive(target: str, text: str) -> str:
-    """Write ``text`` to ``target`` atomically; refuse (``TARGET_EXISTS``) if it exists."""
+
+def staging_dir(home: str) -> str:
+    """Where publications are written before they are linked into place: a daemon killed in between
+    leaves its temporary file here, never beside the target, and the next daemon clears it."""
+    return os.path.join(home, STAGING)
+
+
+def clear_staging(home: str) -> None:
+    """At daemon start: drop what a killed daemon was publishing (its journal still holds it)."""
+    directory = staging_dir(home)
+    for leaf in os.listdir(directory) if os.path.isdir(directory) else []:
+        with contextlib.suppress(OSError):
+            os.unlink(os.path.join(directory, leaf))
+
+
+def publish_exclusive(target: str, text: str, home: str | None = None) -> str:
+    """Write ``text`` to ``target`` atomically; refuse (``TARGET_EXISTS``) if it exists.
+
+    With ``home``, the text is staged under ``$REPLAY_HOME/staging`` (same filesystem: one link
+    puts it in place); across filesystems, beside the target as before.
+    """
     target = os.path.abspath(target)
     directory = os.path.dirname(target)
     if os.path.exists(target):
@@ -24,27 +47,49 @@ def publish_exclusive(target: str, text: str) -> str:
         )
     try:
         os.makedirs(directory, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise ReplayError(
             f"cannot write in {directory}: {exc.strerror}", hint="check the directory's permissions"
         ) from None
+    places = [staging_dir(home), directory] if home else [directory]
+    for place in places:
+        try:
+            tmp = _staged(place, target, text)
+        except OSError as exc:
+            if place == directory:
+                raise ReplayError(
+                    f"cannot write in {directory}: {exc.strerror}", hint="check the directory's permissions"
+                ) from None
+            continue
+        try:
+            os.link(tmp, target)
+            return target
+        except FileExistsError:
+            raise TargetExists(
+                f"{target} already exists; it was left unchanged",
+                hint="choose another path (--save-script PATH) or move the existing file away",
+            ) from None
+        except OSError as exc:
+            if exc.errno != errno.EXDEV or place == directory:
+                raise ReplayError(f"cannot write {target}: {exc.strerror}", hint="check the path") from None
+        finally:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)
+    raise AssertionError("unreachable: the target's own directory is always tried")  # pragma: no cover
+
+
+def _staged(place: str, target: str, text: str) -> str:
+    """A private temporary file in ``place`` holding ``text``, flushed to disk."""
+    os.makedirs(place, mode=0o700, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(target)}.", suffix=".tmp", dir=place)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
             fh.write(text)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, private_mode())  # a recording holds typed text
-        try:
-            os.link(tmp, target)
-        except FileExistsError:
-            raise TargetExists(
-                f"{target} already exists; it was left unchanged",
-                hint="choose another path (--save-script PATH) or move the existing file away",
-            ) from None
-    finally:
-        try:
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-    return target
+        raise
+    return tmp

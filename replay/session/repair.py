@@ -96,9 +96,9 @@ def healed_text(tx: RepairTransaction, entries: list[JournalEntry]) -> str:
     return body + SENTINEL + "\n"
 
 
-def commit(tx: RepairTransaction, entries: list[JournalEntry]) -> str:
+def commit(tx: RepairTransaction, entries: list[JournalEntry], home: str | None = None) -> str:
     """Publish the healed script (exclusive create; an existing target is left unchanged)."""
-    return publish_exclusive(tx.target, healed_text(tx, entries))
+    return publish_exclusive(tx.target, healed_text(tx, entries), home)
 
 
 def write_tombstone(home: str, session: str, reason: str, tx: RepairTransaction | None) -> None:
@@ -213,7 +213,7 @@ def end(
         return Ending()
     if tx.state == COMPLETE and not discard:
         try:
-            path = commit(tx, list(entries))
+            path = commit(tx, list(entries), home)
         except ReplayError as err:
             if reason is None:
                 raise
