@@ -233,18 +233,12 @@ def main() -> int:
     try:
         with serve() as url, tempfile.TemporaryDirectory() as work:
             cwd = Path(work)
-            subprocess.run(
-                [REPLAY, "open", f"{url}/shop/checkout.html", "--session", "probe"], env=env, cwd=cwd, check=True
-            )
+            start = [REPLAY, "open", f"{url}/shop/checkout.html", "--session", "probe"]
+            subprocess.run(start, env=env, cwd=cwd, check=True, capture_output=True)
             for p in probes(url):
                 outcomes.append(run_probe(p, cwd, env))
                 if p.area == "session":  # a probe may close or crash the session: have it again
-                    subprocess.run(
-                        [REPLAY, "open", f"{url}/shop/checkout.html", "--session", "probe"],
-                        env=env,
-                        cwd=cwd,
-                        capture_output=True,
-                    )
+                    subprocess.run(start, env=env, cwd=cwd, capture_output=True)
             # the daemon is still there and answers another session at once
             alive = subprocess.run([REPLAY, "snapshot", "--session", "probe"], env=env, cwd=cwd, capture_output=True)
             outcomes.append(
