@@ -238,7 +238,10 @@ def main() -> int:
             for p in probes(url):
                 outcomes.append(run_probe(p, cwd, env))
                 if p.area == "session":  # a probe may close or crash the session: have it again
-                    subprocess.run(start, env=env, cwd=cwd, capture_output=True)
+                    try:
+                        subprocess.run(start, env=env, cwd=cwd, capture_output=True, timeout=60)
+                    except subprocess.TimeoutExpired:  # e.g. a session an abandoned client still locks
+                        outcomes.append(Outcome(Probe("session", f"open after: {p.what}", []), None, "hang", ""))
             # the daemon is still there and answers another session at once
             alive = subprocess.run([REPLAY, "snapshot", "--session", "probe"], env=env, cwd=cwd, capture_output=True)
             outcomes.append(
