@@ -68,8 +68,10 @@ def stop_daemon(home: str) -> None:
     pid_file = Path(home) / "daemon.pid"
     pid = int(pid_file.read_text()) if pid_file.exists() else None
     from replay.client import Client
+    from replay.errors import DaemonUnavailable
 
-    Client(home=home).shutdown()
+    with contextlib.suppress(DaemonUnavailable):  # one that would not stop is killed below
+        Client(home=home).shutdown()
     if pid is None:
         return
     deadline = time.monotonic() + 15
