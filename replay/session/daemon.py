@@ -285,6 +285,7 @@ class Daemon:
                     await session.driver.trace_stop(str(trace))
                 if session.ephemeral and session.repair is None:  # a failed run keeps no session (a divergence does)
                     await self._forget(name, session)
+                    orphans.forget(self.home, name)  # nor its journal (typed text)
                 raise
             if trace:  # a passing run keeps its trace only when asked to
                 await session.driver.trace_stop(str(trace) if request.get("trace_always") else None)

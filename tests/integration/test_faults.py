@@ -232,3 +232,10 @@ def test_a_browser_killed_mid_run_fails_the_run_and_the_next_run_passes(
 def _waiting_in_a_run(home: str) -> bool:
     """Whether a `replay run` session has journaled its `wait` step (so it is waiting now)."""
     return any('"command": "wait"' in j.read_text() for j in Path(home, "sessions").glob("run-*/journal.ndjson"))
+
+
+def test_a_failed_run_leaves_no_journal_behind(cli: Cli, home: str, web: str, tmp_path: Path) -> None:
+    failing = tmp_path / "fails.ad"
+    failing.write_text(f'open {web}/shop/checkout.html\nfill id=password "hunter2-secret"\nis checked id=terms\n')
+    assert cli("run", str(failing), "--timeout", "300", ok=None).returncode == 1
+    assert not any("hunter2-secret" in p.read_text() for p in Path(home).rglob("*.ndjson"))
