@@ -43,7 +43,7 @@ from replay.errors import (
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session import orphans, repair, runs
-from replay.session.protocol import MAX_MESSAGE, socket_path, valid_session_name
+from replay.session.protocol import MAX_MESSAGE, shown_name, socket_path, valid_session_name
 from replay.session.publish import clear_staging
 from replay.session.session import Session
 
@@ -171,7 +171,7 @@ class Daemon:
         if not arming:
             repair.check_tombstone(self.home, name)
         if not create:
-            shown = "default" if name.startswith("default-") else name
+            shown = shown_name(name)
             raise SessionNotFound(
                 f"no session {shown!r} is open",
                 hint="start one with `replay open URL` (add --session NAME to name it)",
@@ -194,7 +194,7 @@ class Daemon:
     async def _crashed(self, name: str, session: Session, *, reopen: bool) -> None:
         """A session whose page or browser died: end it as a teardown would (a recording is written
         or kept for `replay close`); an `open` then starts it afresh, any other command says so."""
-        shown = "default" if name.startswith("default-") else name
+        shown = shown_name(name)
         log.warning("session %s: its browser page crashed; closing it", name)
         await self._teardown(name, session, "its browser crashed")
         if reopen:
@@ -209,7 +209,7 @@ class Daemon:
         """Before a new session takes ``name``: refuse over an orphaned recording, drop a stale journal."""
         left = orphans.load(self.home, name)
         if left is not None:
-            shown = "default" if name.startswith("default-") else name
+            shown = shown_name(name)
             flag = "" if shown == "default" else f" --session {shown}"
             raise InvalidArgs(
                 f"session {shown!r} holds a recording of {left.actions} action(s) that a stopped daemon left",
@@ -231,7 +231,7 @@ class Daemon:
         if not valid_session_name(name):
             raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
         artifacts = str(request.get("artifacts_dir") or os.path.join(self.home, "artifacts", name))
-        shown = "default" if name.startswith("default-") else name
+        shown = shown_name(name)
         from_step = request.get("from")
         session = self.sessions.get(name)
         given = runs.given_values(request, session if from_step is not None else None)

@@ -38,3 +38,8 @@ def session_key(name: str | None, cwd: str) -> str:
         digest = hashlib.sha1(os.path.realpath(cwd).encode("utf-8")).hexdigest()[:10]
         return f"{DEFAULT_SESSION}-{digest}"
     return name
+
+
+def shown_name(key: str) -> str:
+    """A session key as its user named it: ``default`` for a directory's default session."""
+    return DEFAULT_SESSION if key.startswith(DEFAULT_SESSION + "-") else key

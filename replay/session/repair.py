@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from replay.errors import InvalidArgs, RepairSessionExpired, ReplayError, TargetExists
 from replay.files import open_private
 from replay.session.journal import JournalEntry, read_journal
+from replay.session.protocol import shown_name
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
 
@@ -121,7 +122,7 @@ def check_tombstone(home: str, session: str) -> None:
     except (OSError, json.JSONDecodeError):
         data = {}
     script = data.get("script") or "FLOW.ad"
-    shown = "default" if session.startswith("default-") else session
+    shown = shown_name(session)
     raise RepairSessionExpired(
         f"the repair on session {shown!r} ended before it completed ({data.get('reason', 'expired')}); "
         "nothing was published",
