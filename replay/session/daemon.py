@@ -285,7 +285,6 @@ class Daemon:
                     await session.driver.trace_stop(str(trace))
                 if session.ephemeral and session.repair is None:  # a failed run keeps no session (a divergence does)
                     await self._forget(name, session)
-                    orphans.forget(self.home, name)  # nor its journal (typed text)
                 raise
             if trace:  # a passing run keeps its trace only when asked to
                 await session.driver.trace_stop(str(trace) if request.get("trace_always") else None)
@@ -411,19 +410,23 @@ class Daemon:
     async def _teardown(self, name: str, session: Session, reason: str) -> None:
         """An implicit end (reaped, shut down): a repair ends by R7; a plain recording is written."""
         async with session.lock:
+            keep = False  # the journal stays for a repair's record, and for a recording not written
             if session.repair is not None:
                 repair.end(self.home, name, session.repair, session.journal.entries, reason=reason)
+                keep = True
             elif session.recording is not None:
-                try:  # written: its files go; not written: they stay, an orphaned recording to close later
+                try:
                     log.info("session %s: recording written to %s", name, session.write_recording())
                 except ReplayError as err:
                     log.warning("session %s: recording not written (%s); kept for `replay close`", name, err.code)
-            else:
-                orphans.forget(self.home, name)  # nothing recorded: the journal's typed text goes
-            await self._forget(name, session)
+                    keep = True  # an orphaned recording, for `replay close` to publish later
+            await self._forget(name, session, keep_journal=keep)
 
-    async def _forget(self, name: str, session: Session) -> None:
+    async def _forget(self, name: str, session: Session, *, keep_journal: bool = False) -> None:
+        """The session is gone: its browser context closes, and its journal (typed text) goes unless kept."""
         await session.close()
+        if not keep_journal:
+            orphans.forget(self.home, name)
         self.sessions.pop(name, None)
         if not self.sessions:
             self.empty_since = self.clock.now()

@@ -94,9 +94,7 @@ class Session:
         if not target:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             target = os.path.join(self.home, "scripts", f"{self.name}-{stamp}.ad")
-        written = publish_exclusive(target, text, self.home)
-        orphans.forget(self.home, self.name)  # published: the journal's typed text goes
-        return written
+        return publish_exclusive(target, text, self.home)
 
     async def close(self) -> None:
         """Close the browser context (a dead browser may never answer: give up after a while)."""
