@@ -472,27 +472,34 @@ async def _within(run: Coroutine[Any, Any, RunResult], deadline_ms: int | None) 
 
 async def _unless_abandoned(
     daemon: Daemon, handling: Coroutine[Any, Any, dict[str, Any]], reader: asyncio.StreamReader
-) -> dict[str, Any] | None:
+) -> tuple[dict[str, Any] | None, bytes]:
     """Handle a request, cancelled if its client disconnects first (an interrupted `replay wait`):
     a client that went away must not keep its session locked (SPEC §12). A client sends nothing
-    while it waits, so end-of-file on its connection means it is gone."""
+    while it waits, so end-of-file on its connection means it is gone.
+
+    Returns the answer (None: the client went away) and the first byte of a next request the
+    client sent while waiting (b"" if none), which begins the next line read.
+    """
     task = asyncio.ensure_future(handling)
     daemon.requests.add(task)
     task.add_done_callback(daemon.requests.discard)
     gone = asyncio.ensure_future(reader.read(1))
     try:
         await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
-        if task.done():
-            return task.result()
-        if gone.result():  # more bytes while waiting: not a client of ours; answer it all the same
-            return await task
-        log.info("a client went away: its request is cancelled")
-        task.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await task
-        return None
+        if gone.done() and not gone.cancelled() and not gone.exception() and not gone.result():
+            log.info("a client went away: its request is cancelled")
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+            return None, b""
+        answer = await task  # done, or the client sent more while waiting (answered all the same)
     finally:
+        # the reader allows one waiter: the watch must be over before the next line is read
         gone.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await gone
+    early = gone.result() if gone.done() and not gone.cancelled() and not gone.exception() else b""
+    return answer, early
 
 
 async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
@@ -505,10 +512,12 @@ async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer
         await writer.drain()
         writer.close()
         return
+    early = b""  # a next request's first byte, read while the previous one was handled
     try:
         while True:
             try:
-                line = await reader.readline()
+                line = early if early == b"\n" else early + await reader.readline()
+                early = b""
             except ValueError:  # longer than MAX_MESSAGE: answer, then drop the connection
                 too_big = InvalidArgs(f"the request is over {MAX_MESSAGE // (1024 * 1024)} MiB", hint="pass less text")
                 writer.write(json.dumps({"ok": False, "error": too_big.to_dict()}).encode("utf-8") + b"\n")
@@ -524,7 +533,7 @@ async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer
                 if not isinstance(request, dict):
                     response = _bad_request()
                 else:
-                    answered = await _unless_abandoned(daemon, daemon.handle(request), reader)
+                    answered, early = await _unless_abandoned(daemon, daemon.handle(request), reader)
                     if answered is None:
                         break  # the client went away: its request was cancelled, its session released
                     response = answered

@@ -163,3 +163,20 @@ def test_daemon_stop_returns_once_the_daemon_has_exited(cli: Cli, home: str, web
     pid = daemon_pid(home)
     assert cli("daemon", "stop").returncode == 0
     assert not pid_alive(pid)
+
+
+def test_one_connection_carries_several_requests_each_answered(cli: Cli, home: str, web: str) -> None:
+    import socket
+
+    cli("open", f"{web}/shop/index.html")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(10)
+        s.connect(str(Path(home) / "daemon.sock"))
+        reader = s.makefile("rb")
+        ping = json.dumps({"op": "ping"}).encode("utf-8") + b"\n"
+        for _ in range(3):
+            s.sendall(ping)
+            assert json.loads(reader.readline())["ok"] is True
+        s.sendall(ping * 3)  # pipelined: sent before any answer
+        assert [json.loads(reader.readline())["ok"] for _ in range(3)] == [True, True, True]
+    assert "Traceback" not in (Path(home) / "daemon.log").read_text()
