@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 from replay.script.evidence import Ancestor, Anchor, Rect, TargetEvidence
 from replay.tree.suggest import WEIGHTS, rank
 
@@ -79,8 +81,8 @@ from hypothesis import strategies as st  # noqa: E402
 
 from replay.tree.suggest import MIN_SCORE, score  # noqa: E402
 
-ROLES = ["button", "link", "textbox", "generic", "form", "group"]
-LABELS = ["Place order", "Submit order", "Place", "Order", "Cancel", ""]
+ROLES = ["button", "link", "textbox", "generic", "form", "group", "main"]
+LABELS = ["Place order", "Submit order", "Place", "Order", "Cancel", "STRASSE", "Checkout", ""]
 
 
 @st.composite
@@ -96,18 +98,29 @@ def random_tree(draw: st.DrawFn, depth: int = 0) -> N:
     return node
 
 
-@settings(max_examples=150, deadline=None)
-@given(st.lists(random_tree(), min_size=1, max_size=5))
-def test_bounded_ranking_equals_scoring_every_node(roots: list[N]) -> None:
+@settings(max_examples=400, deadline=None)
+@given(st.lists(random_tree(), min_size=1, max_size=5), st.sampled_from([*LABELS[:-1], "place ORDER", "Straße"]))
+def test_bounded_ranking_equals_scoring_every_node(roots: list[N], label: str) -> None:
     cap = capture(*roots)
+    recorded = replace(RECORDED, label=label)
     exhaustive = sorted(
         (
             (s, n.position)
             for n in cap.nodes[1:]
             if (n.actionable or n.label)
-            for s in [score(cap, n, RECORDED)[0]]
+            for s in [score(cap, n, recorded)[0]]
             if s >= MIN_SCORE
         ),
         key=lambda item: (-item[0], item[1]),
     )[:5]
-    assert [(s.score, s.node.position) for s in rank(cap, RECORDED)] == exhaustive
+    assert [(s.score, s.node.position) for s in rank(cap, recorded)] == exhaustive
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=30), st.text(max_size=30))
+def test_the_cheap_string_bounds_never_undercut_the_similarity(a: str, b: str) -> None:
+    from replay.tree.suggest import _length_bound, _quick, _similar
+
+    exact = _similar(a, b)
+    assert _quick(a, b) >= exact
+    assert (1.0 if a and a.casefold() == b.casefold() else _length_bound(a.casefold(), b.casefold())) >= exact
