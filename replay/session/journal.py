@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import time
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 
 from replay.errors import CannotWrite, InvalidArgs
@@ -39,15 +40,44 @@ class JournalEntry:
         return self.line is not None
 
 
-class Journal:
-    """Append-only journal file of one session."""
+RELEASE_BATCH = 64  # entries nobody needs are let go from memory this many at a time
 
-    def __init__(self, path: str) -> None:
+
+class Journal:
+    """Append-only journal file of one session.
+
+    The file keeps every entry; memory keeps only those a recording or a repair may still write
+    (from ``pinned()``, an absolute position, on): a long session that records nothing stays flat.
+    Positions (``count``, ``since``) count every entry ever appended.
+    """
+
+    def __init__(self, path: str, pinned: Callable[[], int | None] = lambda: None) -> None:
         self.path = path
+        self.pinned = pinned  # the first position still needed (None: none is)
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
-        self.entries: list[JournalEntry] = []
+        self.entries: list[JournalEntry] = []  # the entries from position ``offset`` on
+        self.offset = 0
         if os.path.exists(path):
             self.entries = list(read_journal(path))
+        self.recorded = sum(1 for e in self.entries if e.record)  # script-bound entries ever appended
+
+    @property
+    def count(self) -> int:
+        """How many entries the journal holds (released ones included)."""
+        return self.offset + len(self.entries)
+
+    def since(self, position: int) -> list[JournalEntry]:
+        """The entries from absolute ``position`` on (never released while pinned)."""
+        assert position >= self.offset, "a pinned position is never released"
+        return self.entries[position - self.offset :]
+
+    def _release(self) -> None:
+        """Let go of the entries before the pinned position (the latest always stays: it may be retracted)."""
+        pin = self.pinned()
+        upto = min(self.count - 1, self.count if pin is None else pin)
+        if upto - self.offset >= RELEASE_BATCH:
+            del self.entries[: upto - self.offset]
+            self.offset = upto
 
     def append(self, entry: JournalEntry) -> None:
         """Persist one entry *before* its action is sent (journal before effect, SPEC §12).
@@ -67,12 +97,15 @@ class Journal:
             ) from None
         self._write(data)
         self.entries.append(entry)
+        self.recorded += entry.record
+        self._release()
 
     def retract(self, entry: JournalEntry) -> None:
         """The entry's action failed before it took effect: drop it (on disk, a ``retract`` line)."""
         assert self.entries and self.entries[-1] is entry, "only the latest entry is retracted"
         self._write((json.dumps({"retract": entry.seq}) + "\n").encode("utf-8"))
         self.entries.pop()
+        self.recorded -= entry.record
 
     def _write(self, data: bytes) -> None:
         try:

@@ -89,11 +89,12 @@ def default_target(script_path: str) -> str:
 
 
 def healed_text(tx: RepairTransaction, entries: list[JournalEntry]) -> str:
-    """The healed script: the original's header, the post-watermark slice, ``close``, the sentinel.
+    """The healed script: the original's header, the journal's entries from the watermark on
+    (``entries``), ``close``, the sentinel.
 
     Fails loudly (``UNMATERIALIZED_ACTION``, exit 4) naming an action with no portable selector.
     """
-    body = script_text(entries[tx.watermark :], header=tx.header or [f"context platform={tx.platform}"])
+    body = script_text(entries, header=tx.header or [f"context platform={tx.platform}"])
     return body + SENTINEL + "\n"
 
 
@@ -199,7 +200,7 @@ def end(
     home: str,
     name: str,
     tx: RepairTransaction,
-    entries: Sequence[JournalEntry],
+    entries: Sequence[JournalEntry],  # from the watermark on
     *,
     reason: str | None,
     discard: bool = False,
@@ -253,6 +254,6 @@ def recover(home: str) -> dict[str, Ending]:
         if tx is None or tx.state == COMMITTED:
             continue
         journal = os.path.join(root, name, "journal.ndjson")
-        entries = read_journal(journal) if os.path.exists(journal) else []
+        entries = read_journal(journal)[tx.watermark :] if os.path.exists(journal) else []
         ended[name] = end(home, name, tx, entries, reason="the daemon stopped during the repair")
     return ended

@@ -83,6 +83,6 @@ def new_transaction(
         target=target,
         plan_digest=plan.digest,
         platform=plan.platform,
-        watermark=len(session.journal.entries),
+        watermark=session.journal.count,
         header=header,
     )

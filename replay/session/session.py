@@ -33,7 +33,7 @@ class Recording:
     """Recording state: on, and where ``close`` writes the script."""
 
     path: str | None = None  # None: the default under $REPLAY_HOME/scripts
-    start: int = 0  # journal length when recording started
+    start: int = 0  # journal position (``Journal.count``) when recording started
 
 
 @dataclass
@@ -63,7 +63,7 @@ class Session:
     values: dict[str, str] = field(default_factory=dict)  # that run's effective variable values
 
     def __post_init__(self) -> None:
-        self.journal = Journal(os.path.join(self.home, "sessions", self.name, "journal.ndjson"))
+        self.journal = Journal(os.path.join(self.home, "sessions", self.name, "journal.ndjson"), self._pinned)
         self.last_used = self.last_used or self.clock.now()
 
     def diverged(self, divergence: Divergence) -> None:
@@ -72,19 +72,25 @@ class Session:
         self.outstanding = True
         self.recorded_at_divergence = self.recorded_count()
 
+    def _pinned(self) -> int | None:
+        """The first journal position a recording or a repair may still write (None: none)."""
+        starts = [self.recording.start] if self.recording is not None else []
+        starts += [self.repair.watermark] if self.repair is not None else []
+        return min(starts, default=None)
+
     def recorded_count(self) -> int:
         """Recorded (script-bound) actions in the journal: a corrective action raises it."""
-        return sum(1 for e in self.journal.entries if e.record)
+        return self.journal.recorded
 
     def start_recording(self, path: str | None) -> None:
         """Turn recording on from the current journal position (on disk too: a crash keeps it)."""
-        self.recording = Recording(path, len(self.journal.entries))
+        self.recording = Recording(path, self.journal.count)
         orphans.save(self.home, self.name, target=path, start=self.recording.start, platform=self.platform)
 
     def recorded_script(self) -> str:
         """The script recording has produced so far (fails loudly on an unmaterialized step)."""
         assert self.recording is not None
-        return script_text(self.journal.entries[self.recording.start :], platform=self.platform)
+        return script_text(self.journal.since(self.recording.start), platform=self.platform)
 
     def write_recording(self, path: str | None = None) -> str:
         """Publish the recorded script; returns its path."""

@@ -141,7 +141,7 @@ def test_closing_an_incomplete_repair_by_hand_leaves_no_tombstone(tmp_path: Path
     target = tmp_path / "flow.healed.ad"
     s = armed(d, "byhand", target)
     assert s.repair is not None
-    ending = repair.end(d.home, "byhand", s.repair, s.journal.entries, reason=None)
+    ending = repair.end(d.home, "byhand", s.repair, s.journal.since(s.repair.watermark), reason=None)
     assert ending.aborted and not target.exists()
     repair.check_tombstone(d.home, "byhand")  # nothing raised: the user closed it on purpose
 
@@ -172,7 +172,7 @@ def test_a_commit_with_an_action_that_vanished_before_it_was_described_fails_lou
     repair.complete(s)
     assert s.repair is not None
     with pytest.raises(Unmaterialized, match=r"step 2 \(click"):
-        repair.end(d.home, "r4", s.repair, s.journal.entries, reason=None)
+        repair.end(d.home, "r4", s.repair, s.journal.since(s.repair.watermark), reason=None)
     assert not target.exists() and s.repair.state == repair.COMPLETE  # the session stays; close --discard ends it
 
 
