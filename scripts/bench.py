@@ -314,8 +314,38 @@ def _children(pid: int) -> list[int]:
     return out
 
 
-def bench_memory(actions: int = 2000) -> list[tuple[int, float, float]]:
-    """RSS of the daemon and of Playwright's driver (node) over ``actions`` clicks in one session."""
+def _node_child(pid: int) -> int:
+    return next(c for c in _children(pid) if "node" in Path(f"/proc/{c}/cmdline").read_text())
+
+
+def _playwright_clicks(url: str, actions: int, every: int) -> list[float]:
+    """The same clicks with plain Playwright (its own driver process): that driver's RSS every ``every``."""
+
+    async def clicks() -> list[float]:
+        from playwright.async_api import async_playwright
+
+        from replay.drivers.web import LAUNCH_ARGS
+
+        rss = []
+        async with async_playwright() as pw:
+            browser = await pw.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
+            page = await browser.new_page(viewport={"width": 1280, "height": 800})
+            await page.goto(f"{url}/shop/index.html")
+            driver = _node_child(os.getpid())
+            for done in range(actions + 1):
+                if done % every == 0:
+                    rss.append(_rss_mib(driver))
+                if done < actions:
+                    await page.get_by_test_id("rate-up").click()
+            await browser.close()
+        return rss
+
+    return asyncio.run(clicks())
+
+
+def bench_memory(actions: int = 2000) -> list[tuple[int, float, float, float]]:
+    """RSS of the daemon and of its Playwright driver (node) over ``actions`` clicks in one session,
+    beside the driver of plain Playwright doing the same clicks on the same page."""
     from replay.client import Client
 
     home = tempfile.mkdtemp(prefix="rb-", dir="/tmp")
@@ -325,17 +355,18 @@ def bench_memory(actions: int = 2000) -> list[tuple[int, float, float]]:
             client = Client("mem", home=home, cwd=home)
             client.open(f"{url}/shop/index.html")
             daemon = int(Path(home, "daemon.pid").read_text())
-            driver = next(c for c in _children(daemon) if "node" in Path(f"/proc/{c}/cmdline").read_text())
+            driver = _node_child(daemon)
             for done in range(actions + 1):
                 if done % (actions // 4) == 0:
                     rows.append((done, _rss_mib(daemon), _rss_mib(driver)))
                 if done < actions:
                     client.command("click", "id=rate-up")
             client.close()
+            plain = _playwright_clicks(url, actions, actions // 4)
     finally:
         Client(home=home).shutdown()
         shutil.rmtree(home, ignore_errors=True)
-    return rows
+    return [(*row, theirs) for row, theirs in zip(rows, plain, strict=True)]
 
 
 def paired(ours: list[float], theirs: list[float]) -> tuple[float, float, float]:
@@ -699,11 +730,11 @@ def main() -> None:
     if "suite" in which:
         print_suite(bench_suite())
     if "memory" in which:
-        print("## Memory over 2,000 clicks in one session (RSS, MiB)\n")
-        print("| clicks | daemon | Playwright driver |")
-        print("|---:|---:|---:|")
-        for done, ours, driver in bench_memory():
-            print(f"| {done} | {ours} | {driver} |")
+        print("## Memory over 2,000 clicks in one session (RSS, MiB), beside plain Playwright's driver\n")
+        print("| clicks | daemon | its Playwright driver | plain Playwright's driver |")
+        print("|---:|---:|---:|---:|")
+        for done, ours, driver, plain in bench_memory():
+            print(f"| {done} | {ours} | {driver} | {plain} |")
         print()
     if "roundtrip" in which:
         print("## Warm-daemon round trips (small page)\n")
