@@ -100,8 +100,8 @@
     return r === 'presentation' ? null : r;
   }
 
-  function isHiddenStyle(el, style) {
-    return style.display === 'none' || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert');
+  function isHiddenStyle(el, display) {
+    return display === 'none' || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert');
   }
 
   // Text of a subtree as an accessible name from content (simplified accname).
@@ -175,7 +175,7 @@
 
   function ownText(el) {
     let t = '';
-    for (const c of el.childNodes) if (c.nodeType === 3) t += c.data;
+    for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3) t += c.data;
     return norm(t);
   }
 
@@ -192,7 +192,7 @@
   }
 
   function scrollableStyle(el, st) {
-    const oy = st.overflowY, ox = st.overflowX;
+    const oy = st.overflowY, ox = st.overflowX;  // (each read of a computed style crosses into the engine)
     return ((oy === 'auto' || oy === 'scroll') && el.scrollHeight > el.clientHeight + 1) ||
       ((ox === 'auto' || ox === 'scroll') && el.scrollWidth > el.clientWidth + 1);
   }
@@ -205,7 +205,9 @@
     nameOut = '';
     if (SKIP_TAGS.has(el.tagName)) return '';
     const st = styleOf(el);
-    if (isHiddenStyle(el, st)) return '';
+    const display = st.display;
+    if (isHiddenStyle(el, display)) return '';
+    const visibility = st.visibility, cursor = st.cursor;
     const role = roleOf(el);
     let label = labelOf(el, role);
     const fromContent = label === null;
@@ -213,14 +215,14 @@
     const id = testIdOf(el);
     const own = ownText(el);
     const focusable = el.tabIndex >= 0 && (el.hasAttribute('tabindex') || el.isContentEditable);
-    const ownPointer = st.cursor === 'pointer' && parentCursor !== 'pointer';
+    const ownPointer = cursor === 'pointer' && parentCursor !== 'pointer';
     const clickable = ownPointer || el.hasAttribute('onclick');
     const keep = fromContent || !!role || !!label || !!id || focusable || clickable || !!own || el.tagName === 'IFRAME';
     let index = parent;
     if (keep) {
       const r = el.getBoundingClientRect();
       const x = r.left + ox, y = r.top + oy, w = r.width, h = r.height;
-      const visible = w > 0 && h > 0 && st.visibility !== 'hidden' && st.visibility !== 'collapse';
+      const visible = w > 0 && h > 0 && visibility !== 'hidden' && visibility !== 'collapse';
       const enabled = !(el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true');
       const tag = el.tagName.toLowerCase();
       const type = (el.getAttribute('type') || '').toLowerCase();
@@ -269,7 +271,7 @@
         visit_children(body, index, fid, ox + fr.left + el.clientLeft, oy + fr.top + el.clientTop, deepActive(doc), '');
       }
     } else {
-      text = visit_children(el, index, frame, ox, oy, active, st.cursor);
+      text = visit_children(el, index, frame, ox, oy, active, cursor);
       name = nameOut;
     }
     if (keep && index !== parent) {
@@ -279,16 +281,16 @@
     }
     // what this element adds to an ancestor's name from content (textFrom's rules)
     const tag = el.tagName;
-    if (st.visibility === 'hidden') nameOut = '';
+    if (visibility === 'hidden') nameOut = '';
     else {
       const al = norm(el.getAttribute('aria-label'));
       if (al) nameOut = ' ' + al + ' ';
       else if (tag === 'IMG') nameOut = ' ' + (el.getAttribute('alt') || '') + ' ';
       else if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'IFRAME') nameOut = '';
-      else nameOut = st.display !== 'inline' ? ' ' + name + ' ' : name;
+      else nameOut = display !== 'inline' ? ' ' + name + ' ' : name;
     }
-    if (st.visibility === 'hidden') return '';
-    return st.display === 'inline' ? text : ' ' + text + ' ';
+    if (visibility === 'hidden') return '';
+    return display === 'inline' ? text : ' ' + text + ' ';
   }
 
   // The rendered text of the children; `nameOut` gets their name from content (a shadow root's
@@ -297,14 +299,15 @@
     let text = '';
     let name = '';
     if (el.shadowRoot) {
-      for (const c of el.shadowRoot.childNodes) {
+      for (let c = el.shadowRoot.firstChild; c; c = c.nextSibling) {
         if (c.nodeType === 3) name += c.data;  // (the rendered text has only a shadow root's elements)
         else if (c.nodeType === 1) { text += visit(c, parent, frame, ox, oy, active, cursor); name += nameOut; }
       }
     }
-    for (const c of el.childNodes) {
-      if (c.nodeType === 3) { text += c.data; if (!el.shadowRoot) name += c.data; }
-      else if (c.nodeType === 1) { text += visit(c, parent, frame, ox, oy, active, cursor); if (!el.shadowRoot) name += nameOut; }
+    const shadow = !!el.shadowRoot;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 3) { text += c.data; if (!shadow) name += c.data; }
+      else if (c.nodeType === 1) { text += visit(c, parent, frame, ox, oy, active, cursor); if (!shadow) name += nameOut; }
       if (text.length > MAX_TEXT * 8) text = text.slice(0, MAX_TEXT * 8);
       if (name.length > MAX_TEXT * 8) name = name.slice(0, MAX_TEXT * 8);
     }
