@@ -352,5 +352,8 @@
     open.push(i);
   }
   while (open.length) { out.push('</node>'); open.pop(); }
-  return JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], xml: out.join('') });
+  const json = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], xml: out.join('') });
+  // One non-ASCII character makes the whole string two-byte, which doubles its transfer: \u escapes
+  // keep it one-byte (JSON decodes them to the same characters).
+  return NON_ASCII.test(json) ? json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : json;
 }
