@@ -87,10 +87,14 @@ class Step:
 
     def line(self, target: Target | None = None) -> str:
         """The canonical line as written (``${VAR}`` kept, record flags dropped), optionally retargeted."""
-        raw = self.raw
-        flags = tuple((k, v) for k, v in raw.flags if k not in ("--record", "--no-record"))
-        params = raw.params if target is None else tuple((k, target if k == "target" else v) for k, v in raw.params)
-        return format_action(replace(raw, params=params, flags=flags))
+        return line_of(self.raw, target)
+
+
+def line_of(raw: Action, target: Target | None = None) -> str:
+    """The canonical line of ``raw`` as written (``${VAR}`` kept, record flags dropped), optionally retargeted."""
+    flags = tuple((k, v) for k, v in raw.flags if k not in ("--record", "--no-record"))
+    params = raw.params if target is None else tuple((k, target if k == "target" else v) for k, v in raw.params)
+    return format_action(replace(raw, params=params, flags=flags))
 
 
 async def capture(state: StepState) -> Capture:

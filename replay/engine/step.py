@@ -15,6 +15,7 @@ stops the step as ``StepStopped``: an interactive caller gets its ``error``; the
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
@@ -24,7 +25,7 @@ from typing import Any
 from replay.engine import observe
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
-from replay.engine.state import Step, StepState, StepStopped, capture, journal
+from replay.engine.state import Step, StepState, StepStopped, capture, journal, line_of
 from replay.errors import (
     ActionFailed,
     BrowserUnavailable,
@@ -198,7 +199,7 @@ async def _close(state: StepState, step: Step) -> dict[str, Any]:
 # steps on an element -----------------------------------------------------------------------------
 
 
-@dataclass
+@dataclass(frozen=True)
 class Described:
     """How a step's element is written to a script: line, evidence, verification, selector."""
 
@@ -245,8 +246,15 @@ def _as_written(step: Step) -> Described | None:
     raw = step.raw
     if step.provenance != PLAN or raw.annotation is None or raw.target is None or raw.target.selector is None:
         return None
+    return _written(raw)
+
+
+@functools.lru_cache(maxsize=4096)
+def _written(raw: Action) -> Described:
+    """How a plan step is written, formatted once per step and not again on every replay of it."""
+    assert raw.annotation is not None and raw.target is not None and raw.target.selector is not None
     return Described(
-        step.line(), ev_codec.encode(raw.annotation), raw.annotation.verification, format_selector(raw.target.selector)
+        line_of(raw), ev_codec.encode(raw.annotation), raw.annotation.verification, format_selector(raw.target.selector)
     )
 
 

@@ -333,7 +333,9 @@ class Daemon:
                     tx.target = os.path.abspath(save_script)
                 # reason None: the user closes it, so a failed commit fails loudly and the session stays
                 try:
-                    ending = repair.end(self.home, name, tx, session.journal.since(tx.watermark), reason=None, discard=discard)
+                    ending = repair.end(
+                        self.home, name, tx, session.journal.since(tx.watermark), reason=None, discard=discard
+                    )
                 except ReplayError:
                     tx.target = target  # a failed close changes nothing, the target included
                     raise
@@ -412,7 +414,9 @@ class Daemon:
         async with session.lock:
             keep = False  # the journal stays for a repair's record, and for a recording not written
             if session.repair is not None:
-                repair.end(self.home, name, session.repair, session.journal.since(session.repair.watermark), reason=reason)
+                repair.end(
+                    self.home, name, session.repair, session.journal.since(session.repair.watermark), reason=reason
+                )
                 keep = True
             elif session.recording is not None:
                 try:
