@@ -1,7 +1,8 @@
-"""The `replay` console script. Interactive commands (`replay snapshot -i`, `replay click @e3`) go
-straight to the daemon without importing click or the script language: a command costs a Python
-start-up and one socket round trip. Anything else — `--help`, scripts, runs, an option the fast path
-does not know — is click's (``replay.cli.app``)."""
+"""The `replay` console script. Interactive commands (`replay snapshot -i`, `replay click @e3`) and
+`replay run FILE` go straight to the daemon without importing click or the script language: a
+command costs a Python start-up and one socket round trip. Anything else — `--help`, other commands,
+an option or a value the fast path does not know — is click's (``replay.cli.app``), which also says
+what is wrong with a bad one."""
 
 from __future__ import annotations
 
@@ -32,6 +33,14 @@ FAST_COMMANDS = frozenset(
     }
 )
 MAX_MS = 3_600_000
+LEVELS = ("digest", "default", "full")
+
+
+def _ms(value: str) -> int | None:
+    """A duration in ms as click's ``MS`` type takes it, or None (click says what is wrong)."""
+    if not value.isascii() or not value.isdigit() or len(value) > 8 or not 1 <= int(value) <= MAX_MS:
+        return None
+    return int(value)
 
 
 def parse(argv: list[str]) -> tuple[str, list[str], dict[str, str | int | bool]] | None:
@@ -48,9 +57,10 @@ def parse(argv: list[str]) -> tuple[str, list[str], dict[str, str | int | bool]]
             if not eq:
                 value = next(rest, "")
             if name == "--timeout":
-                if not value.isascii() or not value.isdigit() or not 1 <= int(value[:8]) <= MAX_MS or len(value) > 8:
+                ms = _ms(value)
+                if ms is None:
                     return None  # click says what is wrong with it
-                options["timeout"] = int(value)
+                options["timeout"] = ms
             else:
                 options["session"] = value
         elif word == "--json":
@@ -60,8 +70,83 @@ def parse(argv: list[str]) -> tuple[str, list[str], dict[str, str | int | bool]]
     return argv[0], args, options
 
 
+def parse_run(argv: list[str]) -> tuple[str, dict[str, str], dict[str, str | int | bool]] | None:
+    """``run FILE`` with ``-e KEY=VALUE``, ``--session``, ``--timeout``, ``--level`` and ``--json``
+    (file, values, options) as click would read them; None for anything else, which click handles."""
+    from replay.keys import valid_key
+
+    if not argv or argv[0] != "run" or "--help" in argv or "--" in argv:
+        return None
+    file: str | None = None
+    values: dict[str, str] = {}
+    options: dict[str, str | int | bool] = {}
+    rest = iter(argv[1:])
+    for word in rest:
+        name, eq, value = word.partition("=")
+        if word == "-e":
+            key, sep, val = next(rest, "").partition("=")
+            if not sep or not valid_key(key):
+                return None
+            values[key] = val
+        elif name in ("--session", "--timeout", "--level"):
+            if not eq:
+                value = next(rest, "")
+            if name == "--timeout":
+                ms = _ms(value)
+                if ms is None:
+                    return None
+                options["timeout"] = ms
+            elif name == "--level":
+                if value not in LEVELS:
+                    return None
+                options["level"] = value
+            else:
+                options["session"] = value
+        elif word == "--json":
+            options["json"] = True
+        elif word.startswith("-") or file is not None:
+            return None  # another option (-eKEY=VALUE, --headed, --from …), or a second argument
+        else:
+            file = word
+    if file is None:
+        return None
+    try:
+        with open(file, "rb") as fh:
+            fh.read().decode("utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None  # click reports the file
+    return file, values, options
+
+
+def _run(file: str, values: dict[str, str], options: dict[str, str | int | bool]) -> None:
+    from replay.cli.output import emit, exit_with_divergence, report_error, run_text
+    from replay.client import Client
+    from replay.errors import DivergenceError, ReplayError
+
+    as_json = bool(options.get("json"))
+    session = options.get("session")
+    try:
+        timeout = options.get("timeout")
+        result = Client(str(session) if session is not None else None).run(
+            file,
+            values=values,
+            timeout=int(timeout) if timeout is not None else None,
+            level=str(options.get("level", "default")),
+        )
+    except DivergenceError as err:
+        exit_with_divergence(err, file, as_json)
+    except ReplayError as err:
+        sys.stdout.flush()
+        sys.exit(report_error(err, as_json))
+    emit(as_json, {"result": result}, run_text(result))
+
+
 def main() -> None:
-    """`replay …`: the fast path for an interactive command, else the click application."""
+    """`replay …`: the fast path for an interactive command or a run, else the click application."""
+    run = parse_run(sys.argv[1:])
+    if run is not None:
+        _run(*run)
+        return
     parsed = parse(sys.argv[1:])
     if parsed is None:
         from replay.cli import cli_main

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 from replay.errors import ReplayError
 
@@ -64,3 +64,32 @@ def action_text(result: dict[str, Any]) -> str:
     if result.get("path"):
         text += f"\n  saved {result['path']}"
     return text
+
+
+def run_text(result: dict[str, Any]) -> str:
+    """The human lines of a passed ``replay run``."""
+    ran = int(result["ran"])
+    text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
+    if result.get("healed"):
+        text += f"\nhealed script written to {result['healed']}"
+    elif result.get("repair"):
+        repair = result["repair"]
+        text += f"\nrepair {repair['state']}: `replay close --session {result['session']}` publishes {repair['target']}"
+    return text
+
+
+def exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | None = None) -> NoReturn:
+    """Project a divergence (JSON as the last stdout line, or the text report) and exit 3."""
+    if as_json:
+        sys.stdout.write(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False) + "\n")
+    else:
+        from replay.engine.report import render_text
+
+        if headline:
+            sys.stdout.write(headline + "\n")
+        # the session keeps this run's -e values, so the resume command needs none
+        sys.stdout.write(
+            render_text(err.divergence, f"replay run {file} --session {err.divergence.get('session')}") + "\n"
+        )
+    sys.stdout.flush()
+    sys.exit(err.exit_code)

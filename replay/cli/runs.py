@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import sys
-from typing import Any, NoReturn
 
 import click
 
@@ -18,20 +16,7 @@ from replay.cli.app import (
     save_script_option,
     session_option,
 )
-
-
-def _exit_with_divergence(err: Any, file: str, as_json: bool, headline: str | None = None) -> NoReturn:
-    """Project a divergence (JSON as the last stdout line, or the text report) and exit 3."""
-    if as_json:
-        click.echo(json.dumps({"ok": False, "error": err.to_dict()}, ensure_ascii=False))
-    else:
-        from replay.engine.report import render_text
-
-        if headline:
-            click.echo(headline)
-        # the session keeps this run's -e values, so the resume command needs none
-        click.echo(render_text(err.divergence, f"replay run {file} --session {err.divergence.get('session')}"))
-    sys.exit(err.exit_code)
+from replay.cli.output import exit_with_divergence, run_text
 
 
 @main.command("run")
@@ -82,15 +67,8 @@ def run_cmd(
             save_script=save_script,
         )
     except DivergenceError as err:
-        _exit_with_divergence(err, file, as_json)
-    ran = int(result["ran"])
-    text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
-    if result.get("healed"):
-        text += f"\nhealed script written to {result['healed']}"
-    elif result.get("repair"):
-        repair = result["repair"]
-        text += f"\nrepair {repair['state']}: `replay close --session {result['session']}` publishes {repair['target']}"
-    emit(as_json, {"result": result}, text)
+        exit_with_divergence(err, file, as_json)
+    emit(as_json, {"result": result}, run_text(result))
 
 
 @main.command("divergence")
@@ -131,7 +109,7 @@ def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level
         fresh.explicit = False  # always a new session, whatever REPLAY_SESSION says
         result = fresh.run(file, values=values, timeout=timeout, level=level)
     except DivergenceError as err:
-        _exit_with_divergence(err, file, as_json, f"verification FAILED: {file} diverges in a fresh session")
+        exit_with_divergence(err, file, as_json, f"verification FAILED: {file} diverges in a fresh session")
     emit(as_json, {"result": result}, f"verified: {file} passes in a fresh session ({result['ran']} steps)")
 
 

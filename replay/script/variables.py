@@ -11,11 +11,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from replay.errors import InvalidArgs, Location, UnresolvedVariable
+from replay.keys import ENV_KEY, RESERVED_PREFIXES, SHELL_PREFIX
 
-ENV_KEY = re.compile(r"[A-Z][A-Z0-9_]*\Z")
 REF_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-RESERVED_PREFIXES = ("REPLAY_", "AD_")
-SHELL_PREFIX = "REPLAY_VAR_"
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -72,6 +73,41 @@ def test_the_fast_path_reads_options_as_click_does_and_leaves_the_rest_to_click(
         assert parse(argv) is None, argv
 
 
+def test_a_plain_run_takes_the_fast_path_and_anything_else_is_clicks(tmp_path: Path) -> None:
+    from replay.cli.fast import parse_run
+
+    flow = tmp_path / "flow.ad"
+    flow.write_text("context platform=web\nopen http://x/\n", encoding="utf-8")
+    f = str(flow)
+    assert parse_run(["run", f]) == (f, {}, {})
+    assert parse_run(
+        ["run", "-e", "A=1", "-e", "A=2=3", f, "--session=s", "--timeout", "900", "--level", "full", "--json"]
+    ) == (
+        f,
+        {"A": "2=3"},
+        {"session": "s", "timeout": 900, "level": "full", "json": True},
+    )
+    (tmp_path / "latin1.ad").write_bytes(b"open http://x/\xe9\n")
+    for argv in (
+        ["run", f, "--help"],
+        ["run", f, "-e", "lower=1"],  # click says what is wrong with the key
+        ["run", f, "-e", "REPLAY_X=1"],
+        ["run", f, "-e", "NOVALUE"],
+        ["run", f, "-eA=1"],
+        ["run", f, "--headed"],
+        ["run", f, "--from", "3"],
+        ["run", f, "--level", "loud"],
+        ["run", f, "--timeout", "0"],
+        ["run", f, f],
+        ["run", str(tmp_path / "missing.ad")],
+        ["run", str(tmp_path / "latin1.ad")],
+        ["run", str(tmp_path)],
+        ["run"],
+        ["verify", f],
+    ):
+        assert parse_run(argv) is None, argv
+
+
 def test_the_fast_path_imports_neither_click_nor_the_script_language() -> None:
     import subprocess
     import sys
@@ -84,3 +120,21 @@ def test_the_fast_path_imports_neither_click_nor_the_script_language() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_fast_run_imports_neither_click_nor_the_script_language(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    flow = tmp_path / "flow.ad"
+    flow.write_text("open http://x/\n", encoding="utf-8")
+    code = (
+        "import sys\nimport replay.client\n"
+        # the daemon's answer, so that no daemon starts: what is imported on the way is the point
+        "replay.client.Client.run = lambda self, *a, **k: {'ran': 1, 'elapsedSeconds': 0.1}\n"
+        f"from replay.cli.fast import main\nsys.argv = ['replay', 'run', {str(flow)!r}, '-e', 'A=1']\nmain()\n"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright')"
+        " or m.startswith('replay.script') or m.startswith('replay.engine')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "replayed 1 step in 0.1 s" in out.stdout and "LOADED []" in out.stdout, out.stdout + out.stderr
