@@ -12,6 +12,7 @@ from typing import Any, cast
 from playwright.async_api import (
     Browser,
     BrowserContext,
+    CDPSession,
     ElementHandle,
     JSHandle,
     Locator,
@@ -164,6 +165,9 @@ class WebDriver:
         self.context = context
         self.page = page
         self._capture_fn: JSHandle | None = None  # the capture function, compiled once per document
+        self._cdp: CDPSession | None = None  # Chromium: captures go through a CDP session of their own
+        self._cdp_usable = True
+        self._capture_id: str | None = None  # the capture function's object in that session
         self._in_subframes: dict[int, set[int]] = {}  # generation → nodes inside same-origin iframes
         self.crashed = False
         page.on("crash", lambda _: setattr(self, "crashed", True))
@@ -182,13 +186,10 @@ class WebDriver:
         opts = {"testIdAttributes": TEST_ID_ATTRIBUTES, "generation": generation, "keep": keep}
         for attempt in (1, 2):
             try:
-                if self._capture_fn is None:
-                    # sending 20 KB of source with every capture costs more than the walk itself
-                    self._capture_fn = await self.page.evaluate_handle(f"() => ({CAPTURE_JS.strip()})")
-                text = await self._capture_fn.evaluate("(capture, opts) => capture(opts)", opts)
+                text = await self._evaluate_capture(opts)
                 break
-            except Exception as exc:  # noqa: BLE001 - a new document invalidates the handle: retry once
-                self._capture_fn = None
+            except Exception as exc:  # noqa: BLE001 - a new document invalidates the function: retry once
+                self._capture_fn = self._capture_id = None
                 if attempt == 2:
                     raise from_playwright(exc, action="capture") from None
         taken = build_capture(json.loads(text))
@@ -196,6 +197,40 @@ class WebDriver:
         for old in [g for g in self._in_subframes if g < generation - 8 and g != keep]:
             del self._in_subframes[old]
         return taken
+
+    async def _evaluate_capture(self, opts: dict[str, Any]) -> str:
+        """Run capture.js in the page's main world; the function is compiled once per document
+        (sending 20 KB of source with every capture costs more than the walk itself).
+
+        On Chromium through a CDP session of its own: a capture is how replay looks, not something
+        the test did, so it stays out of Playwright's trace (which would snapshot the DOM around
+        every one of them) and skips its call bookkeeping. Elsewhere through ``evaluate``.
+        """
+        if self._cdp is None and self._cdp_usable:
+            try:
+                self._cdp = await self.context.new_cdp_session(self.page)
+            except Exception:  # noqa: BLE001 - not Chromium: evaluate instead
+                self._cdp_usable = True
+        if self._cdp is None:
+            if self._capture_fn is None:
+                self._capture_fn = await self.page.evaluate_handle(f"() => ({CAPTURE_JS.strip()})")
+            return cast(str, await self._capture_fn.evaluate("(capture, opts) => capture(opts)", opts))
+        if self._capture_id is None:
+            made = await self._cdp.send("Runtime.evaluate", {"expression": f"({CAPTURE_JS.strip()})"})
+            self._capture_id = made["result"]["objectId"]
+        done = await self._cdp.send(
+            "Runtime.callFunctionOn",
+            {
+                "objectId": self._capture_id,
+                "functionDeclaration": "function (opts) { return this(opts); }",
+                "arguments": [{"value": opts}],
+                "returnByValue": True,
+            },
+        )
+        if "exceptionDetails" in done:
+            details = done["exceptionDetails"]
+            raise RuntimeError(str(details.get("exception", {}).get("description") or details.get("text")))
+        return cast(str, done["result"]["value"])
 
     def _target(self, generation: int, index: int) -> Locator | None:
         """The locator of a main-frame node (None for a node inside an iframe: a handle finds it)."""

@@ -180,3 +180,18 @@ def test_every_visible_actionable_node_of_every_fixture_page_materializes_to_exa
     checked, wrong = chromium.run(go)
     print(f"materialized {checked} visible actionable nodes on {len(FIXTURE_PAGES)} fixture pages")
     assert wrong == [] and checked >= 50  # 60 today: the loop must not pass by checking nothing
+
+
+def test_a_browser_without_cdp_captures_the_same_tree_through_evaluate(web: str, chromium: Chromium) -> None:
+    from lxml import etree
+
+    async def go() -> tuple[bytes, bytes, bytes]:
+        async with chromium.page(f"{web}/shop/index.html") as d:
+            through_cdp = etree.tostring((await d.capture(1)).root)
+            d._cdp, d._cdp_usable = None, False  # as on Firefox or WebKit
+            through_evaluate = etree.tostring((await d.capture(1)).root)
+            await d.navigate(f"{web}/shop/checkout.html", 5000)  # a new document: compiled again
+            return through_cdp, through_evaluate, etree.tostring((await d.capture(2)).root)
+
+    through_cdp, through_evaluate, after = chromium.run(go)
+    assert through_cdp == through_evaluate and b"Place order" in after

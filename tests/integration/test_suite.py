@@ -256,3 +256,18 @@ def test_each_worker_has_a_daemon_and_a_browser_of_its_own(cli: Cli, web: str, t
     logs = [Path(cli.home) / "workers" / w / "daemon.log" for w in ("w1", "w2")]
     pids = {line.split()[4] for log in logs for line in log.read_text().splitlines() if " serving " in line}
     assert len(pids) >= 2  # two daemon processes, so two browsers: the workers share nothing
+
+
+def test_a_trace_shows_the_scripts_actions_not_replays_captures(cli: Cli, web: str, tmp_path: Path) -> None:
+    import zipfile
+
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    (flows / "passing.ad").write_text(FLOW.read_text().replace("${SHOP}", f"{web}/shop"))
+    cli("test", str(flows), "--trace", "on")
+    trace = next((tmp_path / "replay-results").glob("*passing/attempt-1")) / "trace.zip"
+    with zipfile.ZipFile(trace) as z:
+        events = [json.loads(line) for line in z.read("trace.trace").decode("utf-8").splitlines() if line.strip()]
+    methods = [e.get("method") for e in events if e.get("type") == "before"]
+    assert {"click", "fill"} <= set(methods), methods
+    assert not [m for m in methods if m and m.startswith("evaluate")], methods
