@@ -120,7 +120,7 @@ def test_role_and_name_agree_with_playwright_get_by_role(web: str, chromium: Chr
                 for n in cap.nodes[1:]:
                     if not n.label or n.role == "generic" or n.frame:
                         continue
-                    ours = await d.element(1, n.position)
+                    ours = await (await d._located(1, n.position)).element_handle()
                     loc = d.page.get_by_role(n.role, name=n.label, exact=True)  # type: ignore[arg-type]
                     count = await loc.count()
                     same = False
@@ -195,3 +195,30 @@ def test_a_browser_without_cdp_captures_the_same_tree_through_evaluate(web: str,
 
     through_cdp, through_evaluate, after = chromium.run(go)
     assert through_cdp == through_evaluate and b"Place order" in after
+
+
+def test_a_node_captured_through_evaluate_is_acted_on_in_the_main_world(web: str, chromium: Chromium) -> None:
+    async def go() -> tuple[str, Any]:
+        async with chromium.page(f"{web}/shop/checkout.html") as d:
+            d._cdp_usable = False  # as on Firefox or WebKit
+            cap = await d.capture(1)
+            email = next(n for n in cap.nodes if n.label == "Email")
+            await d.act(1, email.position, "fill", {"text": "ada@example.com"}, 5000)
+            return d._world_of[1], await d.act(1, email.position, "get_value", {}, 5000)
+
+    assert chromium.run(go) == ("main", "ada@example.com")
+
+
+def test_page_scripts_that_replace_built_ins_cannot_break_a_capture(web: str, chromium: Chromium) -> None:
+    async def go() -> tuple[str, Capture]:
+        async with chromium.page(f"{web}/shop/checkout.html") as d:
+            await d.page.evaluate(
+                "() => { JSON.stringify = () => '{}'; Array.prototype.push = function () { throw new Error('no'); };"
+                " window.Map = function () { throw new Error('no'); }; String.prototype.trim = () => 'x'; }"
+            )
+            cap = await d.capture(1)
+            return d._world_of[1], cap
+
+    world, cap = chromium.run(go)
+    assert world == "utility"  # Playwright's isolated world: the page's globals are not ours
+    assert ("button", "Place order") in _labels(cap)
