@@ -4,6 +4,7 @@ scripts/bench            # all (a regular, byte-compiled install in .venv-bench,
 scripts/bench capture    # tree capture vs Playwright's aria_snapshot, by tree nodes, generated and mixed pages
 scripts/bench roundtrip  # warm-daemon CLI round trips
 scripts/bench fifty      # a clean 50-step flow: replay (CLI and in-process) vs warm hand-written Playwright
+scripts/bench fifty-vs OTHER/bin/replay  # the same through `replay run` of this install and another, A/B in one run
 scripts/bench verify     # verification + divergence at 5k nodes: 0/20/100/300 look-alikes, selector-miss
 scripts/bench materialize # recording's materialization for every actionable node of a 5k-node page
 scripts/bench memory     # daemon and Playwright driver RSS over 2,000 clicks
@@ -292,6 +293,48 @@ def bench_fifty() -> dict[str, Any]:
         Client(home=home).shutdown()
         shutil.rmtree(home, ignore_errors=True)
     return {"steps": steps, "times": times}
+
+
+def bench_fifty_vs(other: str) -> dict[str, list[float]]:
+    """The clean 50-step flow through `replay run` of this install and of ``other`` (another install's
+    `replay`, e.g. an older commit's), beside warm Playwright: ``PAIRS`` rounds, the order rotated."""
+    from replay.client import Client
+
+    this = str(Path(sys.executable).with_name("replay"))
+    homes = {"other": tempfile.mkdtemp(prefix="rb-", dir="/tmp"), "this": tempfile.mkdtemp(prefix="rb-", dir="/tmp")}
+    playwright = WarmPlaywright()
+    try:
+        with serve() as url:
+            flow = record_fifty(url, homes["this"])
+
+            def cli(which: str, exe: str) -> Callable[[], float]:
+                def run() -> float:
+                    env = {**os.environ, "REPLAY_HOME": homes[which]}
+                    t = time.perf_counter()
+                    subprocess.run([exe, "run", str(flow)], env=env, cwd=homes[which], check=True, capture_output=True)
+                    return time.perf_counter() - t
+
+                return run
+
+            sides = {
+                "other": cli("other", other),
+                "this": cli("this", this),
+                "Playwright": lambda: playwright.fifty(url),
+            }
+            for side in sides.values():
+                side()
+                side()
+            times: dict[str, list[float]] = {k: [] for k in sides}
+            order = list(sides.items())
+            for k in range(PAIRS):
+                for name, side in order[k % 3 :] + order[: k % 3]:
+                    times[name].append(side())
+    finally:
+        playwright.close()
+        for home in homes.values():
+            Client(home=home).shutdown()
+            shutil.rmtree(home, ignore_errors=True)
+    return times
 
 
 def _rss_mib(pid: int) -> float:
@@ -695,6 +738,17 @@ def main() -> None:
                 f"| {name} ≤ {budget:.2f}× Playwright | {mid:.2f}× ({lo:.2f}–{hi:.2f}) | "
                 f"{'met' if mid <= budget else 'not met'} |"
             )
+        print()
+    if "fifty-vs" in which:
+        other = sys.argv[sys.argv.index("fifty-vs") + 1]
+        times = bench_fifty_vs(other)
+        print(f"## The 50-step flow through `replay run`: this install beside {other} ({PAIRS} rotating rounds)\n")
+        print("| side | median (ms) | ratio to warm Playwright (median of per-round ratios, min–max) |")
+        print("|---|---:|---|")
+        for name in ("other", "this"):
+            mid, lo, hi = paired(times[name], times["Playwright"])
+            print(f"| {name} | {statistics.median(times[name]) * 1000:.0f} | {mid:.2f}× ({lo:.2f}–{hi:.2f}) |")
+        print(f"| Playwright | {statistics.median(times['Playwright']) * 1000:.0f} | |")
         print()
     if "verify" in which:
         print("## Verification + divergence on a fresh ~5k-node capture of the mixed page (capture excluded)\n")
