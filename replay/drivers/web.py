@@ -161,6 +161,8 @@ class WebDriver:
         self._cdp: CDPSession | None = None  # Chromium: captures go through a CDP session of their own
         self._cdp_usable = True
         self._world: int | None = None  # the utility world's context in the current document
+        self._world_name: str | None = None  # that world's name (one per page) and the main frame's id
+        self._main_frame: str | None = None
         self._capture_id: str | None = None  # the capture function's object in that world
         self._world_of: dict[int, str] = {}  # generation → the world its elements are kept in
         self._in_subframes: dict[int, set[int]] = {}  # generation → nodes inside same-origin iframes
@@ -241,8 +243,24 @@ class WebDriver:
 
     async def _utility_world(self) -> int | None:
         """The execution context of Playwright's utility world in the main frame's document (found
-        once per document: it changes when the page navigates), or None when there is none."""
+        once per document: it changes when the page navigates), or None when there is none.
+
+        The world's name and the main frame are learned once per page from ``Runtime.enable``'s
+        list of contexts; after that, ``Page.createIsolatedWorld`` with that name answers the
+        existing world's context in one round trip — ``Runtime.enable`` would also replay the
+        page's stored console messages (70 ms after a page that logged 3,000 lines).
+        """
         assert self._cdp is not None
+        if self._world_name is not None and self._main_frame is not None:
+            try:
+                made = await self._cdp.send(
+                    "Page.createIsolatedWorld",
+                    {"frameId": self._main_frame, "worldName": self._world_name, "grantUniveralAccess": True},
+                )
+                self._world = int(made["executionContextId"])
+                return self._world
+            except Exception:  # noqa: BLE001 - the main frame changed: look again
+                self._world_name = self._main_frame = None
         contexts: list[dict[str, Any]] = []
 
         def created(event: dict[str, Any]) -> None:
@@ -257,11 +275,13 @@ class WebDriver:
         tree = await self._cdp.send("Page.getFrameTree")
         main = tree["frameTree"]["frame"]["id"]
         worlds = [
-            c["id"]
+            c
             for c in contexts
             if str(c.get("name", "")).startswith(UTILITY_WORLD) and c.get("auxData", {}).get("frameId") == main
         ]
-        self._world = worlds[-1] if worlds else None
+        self._world = int(worlds[-1]["id"]) if worlds else None
+        if worlds:
+            self._world_name, self._main_frame = str(worlds[-1]["name"]), str(main)
         return self._world
 
     def _selector(self, generation: int, index: int) -> str:

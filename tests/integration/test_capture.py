@@ -222,3 +222,28 @@ def test_page_scripts_that_replace_built_ins_cannot_break_a_capture(web: str, ch
     world, cap = chromium.run(go)
     assert world == "utility"  # Playwright's isolated world: the page's globals are not ours
     assert ("button", "Place order") in _labels(cap)
+
+
+def test_after_a_navigation_a_capture_finds_its_world_without_replaying_the_console(
+    web: str, chromium: Chromium
+) -> None:
+    async def go() -> tuple[list[str], str, bool]:
+        async with chromium.page(f"{web}/shop/index.html") as d:
+            await d.capture(1)  # the first one learns the world's name and the main frame
+            assert d._cdp is not None
+            sent: list[str] = []
+            send = d._cdp.send
+
+            async def spy(method: str, params: dict[str, Any] | None = None) -> Any:
+                sent.append(method)
+                return await send(method, params)
+
+            d._cdp.send = spy  # type: ignore[method-assign]
+            await d.navigate(f"{web}/shop/checkout.html", 5000)
+            cap = await d.capture(2)
+            return sent, d._world_of[2], any(n.label == "Place order" for n in cap.nodes)
+
+    sent, world, found = chromium.run(go)
+    # Runtime.enable would replay every console message the new page has logged
+    assert "Runtime.enable" not in sent and "Page.createIsolatedWorld" in sent
+    assert world == "utility" and found
