@@ -76,6 +76,8 @@ def parse_template(text: str, where: Location | None = None) -> tuple[Part, ...]
 
 def resolve(text: str, values: Mapping[str, str], where: Location | None = None) -> str:
     """Substitute every reference in ``text``; an unknown name without default fails."""
+    if "${" not in text:
+        return text  # no reference and no escaped ``\${``: most arguments of most steps
     out: list[str] = []
     for part in parse_template(text, where):
         if isinstance(part, Literal):
