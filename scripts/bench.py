@@ -7,7 +7,7 @@ scripts/bench fifty      # a clean 50-step flow: replay (CLI and in-process) vs 
 scripts/bench fifty-vs OTHER/bin/replay  # the same through `replay run` of this install and another, A/B in one run
 scripts/bench verify     # verification + divergence at 5k nodes: 0/20/100/300 look-alikes, selector-miss
 scripts/bench materialize # recording's materialization for every actionable node of a 5k-node page
-scripts/bench memory     # daemon and Playwright driver RSS over 2,000 clicks
+scripts/bench memory     # daemon and Playwright driver RSS over 2,000 clicks (memory-long: 8,000)
 scripts/bench heal       # replay heal with the built-in healer: time by phase, outcome per drift
 scripts/bench suite      # 20 flows: replay test with 1 and 2 workers beside a pytest-playwright suite
 """
@@ -707,6 +707,27 @@ def print_suite(times: dict[str, list[tuple[float, float]]]) -> None:
     print()
 
 
+def print_memory(rss: list[tuple[int, float, float, float]], actions: int) -> None:
+    print(f"## Memory over {actions:,} clicks in one session (RSS, MiB), beside plain Playwright's driver\n")
+    print("| clicks | daemon | its Playwright driver | plain Playwright's driver |")
+    print("|---:|---:|---:|---:|")
+    for done, ours, driver, plain in rss:
+        print(f"| {done} | {ours} | {driver} | {plain} |")
+    # flat: what the last 3/4 of the clicks add (the first quarter warms caches and pools up)
+    daemon = (rss[-1][1] - rss[1][1]) * 1024 / (rss[-1][0] - rss[1][0])
+    grown = (rss[-1][2] - rss[1][2]) - (rss[-1][3] - rss[1][3])
+    print("\n| budget | figure | |\n|---|---|---|")
+    print(
+        f"| the daemon flat (≤ 0.5 KiB per action after the first quarter) | {daemon:.2f} KiB/action | "
+        f"{'met' if daemon <= 0.5 else 'not met'} |"
+    )
+    print(
+        f"| its Playwright driver grows no more than plain Playwright's (± 2 MiB) | {grown:+.1f} MiB | "
+        f"{'met' if abs(grown) <= 2 else 'not met'} |"
+    )
+    print()
+
+
 def main() -> None:
     which = sys.argv[1:] or ["capture", "roundtrip", "fifty", "verify", "materialize", "memory", "heal", "suite"]
     print(
@@ -789,26 +810,9 @@ def main() -> None:
         print()
     if "suite" in which:
         print_suite(bench_suite())
-    if "memory" in which:
-        print("## Memory over 2,000 clicks in one session (RSS, MiB), beside plain Playwright's driver\n")
-        print("| clicks | daemon | its Playwright driver | plain Playwright's driver |")
-        print("|---:|---:|---:|---:|")
-        rss = bench_memory()
-        for done, ours, driver, plain in rss:
-            print(f"| {done} | {ours} | {driver} | {plain} |")
-        # flat: what the last 3/4 of the clicks add (the first quarter warms caches and pools up)
-        daemon = (rss[-1][1] - rss[1][1]) * 1024 / (rss[-1][0] - rss[1][0])
-        grown = (rss[-1][2] - rss[1][2]) - (rss[-1][3] - rss[1][3])
-        print("\n| budget | figure | |\n|---|---|---|")
-        print(
-            f"| the daemon flat over 2,000 actions (≤ 0.5 KiB per action after warm-up) | {daemon:.2f} KiB/action | "
-            f"{'met' if daemon <= 0.5 else 'not met'} |"
-        )
-        print(
-            f"| its Playwright driver grows no more than plain Playwright's (± 2 MiB) | {grown:+.1f} MiB | "
-            f"{'met' if abs(grown) <= 2 else 'not met'} |"
-        )
-        print()
+    for mode, actions in (("memory", 2000), ("memory-long", 8000)):
+        if mode in which:
+            print_memory(bench_memory(actions), actions)
     if "roundtrip" in which:
         print("## Warm-daemon round trips (small page)\n")
         print("| operation | median (ms) |")
