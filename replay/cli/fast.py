@@ -7,6 +7,7 @@ what is wrong with a bad one."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 
 # the registry's interactive commands but open and close (tests/unit/test_surfaces.py keeps them equal)
 FAST_COMMANDS = frozenset(
@@ -43,34 +44,53 @@ def _ms(value: str) -> int | None:
     return int(value)
 
 
-def parse(argv: list[str]) -> tuple[str, list[str], dict[str, str | int | bool]] | None:
+Options = dict[str, str | int | bool]
+
+
+def _option(word: str, rest: Iterator[str], options: Options, names: tuple[str, ...]) -> bool | None:
+    """Read ``word`` (and its value from ``rest``) into ``options`` if it is ``--json`` or one of
+    ``names`` (``--session``, ``--timeout``, ``--level``): True; False when it is none of them; None
+    when its value is not one click would take (click then says what is wrong with it)."""
+    if word == "--json":
+        options["json"] = True
+        return True
+    name, eq, value = word.partition("=")
+    if name not in names:
+        return False
+    if not eq:
+        value = next(rest, "")
+    if name == "--timeout":
+        ms = _ms(value)
+        if ms is None:
+            return None
+        options["timeout"] = ms
+    elif name == "--level":
+        if value not in LEVELS:
+            return None
+        options["level"] = value
+    else:
+        options["session"] = value
+    return True
+
+
+def parse(argv: list[str]) -> tuple[str, list[str], Options] | None:
     """(command, its arguments, --session/--timeout/--json) as click would read them; None when click
     must (help, an unknown or malformed option value, ``--``)."""
     if not argv or argv[0] not in FAST_COMMANDS or "--help" in argv or "--" in argv:
         return None
     args: list[str] = []
-    options: dict[str, str | int | bool] = {}
+    options: Options = {}
     rest = iter(argv[1:])
     for word in rest:
-        name, eq, value = word.partition("=")
-        if name in ("--session", "--timeout"):
-            if not eq:
-                value = next(rest, "")
-            if name == "--timeout":
-                ms = _ms(value)
-                if ms is None:
-                    return None  # click says what is wrong with it
-                options["timeout"] = ms
-            else:
-                options["session"] = value
-        elif word == "--json":
-            options["json"] = True
-        else:
+        read = _option(word, rest, options, ("--session", "--timeout"))
+        if read is None:
+            return None
+        if not read:
             args.append(word)
     return argv[0], args, options
 
 
-def parse_run(argv: list[str]) -> tuple[str, dict[str, str], dict[str, str | int | bool]] | None:
+def parse_run(argv: list[str]) -> tuple[str, dict[str, str], Options] | None:
     """``run FILE`` with ``-e KEY=VALUE``, ``--session``, ``--timeout``, ``--level`` and ``--json``
     (file, values, options) as click would read them; None for anything else, which click handles."""
     from replay.keys import valid_key
@@ -79,31 +99,19 @@ def parse_run(argv: list[str]) -> tuple[str, dict[str, str], dict[str, str | int
         return None
     file: str | None = None
     values: dict[str, str] = {}
-    options: dict[str, str | int | bool] = {}
+    options: Options = {}
     rest = iter(argv[1:])
     for word in rest:
-        name, eq, value = word.partition("=")
+        read = _option(word, rest, options, ("--session", "--timeout", "--level"))
+        if read is None:
+            return None
+        if read:
+            continue
         if word == "-e":
             key, sep, val = next(rest, "").partition("=")
             if not sep or not valid_key(key):
                 return None
             values[key] = val
-        elif name in ("--session", "--timeout", "--level"):
-            if not eq:
-                value = next(rest, "")
-            if name == "--timeout":
-                ms = _ms(value)
-                if ms is None:
-                    return None
-                options["timeout"] = ms
-            elif name == "--level":
-                if value not in LEVELS:
-                    return None
-                options["level"] = value
-            else:
-                options["session"] = value
-        elif word == "--json":
-            options["json"] = True
         elif word.startswith("-") or file is not None:
             return None  # another option (-eKEY=VALUE, --headed, --from …), or a second argument
         else:
@@ -118,7 +126,7 @@ def parse_run(argv: list[str]) -> tuple[str, dict[str, str], dict[str, str | int
     return file, values, options
 
 
-def _run(file: str, values: dict[str, str], options: dict[str, str | int | bool]) -> None:
+def _run(file: str, values: dict[str, str], options: Options) -> None:
     from replay.cli.output import emit, exit_with_divergence, report_error, run_text
     from replay.client import Client
     from replay.errors import DivergenceError, ReplayError
