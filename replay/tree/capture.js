@@ -10,6 +10,7 @@
   const INTERACTIVE = new Set(['button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox',
     'listbox', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider',
     'spinbutton', 'treeitem', 'gridcell']);
+  const NOT_TEXT_INPUTS = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'range', 'color', 'file', 'hidden']);
   const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE']);
   const KNOWN_ROLES = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote',
     'button', 'caption', 'cell', 'checkbox', 'code', 'columnheader', 'combobox', 'complementary',
@@ -93,15 +94,16 @@
     }
   }
 
-  function roleOf(el) {
-    const explicit = (el.getAttribute('role') || '').trim().split(/\s+/).find((r) => KNOWN_ROLES.has(r));
+  function roleOf(el, bare) {
+    const attr = bare ? null : el.getAttribute('role');  // (most elements have none: no split, no array)
+    const explicit = attr ? attr.trim().split(/\s+/).find((r) => KNOWN_ROLES.has(r)) : undefined;
     if (explicit) return (explicit === 'none' || explicit === 'presentation') ? null : explicit;
     const r = implicitRole(el);
     return r === 'presentation' ? null : r;
   }
 
-  function isHiddenStyle(el, display) {
-    return display === 'none' || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert');
+  function isHiddenStyle(el, display, bare) {
+    return display === 'none' || (!bare && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')));
   }
 
   // Text of a subtree as an accessible name from content (simplified accname).
@@ -126,22 +128,27 @@
   }
 
   function byIds(el, attr) {
-    const ids = (el.getAttribute(attr) || '').trim().split(/\s+/).filter(Boolean);
+    const value = el.getAttribute(attr);
+    if (!value) return [];
+    const ids = value.trim().split(/\s+/).filter(Boolean);
     const root = el.getRootNode();
     return ids.map((id) => root.getElementById ? root.getElementById(id) : el.ownerDocument.getElementById(id)).filter(Boolean);
   }
 
-  function labelOf(el, role) {
-    const lb = byIds(el, 'aria-labelledby');
-    if (lb.length) {
-      const t = norm(lb.map((e) => norm(e.getAttribute('aria-label')) || textFrom(e, 0)).join(' '));
-      if (t) return t;
+  // `bare`: the element has no attribute at all (most do not), so none is read
+  function labelOf(el, role, bare) {
+    if (!bare) {
+      const lb = byIds(el, 'aria-labelledby');
+      if (lb.length) {
+        const t = norm(lb.map((e) => norm(e.getAttribute('aria-label')) || textFrom(e, 0)).join(' '));
+        if (t) return t;
+      }
+      const al = norm(el.getAttribute('aria-label'));
+      if (al) return al;
     }
-    const al = norm(el.getAttribute('aria-label'));
-    if (al) return al;
     const tag = el.tagName;
     if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'METER' || tag === 'PROGRESS' || tag === 'OUTPUT') {
-      const t = (el.getAttribute('type') || '').toLowerCase();
+      const t = bare ? '' : (el.getAttribute('type') || '').toLowerCase();
       if (tag === 'INPUT' && ['button', 'submit', 'reset'].includes(t)) {
         const v = norm(el.value);
         if (v) return v;
@@ -159,7 +166,7 @@
     if (tag === 'TABLE') { const c = el.querySelector(':scope > caption'); if (c) { const t = norm(textFrom(c, 0)); if (t) return t; } }
     if (tag === 'FIGURE') { const c = el.querySelector(':scope > figcaption'); if (c) { const t = norm(textFrom(c, 0)); if (t) return t; } }
     if (role && NAME_FROM_CONTENT.has(role)) return null;  // from content: the walk computes it below
-    return labelAfterContent(el);
+    return bare ? '' : labelAfterContent(el);
   }
 
   function labelAfterContent(el) {
@@ -203,30 +210,34 @@
   let nameOut = '';
   function visit(el, parent, frame, ox, oy, active, parentCursor) {
     nameOut = '';
-    if (SKIP_TAGS.has(el.tagName)) return '';
+    const tagName = el.tagName;
+    if (SKIP_TAGS.has(tagName)) return '';
     const st = styleOf(el);
     const display = st.display;
-    if (isHiddenStyle(el, display)) return '';
+    const bare = !el.hasAttributes();
+    if (isHiddenStyle(el, display, bare)) return '';
     const visibility = st.visibility, cursor = st.cursor;
-    const role = roleOf(el);
-    let label = labelOf(el, role);
+    const role = roleOf(el, bare);
+    let label = labelOf(el, role, bare);
     const fromContent = label === null;
     if (fromContent) label = '';
-    const id = testIdOf(el);
+    const id = bare ? '' : testIdOf(el);
     const own = ownText(el);
-    const focusable = el.tabIndex >= 0 && (el.hasAttribute('tabindex') || el.isContentEditable);
+    let contentEditable;  // el.isContentEditable, read at most once (it consults the style)
+    const focusable = el.tabIndex >= 0 && ((!bare && el.hasAttribute('tabindex')) || (contentEditable = el.isContentEditable));
     const ownPointer = cursor === 'pointer' && parentCursor !== 'pointer';
-    const clickable = ownPointer || el.hasAttribute('onclick');
-    const keep = fromContent || !!role || !!label || !!id || focusable || clickable || !!own || el.tagName === 'IFRAME';
+    const clickable = ownPointer || (!bare && el.hasAttribute('onclick'));
+    const keep = fromContent || !!role || !!label || !!id || focusable || clickable || !!own || tagName === 'IFRAME';
     let index = parent;
     if (keep) {
       const r = el.getBoundingClientRect();
       const x = r.left + ox, y = r.top + oy, w = r.width, h = r.height;
       const visible = w > 0 && h > 0 && visibility !== 'hidden' && visibility !== 'collapse';
       const enabled = !(el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true');
-      const tag = el.tagName.toLowerCase();
+      const tag = tagName.toLowerCase();
       const type = (el.getAttribute('type') || '').toLowerCase();
-      const editable = (el.isContentEditable || ((tag === 'input' && !['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'range', 'color', 'file', 'hidden'].includes(type)) || tag === 'textarea') && !el.readOnly) && enabled;
+      if (contentEditable === undefined) contentEditable = el.isContentEditable;
+      const editable = (contentEditable || ((tag === 'input' && !NOT_TEXT_INPUTS.has(type)) || tag === 'textarea') && !el.readOnly) && enabled;
       const checked = ((tag === 'input' && (type === 'checkbox' || type === 'radio')) ? el.checked : el.getAttribute('aria-checked') === 'true');
       const selected = tag === 'option' ? el.selected : el.getAttribute('aria-selected') === 'true';
       const actionable = (!!role && INTERACTIVE.has(role)) || focusable || clickable;
@@ -260,7 +271,7 @@
     }
     let text = '';
     let name = '';
-    if (el.tagName === 'IFRAME') {
+    if (tagName === 'IFRAME') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { doc = null; }
       if (doc && doc.documentElement) {
@@ -275,12 +286,12 @@
       name = nameOut;
     }
     if (keep && index !== parent) {
-      const t = el.tagName;
+      const t = tagName;
       nodes[index][5] = (t === 'INPUT' || t === 'SELECT' || t === 'TEXTAREA') ? '' : norm(text).slice(0, MAX_TEXT);
       if (fromContent) nodes[index][2] = norm(name) || labelAfterContent(el);
     }
     // what this element adds to an ancestor's name from content (textFrom's rules)
-    const tag = el.tagName;
+    const tag = tagName;
     if (visibility === 'hidden') nameOut = '';
     else {
       const al = norm(el.getAttribute('aria-label'));
