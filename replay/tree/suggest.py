@@ -96,19 +96,28 @@ def _position(capture: Capture, node: Node, ev: TargetEvidence) -> float:
     return max(0.0, 1.0 - math.hypot(cx - rx, cy - ry) / math.hypot(vw or 1280, vh or 800))
 
 
-def _strings(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str, float]:
+def _strings(
+    node: Node, ev: TargetEvidence, out: dict[str, float], measure: Callable[[str | None, str | None], float] = _similar
+) -> dict[str, float]:
+    """The ``label`` and ``id`` components by ``measure`` (``_quick``: their cheap upper bounds)."""
     if ev.label:
         out["label"] = max(
-            _similar(ev.label, normalize(node.label)),
-            _similar(ev.label, node.content),
-            _similar(ev.label, node.placeholder),
+            measure(ev.label, normalize(node.label)),
+            measure(ev.label, node.content),
+            measure(ev.label, node.placeholder),
         )
-    for recorded, now in ((ev.placeholder, node.placeholder), (ev.text, node.content)):
-        if recorded and fold(recorded) == fold(now):
-            out["label"] = 1.0  # the same placeholder or text is as good as the same name
+    if _same_placeholder_or_text(node, ev):
+        out["label"] = 1.0  # the same placeholder or text is as good as the same name
     if ev.id:
-        out["id"] = _similar(ev.id, node.test_id)
+        out["id"] = measure(ev.id, node.test_id)
     return out
+
+
+def _same_placeholder_or_text(node: Node, ev: TargetEvidence) -> bool:
+    """Whether the node has the recorded placeholder or text (folded)."""
+    if ev.placeholder and fold(ev.placeholder) == fold(node.placeholder):
+        return True
+    return bool(ev.text) and fold(ev.text) == fold(node.content)
 
 
 @lru_cache(maxsize=64)
@@ -125,16 +134,7 @@ def _quick(a: str | None, b: str | None) -> float:
 
 def _strings_bound(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str, float]:
     """``_strings`` with every similarity replaced by its cheap upper bound."""
-    if ev.label:
-        out["label"] = max(
-            _quick(ev.label, normalize(node.label)), _quick(ev.label, node.content), _quick(ev.label, node.placeholder)
-        )
-    for recorded, now in ((ev.placeholder, node.placeholder), (ev.text, node.content)):
-        if recorded and fold(recorded) == fold(now):
-            out["label"] = 1.0
-    if ev.id:
-        out["id"] = _quick(ev.id, node.test_id)
-    return out
+    return _strings(node, ev, out, _quick)
 
 
 def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
@@ -178,10 +178,7 @@ def _label_bound(node: Node, ev: TargetEvidence, label: str | None) -> float:
         for now in (normalize(node.label), node.content, node.placeholder):
             if now:
                 bound = max(bound, _length_bound(label, now.casefold()))
-    for recorded, now in ((ev.placeholder, node.placeholder), (ev.text, node.content)):
-        if recorded and fold(recorded) == fold(now):
-            return 1.0
-    return bound
+    return 1.0 if _same_placeholder_or_text(node, ev) else bound
 
 
 def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
