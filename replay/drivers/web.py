@@ -43,6 +43,7 @@ NODE_ENGINE = "replay-node"  # in Playwright's utility world, where captures run
 MAIN_NODE_ENGINE = "replay-node-main"  # in the page's main world, where they run elsewhere
 UTILITY, MAIN = "utility", "main"
 UTILITY_WORLD = "__playwright_utility_world_"  # the isolated world Playwright's own actions run in
+STALE = "replay-stale:"  # how the node engine refuses a node that is gone (the JS below throws it)
 _NODE_ENGINE_JS = """{
   query(root, selector) {
     const [g, i] = selector.split(':').map(Number);
@@ -311,7 +312,7 @@ class WebDriver:
         except StaleRef:
             return False
         except Exception as exc:  # noqa: BLE001 - the engine's refusal of a node that is gone
-            if "replay-stale:" in str(exc):
+            if STALE in str(exc):
                 return False
             raise
 
@@ -379,7 +380,7 @@ class WebDriver:
         except (ActionFailed, StaleRef):
             raise
         except Exception as exc:  # noqa: BLE001 - mapped in one place
-            if "replay-stale:" in str(exc):
+            if STALE in str(exc):
                 raise
             raise from_playwright(exc, action=command, timeout_ms=timeout_ms) from None
         return None
@@ -473,7 +474,7 @@ class WebDriver:
 
 def _raise_if_stale(exc: Exception, index: int) -> None:
     """The node engine's refusal of a node that is gone, as ``StaleRef`` (else nothing)."""
-    stale = re.search(r"replay-stale:(gone|detached)", str(exc))
+    stale = re.search(STALE + "(gone|detached)", str(exc))
     if stale is not None:
         raise StaleRef(
             f"@e{index} is no longer on the page ({'navigated away' if stale[1] == 'gone' else 'removed'})",
