@@ -166,7 +166,8 @@ class WebDriver:
         self._main_frame: str | None = None
         self._capture_id: str | None = None  # the capture function's object in that world
         self._world_of: dict[int, str] = {}  # generation → the world its elements are kept in
-        self._in_subframes: dict[int, set[int]] = {}  # generation → nodes inside same-origin iframes
+        # generation → (URL, first node, end) of each same-origin iframe walked, in the order walked
+        self._subframes: dict[int, list[tuple[str, int, int]]] = {}
         self.crashed = False
         page.on("crash", lambda _: setattr(self, "crashed", True))
 
@@ -190,10 +191,11 @@ class WebDriver:
                 self._capture_fn = self._capture_id = self._world = None
                 if attempt == 2:
                     raise from_playwright(exc, action="capture") from None
-        taken = build_capture(json.loads(text))
-        self._in_subframes[generation] = {n.position for n in taken.select(".//node[@frame]")}
-        for old in [g for g in self._in_subframes if g < generation - 8 and g != keep]:
-            del self._in_subframes[old]
+        raw = json.loads(text)
+        taken = build_capture(raw)
+        self._subframes[generation] = [(str(url), int(lo), int(hi)) for url, lo, hi in raw.get("frames", [])]
+        for old in [g for g in self._subframes if g < generation - 8 and g != keep]:
+            del self._subframes[old]
             self._world_of.pop(old, None)
         return taken
 
@@ -291,11 +293,18 @@ class WebDriver:
         return f"{engine}={generation}:{index}"
 
     async def _located(self, generation: int, index: int) -> Locator:
-        """The locator of the live element of node ``index`` in capture ``generation``: its frame's
-        (a node inside a same-origin iframe is looked for in each frame). Raises ``StaleRef``."""
+        """The locator of the live element of node ``index`` in capture ``generation``: its frame's.
+
+        A node inside a same-origin iframe is acted on in the one frame at the URL its capture saw
+        there, with no round trip; when no frame or several are at that URL (navigated, or
+        ``srcdoc`` look-alikes) it is looked for in each frame. Raises ``StaleRef``."""
         selector = self._selector(generation, index)
-        if index not in self._in_subframes.get(generation, ()):
+        url = next((u for u, lo, hi in reversed(self._subframes.get(generation, [])) if lo <= index < hi), None)
+        if url is None:
             return self.page.locator(selector)
+        there = [frame for frame in self.page.frames[1:] if frame.url == url]
+        if len(there) == 1:
+            return there[0].locator(selector)
         for frame in self.page.frames[1:]:
             located = frame.locator(selector)
             try:

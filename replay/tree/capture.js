@@ -189,6 +189,9 @@
   const nodes = [];
   const elements = [];
   let frameCount = 0;
+  // per walked frame (fid - 1): its document's URL and the [first, end) of its nodes, which the
+  // driver uses to act in the right frame without asking every frame for the node
+  const frames = [];
   const F_VISIBLE = 1, F_ENABLED = 2, F_EDITABLE = 4, F_CHECKED = 8, F_SELECTED = 16, F_FOCUSED = 32,
     F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256;
 
@@ -279,7 +282,10 @@
         frameCount += 1;
         const fid = frameCount;
         const body = doc.body || doc.documentElement;
+        const range = [doc.location ? doc.location.href : '', nodes.length, 0];
+        frames.push(range);
         visit_children(body, index, fid, ox + fr.left + el.clientLeft, oy + fr.top + el.clientTop, deepActive(doc), '');
+        range[2] = nodes.length;
       }
     } else {
       text = visit_children(el, index, frame, ox, oy, active, cursor);
@@ -363,7 +369,7 @@
     open.push(i);
   }
   while (open.length) { out.push('</node>'); open.pop(); }
-  const json = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], xml: out.join('') });
+  const json = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, xml: out.join('') });
   // One non-ASCII character makes the whole string two-byte, which doubles its transfer: \u escapes
   // keep it one-byte (JSON decodes them to the same characters).
   return NON_ASCII.test(json) ? json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : json;

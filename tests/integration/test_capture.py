@@ -247,3 +247,49 @@ def test_after_a_navigation_a_capture_finds_its_world_without_replaying_the_cons
     # Runtime.enable would replay every console message the new page has logged
     assert "Runtime.enable" not in sent and "Page.createIsolatedWorld" in sent
     assert world == "utility" and found
+
+
+def test_a_node_in_an_iframe_is_acted_on_in_the_frame_at_its_url_without_asking_each_frame(
+    web: str, chromium: Chromium, monkeypatch: Any
+) -> None:
+    from playwright.async_api import Locator
+
+    counted: list[str] = []
+    count = Locator.count
+
+    async def spy(self: Locator) -> int:
+        counted.append(str(self))
+        return await count(self)
+
+    monkeypatch.setattr(Locator, "count", spy)
+
+    async def go() -> Any:
+        async with chromium.page(f"{web}/shop/index.html") as d:
+            cap = await d.capture(1)
+            question = next(n for n in cap.nodes if n.label == "Question")
+            await d.act(1, question.position, "fill", {"text": "Where is my mug?"}, 5000)
+            return await d.page.frames[1].locator("#question").input_value()
+
+    assert chromium.run(go) == "Where is my mug?"
+    assert counted == []
+
+
+def test_nodes_in_iframes_at_one_url_are_each_acted_on_in_their_own_frame(chromium: Chromium) -> None:
+    # two srcdoc frames share the URL about:srcdoc: which frame holds a node is asked, not guessed
+    frame = "<label>Note <input></label>"
+    page = f"<iframe srcdoc='{frame}'></iframe><iframe srcdoc='{frame}'></iframe>"
+
+    async def go() -> list[str]:
+        async with chromium.page("about:blank") as d:
+            await d.page.set_content(page)
+            await d.page.wait_for_function(
+                "() => [...document.querySelectorAll('iframe')].every(f => f.contentDocument.querySelector('input'))"
+            )
+            cap = await d.capture(1)
+            notes = [n for n in cap.nodes if n.role == "textbox"]
+            assert len(notes) == 2 and [n.frame for n in notes] == [1, 2]
+            for n, text in zip(notes, ("first", "second"), strict=True):
+                await d.act(1, n.position, "fill", {"text": text}, 5000)
+            return [await f.locator("input").input_value() for f in d.page.frames[1:]]
+
+    assert chromium.run(go) == ["first", "second"]
