@@ -97,9 +97,9 @@ def node_view(node: Node) -> dict[str, Any]:
 def screen_refs(capture: Capture) -> list[Node]:
     """Interactive and labeled nodes, those inside an open dialog first, then document order."""
     nodes = capture.labeled_or_actionable()
-    dialogs = [n for n in capture.nodes[1:] if n.role in OVERLAY_ROLES and n.visible]
+    dialogs = [n for role in OVERLAY_ROLES for n in capture.by_value("role", role) if n.visible]
     if not dialogs:
-        return nodes
+        return list(nodes)  # (the capture's own list is shared)
     covered = {int(n.get("i") or 0) for d in dialogs for n in (d, *d.iterdescendants())}
     return sorted(nodes, key=lambda n: (0 if n.position in covered else 1, n.position))
 

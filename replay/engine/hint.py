@@ -78,7 +78,7 @@ def container_present(container: Container, capture: Capture, base: str | None =
     is present when the current page path, relative to ``base`` as recorded, is the recorded one."""
     if container.source == "page":
         return page_path(capture.url, base) == container.path
-    return any(_is(n, container) for n in capture.select(".//node[@role=$role]", role=container.role or ""))
+    return any(_is(n, container) for n in capture.by_value("role", container.role or ""))
 
 
 def container_present_for(container: Container, node: Node, capture: Capture, base: str | None = None) -> bool:

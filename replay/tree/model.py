@@ -207,9 +207,16 @@ _PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=Tru
 _PARSER.set_element_class_lookup(_LOOKUP)
 
 
+_LABELED_OR_ACTIONABLE = "\0labeled-or-actionable"  # (not a selector key) Capture._index's list of them
+
+
 @dataclass
 class Capture:
-    """One capture of the screen: its tree, its nodes in document order, and its generation."""
+    """One capture of the screen: its tree, its nodes in document order, and its generation.
+
+    ``_index`` holds what is looked up more than once per capture: each field's values (``by_value``)
+    and the labeled-or-actionable nodes.
+    """
 
     generation: int
     url: str
@@ -238,16 +245,25 @@ class Capture:
         index = self._index.get(key)
         if index is None:
             index = {}
-            for n in self.nodes[1:]:
-                value = n.field(key)
-                if value:
-                    index.setdefault(fold(value), []).append(n)
+            if key == "role":  # lower-case ASCII tokens, "generic" when absent: their own fold
+                for n in self.nodes[1:]:
+                    index.setdefault(n.get("role") or "generic", []).append(n)
+            else:
+                for n in self.nodes[1:]:
+                    value = n.field(key)
+                    if value:
+                        index.setdefault(fold(value), []).append(n)
             self._index[key] = index
         return index.get(folded, [])
 
     def labeled_or_actionable(self) -> list[Node]:
-        """Nodes an agent can name or act on (label, or the actionable flag 256)."""
-        return self.select(".//node[@label or floor(@f div 256) mod 2 = 1]")
+        """Nodes an agent can name or act on (label, or the actionable flag 256), in document order;
+        found once per capture (the list is shared: do not change it)."""
+        found = self._index.get(_LABELED_OR_ACTIONABLE)
+        if found is None:
+            nodes = [n for n in self.nodes[1:] if n.get("label") or int(n.get("f") or 0) & F_ACTIONABLE]
+            found = self._index[_LABELED_OR_ACTIONABLE] = {"": nodes}
+        return found[""]
 
     def __len__(self) -> int:
         return len(self.nodes)

@@ -88,36 +88,62 @@ def _cheap(
 
 def _position(capture: Capture, node: Node, ev: TargetEvidence) -> float:
     """Rect proximity: 1 at the recorded centre, 0 a viewport diagonal away or more."""
+    return _near(capture, ev)(node)
+
+
+def _near(capture: Capture, ev: TargetEvidence) -> Callable[[Node], float]:
+    """``_position`` for one capture and evidence, its constants computed once."""
     if ev.rect is None:
-        return 0.0
-    cx, cy = node.center
+        return lambda node: 0.0
     rx, ry = ev.rect.x + ev.rect.width / 2, ev.rect.y + ev.rect.height / 2
     vw, vh = capture.viewport
-    return max(0.0, 1.0 - math.hypot(cx - rx, cy - ry) / math.hypot(vw or 1280, vh or 800))
+    diagonal = math.hypot(vw or 1280, vh or 800)
+
+    def near(node: Node) -> float:
+        get = node.get
+        cx = float(get("x") or 0) + float(get("w") or 0) / 2
+        cy = float(get("y") or 0) + float(get("h") or 0) / 2
+        return max(0.0, 1.0 - math.hypot(cx - rx, cy - ry) / diagonal)
+
+    return near
+
+
+# A node's strings the label and id components read: label, text, placeholder, test id (None when empty).
+Strings = tuple[str | None, str | None, str | None, str | None]
+
+
+def _strings_of(node: Node) -> Strings:
+    get = node.get
+    return (get("label") or None, get("text") or None, get("placeholder") or None, get("id") or None)
 
 
 def _strings(
-    node: Node, ev: TargetEvidence, out: dict[str, float], measure: Callable[[str | None, str | None], float] = _similar
+    strings: Strings,
+    ev: TargetEvidence,
+    out: dict[str, float],
+    measure: Callable[[str | None, str | None], float] = _similar,
 ) -> dict[str, float]:
     """The ``label`` and ``id`` components by ``measure`` (``_quick``: their cheap upper bounds)."""
+    label, content, placeholder, test_id = strings
     if ev.label:
         out["label"] = max(
-            measure(ev.label, normalize(node.label)),
-            measure(ev.label, node.content),
-            measure(ev.label, node.placeholder),
+            measure(ev.label, normalize(label)),
+            measure(ev.label, content),
+            measure(ev.label, placeholder),
         )
-    if _same_placeholder_or_text(node, ev):
+    if _same_placeholder_or_text(strings, ev):
         out["label"] = 1.0  # the same placeholder or text is as good as the same name
     if ev.id:
-        out["id"] = measure(ev.id, node.test_id)
+        out["id"] = measure(ev.id, test_id)
     return out
 
 
-def _same_placeholder_or_text(node: Node, ev: TargetEvidence) -> bool:
+def _same_placeholder_or_text(strings: Strings, ev: TargetEvidence) -> bool:
     """Whether the node has the recorded placeholder or text (folded)."""
-    if ev.placeholder and fold(ev.placeholder) == fold(node.placeholder):
+    _, content, placeholder, _ = strings
+    if ev.placeholder and fold(ev.placeholder) == fold(placeholder):
         return True
-    return bool(ev.text) and fold(ev.text) == fold(node.content)
+    return bool(ev.text) and fold(ev.text) == fold(content)
 
 
 @lru_cache(maxsize=64)
@@ -132,14 +158,9 @@ def _quick(a: str | None, b: str | None) -> float:
     return _compare(a, b, lambda x, y: 2.0 * sum(min(y.count(ch), n) for ch, n in _counts(x)) / (len(x) + len(y)))
 
 
-def _strings_bound(node: Node, ev: TargetEvidence, out: dict[str, float]) -> dict[str, float]:
-    """``_strings`` with every similarity replaced by its cheap upper bound."""
-    return _strings(node, ev, out, _quick)
-
-
 def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
     """Each component's 0..1 agreement between ``node`` and the evidence."""
-    return _strings(node, ev, _cheap(capture, node, ev))
+    return _strings(_strings_of(node), ev, _cheap(capture, node, ev))
 
 
 def score(capture: Capture, node: Node, ev: TargetEvidence) -> tuple[float, tuple[str, ...]]:
@@ -171,14 +192,14 @@ def _length_bound(a: str | None, b: str | None) -> float:
     return 2.0 * min(la, lb) / (la + lb)
 
 
-def _label_bound(node: Node, ev: TargetEvidence, label: str | None) -> float:
+def _label_bound(strings: Strings, ev: TargetEvidence, label: str | None) -> float:
     """An upper bound of the ``label`` component of ``_strings`` (``label``: the casefolded recorded label)."""
     bound = 0.0
     if label:
-        for now in (normalize(node.label), node.content, node.placeholder):
+        for now in (normalize(strings[0]), strings[1], strings[2]):
             if now:
                 bound = max(bound, _length_bound(label, now.casefold()))
-    return 1.0 if _same_placeholder_or_text(node, ev) else bound
+    return 1.0 if _same_placeholder_or_text(strings, ev) else bound
 
 
 def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
@@ -187,37 +208,51 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     Exact scores are computed in order of an upper bound that needs only the role, the position,
     the anchor and the lengths of the strings (the structural components are credited in full),
     stopping once no bound can enter the top: on a large page most nodes are never scored. The
-    result equals scoring every node.
+    string work is done once per distinct set of strings (a table repeats its "Delete" and
+    "paid"). The result equals scoring every node.
     """
     credit = sum(WEIGHTS[k] for k in ("ancestry", "region", "sibling"))
     label = ev.label.casefold() if ev.label else None
     test_id = ev.id.casefold() if ev.id else None
     scale = _scale(ev)
+    speaks_to_label = bool(ev.label or ev.placeholder or ev.text)
+    length_bounds: dict[Strings, float] = {}
+    near = _near(capture, ev)
     bounded = []
     for node in capture.labeled_or_actionable():
-        same_role = ev.role is not None and node.role == ev.role
-        position = _position(capture, node, ev)
+        get = node.get
+        strings = _strings_of(node)
+        same_role = ev.role is not None and (get("role") or "generic") == ev.role
+        position = near(node)
         bound = WEIGHTS["role"] * same_role + WEIGHTS["position"] * position + credit
-        if ev.label or ev.placeholder or ev.text:
-            bound += WEIGHTS["label"] * _label_bound(node, ev, label)
-        if test_id:
-            bound += WEIGHTS["id"] * _length_bound(test_id, (node.test_id or "").casefold())
+        by_strings = length_bounds.get(strings)
+        if by_strings is None:
+            by_strings = WEIGHTS["label"] * _label_bound(strings, ev, label) if speaks_to_label else 0.0
+            if test_id:
+                by_strings += WEIGHTS["id"] * _length_bound(test_id, (strings[3] or "").casefold())
+            length_bounds[strings] = by_strings
+        bound += by_strings
         if ev.anchor is not None:  # exact for the recorded role (most look-alikes sit in other rows), else credited
             bound += WEIGHTS["anchor"] * (not same_role or find_anchor(node, ev.anchor) is not None)
         bound /= scale
         if bound >= MIN_SCORE:
-            bounded.append((bound, node.position, node, position))
+            bounded.append((bound, node.position, node, position, strings, same_role))
     bounded.sort(key=lambda item: (-item[0], item[1]))
     memo = _Memo()
+    quick: dict[Strings, dict[str, float]] = {}
+    upper_sums: dict[Strings, float] = {}
+    exact: dict[Strings, dict[str, float]] = {}
     best: list[Suggestion] = []
-    strings_credit = WEIGHTS["label"] * bool(ev.label or ev.placeholder or ev.text) + WEIGHTS["id"] * bool(ev.id)
-    for bound, _, node, position in bounded:
+    strings_credit = WEIGHTS["label"] * speaks_to_label + WEIGHTS["id"] * bool(ev.id)
+    for bound, _, node, position, strings, same_role in bounded:
         floor = max(MIN_SCORE, best[limit - 1].score if len(best) >= limit else 0.0)
         if bound < floor:
             break
-        strings = _strings_bound(node, ev, {})
-        known = WEIGHTS["role"] * (ev.role is not None and node.role == ev.role) + WEIGHTS["position"] * position
-        known += sum(WEIGHTS[k] * v for k, v in strings.items()) + credit
+        upper = quick.get(strings)
+        if upper is None:
+            upper = quick[strings] = _strings(strings, ev, {}, _quick)
+            upper_sums[strings] = sum(WEIGHTS[k] * v for k, v in upper.items())
+        known = WEIGHTS["role"] * same_role + WEIGHTS["position"] * position + upper_sums[strings] + credit
         if ev.anchor is not None:
             known += WEIGHTS["anchor"]
         if round(known / scale, 3) < floor:
@@ -225,9 +260,12 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
         cheap = _cheap(capture, node, ev, memo, position)
         if round((sum(WEIGHTS[k] * v for k, v in cheap.items()) + strings_credit) / scale, 3) < floor:
             continue  # its exact structure, with the strings credited in full, cannot reach the top
-        if round(_total({**cheap, **strings}, ev), 3) < floor:
+        if round(_total({**cheap, **upper}, ev), 3) < floor:
             continue  # even its strings' upper bounds cannot reach the top: no SequenceMatcher for it
-        parts = _strings(node, ev, cheap)
+        similar = exact.get(strings)
+        if similar is None:
+            similar = exact[strings] = _strings(strings, ev, {})
+        parts = {**cheap, **similar}
         total = round(_total(parts, ev), 3)
         if total < MIN_SCORE:
             continue
