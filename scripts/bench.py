@@ -242,6 +242,24 @@ class WarmPlaywright:
         await context.close()
         return time.perf_counter() - t
 
+    def round_trip(self, url: str) -> float:
+        """The median no-op browser round trip (a CDP ``Runtime.evaluate`` of ``1``) on the flow's page:
+        the least the one look before each step can cost."""
+        return self.loop.run_until_complete(self._round_trip(url))
+
+    async def _round_trip(self, url: str) -> float:
+        context = await self.browser.new_context(viewport={"width": 1280, "height": 800})
+        page = await context.new_page()
+        await page.goto(f"{url}/shop/index.html", wait_until="load")
+        cdp = await context.new_cdp_session(page)
+        samples = []
+        for _ in range(REPEAT * 6):
+            t = time.perf_counter()
+            await cdp.send("Runtime.evaluate", {"expression": "1"})
+            samples.append(time.perf_counter() - t)
+        await context.close()
+        return statistics.median(samples)
+
     def close(self) -> None:
         self.loop.run_until_complete(self.browser.close())
         self.loop.run_until_complete(self.pw.stop())
@@ -288,11 +306,12 @@ def bench_fifty() -> dict[str, Any]:
                 for name, side in list(sides.items())[:: 1 if k % 2 == 0 else -1]:
                     times[name].append(side())
             steps = sum(1 for line in flow.read_text().splitlines() if line and not line.startswith(("#", "context")))
+            round_trip = playwright.round_trip(url)
     finally:
         playwright.close()
         Client(home=home).shutdown()
         shutil.rmtree(home, ignore_errors=True)
-    return {"steps": steps, "times": times}
+    return {"steps": steps, "times": times, "round_trip": round_trip}
 
 
 def bench_fifty_vs(other: str) -> dict[str, list[float]]:
@@ -765,6 +784,17 @@ def main() -> None:
                 f"| {name} ≤ {budget:.2f}× Playwright | {mid:.2f}× ({lo:.2f}–{hi:.2f}) | "
                 f"{'met' if mid <= budget else 'not met'} |"
             )
+        playwright_ms = statistics.median(times["Playwright"]) * 1000
+        actions = r["steps"] - 1  # the open is a navigation on both sides
+        print(f"\nPer action (the {actions} after the open), medians of this run:\n")
+        print("| | ms |\n|---|---:|")
+        print(f"| Playwright, the whole flow per step | {playwright_ms / r['steps']:.1f} |")
+        for name in ("replay in-process", "replay run (CLI)"):
+            extra = (statistics.median(times[name]) * 1000 - playwright_ms) / actions
+            print(f"| {name}: replay's extra per action | {extra:.1f} |")
+        for budget in (1.05, 1.10):
+            print(f"| extra per action a {budget:.2f}× budget allows | {(budget - 1) * playwright_ms / actions:.1f} |")
+        print(f"| a no-op browser round trip (the least one look before a step costs) | {r['round_trip'] * 1000:.1f} |")
         print()
     if "fifty-vs" in which:
         other = sys.argv[sys.argv.index("fifty-vs") + 1]
