@@ -4,6 +4,7 @@ preflight and a new repair transaction. The daemon routes; these decide."""
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
@@ -14,18 +15,33 @@ from replay.script.plan import Plan
 from replay.session import repair
 from replay.session.session import Session
 
+# The plans of the scripts run last, by (resolved path, path as given, platform asked for, text):
+# a suite or a loop runs one script again and again, and parsing is most of a short run's set-up.
+# Script and Plan are frozen (their dicts are never written after parsing), so runs share them.
+PLANS_KEPT = 32
+_plans: OrderedDict[tuple[str, str, object, str], tuple[Script, Plan]] = OrderedDict()
+
 
 def load_plan(request: dict[str, Any]) -> tuple[Script, Plan, str]:
-    """The script a run request names, its plan, and the path as the user gave it."""
+    """The script a run request names, its plan, and the path as the user gave it (its text is
+    read every time; a text already parsed is not parsed again)."""
     from replay.script.loader import read_text
     from replay.script.parser import parse
     from replay.script.plan import build_plan
 
     path = str(request["path"])
     display = str(request.get("display") or path)
-    script = parse(read_text(path), display)
-    script = replace(script, source=os.path.realpath(path))
-    plan = build_plan(script, request.get("platform"))
+    text = read_text(path)
+    key = (os.path.realpath(path), display, request.get("platform"), text)
+    known = _plans.get(key)
+    if known is None:
+        script = replace(parse(text, display), source=key[0])
+        known = _plans[key] = (script, build_plan(script, request.get("platform")))
+        while len(_plans) > PLANS_KEPT:
+            _plans.popitem(last=False)
+    else:
+        _plans.move_to_end(key)
+    script, plan = known
     if plan.platform != "web":
         raise UnsupportedPlatform(
             f"{display}: platform {plan.platform!r} has no backend in this build yet (only web runs)",

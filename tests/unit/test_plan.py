@@ -1,10 +1,13 @@
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from replay.errors import ScriptErrors, UnsupportedCommand, UnsupportedPlatform
 from replay.script import build_plan, parse
 from replay.script.resolve import resolve_action, unresolved, variables_for
+from replay.script.selector import format_selector
 
 BASE = """context platform=web
 env EMAIL="ada@example.com"
@@ -128,3 +131,43 @@ def test_shell_replay_var_overrides_script_env() -> None:
     script = parse(BASE, "flow.ad")
     values = variables_for(script, platform="web", shell={"REPLAY_VAR_EMAIL": "shell@example.com"})
     assert values["EMAIL"] == "shell@example.com"
+
+
+def _counting_parse(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    import replay.script.parser as parser
+
+    calls: list[str] = []
+    real = parser.parse
+
+    def counting(text: str, path: str) -> object:
+        calls.append(path)
+        return real(text, path)
+
+    monkeypatch.setattr(parser, "parse", counting)
+    return calls
+
+
+def test_a_run_of_an_unchanged_script_reuses_its_plan(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay.session.runs import load_plan
+
+    calls = _counting_parse(monkeypatch)
+    flow = tmp_path / "cached.ad"
+    flow.write_text(BASE)
+    first = load_plan({"path": str(flow)})
+    again = load_plan({"path": str(flow)})
+    assert calls == [str(flow)] and again[1] is first[1]
+
+
+def test_a_run_of_an_edited_script_plans_its_new_text(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay.session.runs import load_plan
+
+    calls = _counting_parse(monkeypatch)
+    flow = tmp_path / "edited.ad"
+    flow.write_text(BASE)
+    before = load_plan({"path": str(flow)})[1]
+    flow.write_text(BASE.replace('label="Go"', 'label="Go on"'))
+    after = load_plan({"path": str(flow)})[1]
+    assert len(calls) == 2 and before.digest != after.digest
+    target = after.steps[1].action.target
+    assert target is not None and target.selector is not None
+    assert format_selector(target.selector) == 'role=button label="Go on"'
