@@ -183,84 +183,48 @@ def _basis(parts: dict[str, float]) -> tuple[str, ...]:
     return tuple(k for k in named if parts.get(k, 0.0) >= BASIS_SHARE)
 
 
-def _length_bound(a: str | None, b: str | None) -> float:
-    """An upper bound of ``_similar`` from the lengths alone (difflib's real_quick_ratio), in O(1)
-    once both are casefolded: 2·min / (sum)."""
-    if not a or not b:
-        return 0.0
-    la, lb = len(a), len(b)
-    return 2.0 * min(la, lb) / (la + lb)
-
-
-def _label_bound(strings: Strings, ev: TargetEvidence, label: str | None) -> float:
-    """An upper bound of the ``label`` component of ``_strings`` (``label``: the casefolded recorded label)."""
-    bound = 0.0
-    if label:
-        for now in (normalize(strings[0]), strings[1], strings[2]):
-            if now:
-                bound = max(bound, _length_bound(label, now.casefold()))
-    return 1.0 if _same_placeholder_or_text(strings, ev) else bound
-
-
 def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
     """The best candidates (≤ ``limit``), deduplicated, ties broken by document order.
 
     Exact scores are computed in order of an upper bound that needs only the role, the position,
-    the anchor and the lengths of the strings (the structural components are credited in full),
-    stopping once no bound can enter the top: on a large page most nodes are never scored. The
-    string work is done once per distinct set of strings (a table repeats its "Delete" and
-    "paid"). The result equals scoring every node.
+    the anchor and the characters the strings share with the recorded ones (the structural
+    components are credited in full), stopping once no bound can enter the top: on a large page
+    most nodes are never scored. The string work is done once per distinct set of strings (a table
+    repeats its "Delete" and "paid"). The result equals scoring every node.
     """
     credit = sum(WEIGHTS[k] for k in ("ancestry", "region", "sibling"))
-    label = ev.label.casefold() if ev.label else None
-    test_id = ev.id.casefold() if ev.id else None
     scale = _scale(ev)
-    speaks_to_label = bool(ev.label or ev.placeholder or ev.text)
-    length_bounds: dict[Strings, float] = {}
+    upper: dict[Strings, dict[str, float]] = {}  # the string components' upper bounds, by strings
+    upper_sums: dict[Strings, float] = {}
     near = _near(capture, ev)
     bounded = []
     for node in capture.labeled_or_actionable():
-        get = node.get
         strings = _strings_of(node)
-        same_role = ev.role is not None and (get("role") or "generic") == ev.role
+        same_role = ev.role is not None and (node.get("role") or "generic") == ev.role
         position = near(node)
-        bound = WEIGHTS["role"] * same_role + WEIGHTS["position"] * position + credit
-        by_strings = length_bounds.get(strings)
+        by_strings = upper_sums.get(strings)
         if by_strings is None:
-            by_strings = WEIGHTS["label"] * _label_bound(strings, ev, label) if speaks_to_label else 0.0
-            if test_id:
-                by_strings += WEIGHTS["id"] * _length_bound(test_id, (strings[3] or "").casefold())
-            length_bounds[strings] = by_strings
-        bound += by_strings
+            upper[strings] = _strings(strings, ev, {}, _quick)
+            by_strings = upper_sums[strings] = sum(WEIGHTS[k] * v for k, v in upper[strings].items())
+        bound = WEIGHTS["role"] * same_role + WEIGHTS["position"] * position + credit + by_strings
         if ev.anchor is not None:  # exact for the recorded role (most look-alikes sit in other rows), else credited
             bound += WEIGHTS["anchor"] * (not same_role or find_anchor(node, ev.anchor) is not None)
         bound /= scale
         if bound >= MIN_SCORE:
-            bounded.append((bound, node.position, node, position, strings, same_role))
+            bounded.append((bound, node.position, node, position, strings))
     bounded.sort(key=lambda item: (-item[0], item[1]))
     memo = _Memo()
-    quick: dict[Strings, dict[str, float]] = {}
-    upper_sums: dict[Strings, float] = {}
     exact: dict[Strings, dict[str, float]] = {}
     best: list[Suggestion] = []
-    strings_credit = WEIGHTS["label"] * speaks_to_label + WEIGHTS["id"] * bool(ev.id)
-    for bound, _, node, position, strings, same_role in bounded:
+    strings_credit = WEIGHTS["label"] * bool(ev.label or ev.placeholder or ev.text) + WEIGHTS["id"] * bool(ev.id)
+    for bound, _, node, position, strings in bounded:
         floor = max(MIN_SCORE, best[limit - 1].score if len(best) >= limit else 0.0)
         if bound < floor:
             break
-        upper = quick.get(strings)
-        if upper is None:
-            upper = quick[strings] = _strings(strings, ev, {}, _quick)
-            upper_sums[strings] = sum(WEIGHTS[k] * v for k, v in upper.items())
-        known = WEIGHTS["role"] * same_role + WEIGHTS["position"] * position + upper_sums[strings] + credit
-        if ev.anchor is not None:
-            known += WEIGHTS["anchor"]
-        if round(known / scale, 3) < floor:
-            continue  # its strings' upper bounds, with the structure credited in full, cannot reach the top
         cheap = _cheap(capture, node, ev, memo, position)
         if round((sum(WEIGHTS[k] * v for k, v in cheap.items()) + strings_credit) / scale, 3) < floor:
             continue  # its exact structure, with the strings credited in full, cannot reach the top
-        if round(_total({**cheap, **upper}, ev), 3) < floor:
+        if round(_total({**cheap, **upper[strings]}, ev), 3) < floor:
             continue  # even its strings' upper bounds cannot reach the top: no SequenceMatcher for it
         similar = exact.get(strings)
         if similar is None:
