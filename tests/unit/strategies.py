@@ -6,9 +6,11 @@ import re
 
 from hypothesis import strategies as st
 
+from replay.errors import ReplayError
 from replay.script.ast import Action, Annotation, Blank, Comment, Context, Env, Item, Script, Target
 from replay.script.evidence import Ancestor, Rect, Region, TargetEvidence, decode, encode
 from replay.script.selector import BOOL_KEYS, HAS_TEXT, NTH, TEXT_KEYS, Alternative, Selector, Term, normalize_text
+from replay.script.variables import parse_template
 
 # any Unicode except surrogates (not encodable in a UTF-8 file)
 CHARS = st.characters(blacklist_categories=("Cs",))
@@ -28,7 +30,20 @@ def templated_text(min_size: int = 0) -> st.SearchStrategy[str]:
         st.from_regex(r"[A-Z][A-Z0-9_]{0,6}", fullmatch=True),
         st.one_of(st.none(), plain_text().filter(lambda s: "}" not in s)),
     )
-    return st.lists(st.one_of(plain_text(), ref), max_size=3).map("".join).filter(lambda s: len(s) >= min_size)
+    # pieces can meet in a "${" no reference opens ("$" then "{"): not a script's text, so not a model
+    return (
+        st.lists(st.one_of(plain_text(), ref), max_size=3)
+        .map("".join)
+        .filter(lambda s: len(s) >= min_size and _templates_parse(s))
+    )
+
+
+def _templates_parse(text: str) -> bool:
+    try:
+        parse_template(text)
+    except ReplayError:
+        return False
+    return True
 
 
 def nonblank(strategy: st.SearchStrategy[str]) -> st.SearchStrategy[str]:
