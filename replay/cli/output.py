@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 import sys
-from typing import Any, NoReturn
 
 from replay.errors import ReplayError
+
+TYPE_CHECKING = False  # (typing costs ~5 ms of every command: only the type checker imports it)
+if TYPE_CHECKING:
+    from typing import Any, NoReturn
 
 
 def errors_of(err: ReplayError) -> list[ReplayError]:

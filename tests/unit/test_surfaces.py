@@ -108,21 +108,21 @@ def test_a_plain_run_takes_the_fast_path_and_anything_else_is_clicks(tmp_path: P
         assert parse_run(argv) is None, argv
 
 
-def test_the_fast_path_imports_neither_click_nor_the_script_language() -> None:
+def test_the_fast_path_imports_neither_click_nor_the_script_language_nor_typing() -> None:
     import subprocess
     import sys
 
     code = (
         "import sys\nfrom replay.cli.fast import main\nsys.argv = ['replay', 'snapshot', '-i', '--session', 'none']\n"
         "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright')"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright', 'typing')"
         " or m.startswith('replay.script') or m.startswith('replay.engine')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
 
 
-def test_a_fast_run_imports_neither_click_nor_the_script_language(tmp_path: Path) -> None:
+def test_a_fast_run_imports_neither_click_nor_the_script_language_nor_typing(tmp_path: Path) -> None:
     import subprocess
     import sys
 
@@ -133,7 +133,7 @@ def test_a_fast_run_imports_neither_click_nor_the_script_language(tmp_path: Path
         # the daemon's answer, so that no daemon starts: what is imported on the way is the point
         "replay.client.Client.run = lambda self, *a, **k: {'ran': 1, 'elapsedSeconds': 0.1}\n"
         f"from replay.cli.fast import main\nsys.argv = ['replay', 'run', {str(flow)!r}, '-e', 'A=1']\nmain()\n"
-        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright')"
+        "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright', 'typing')"
         " or m.startswith('replay.script') or m.startswith('replay.engine')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
