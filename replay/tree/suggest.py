@@ -100,7 +100,7 @@ def _near(capture: Capture, ev: TargetEvidence) -> Callable[[Node], float]:
     diagonal = math.hypot(vw or 1280, vh or 800)
 
     def near(node: Node) -> float:
-        get = node.get
+        get = node.get  # Node.center, read straight from the attributes: this runs for every node
         cx = float(get("x") or 0) + float(get("w") or 0) / 2
         cy = float(get("y") or 0) + float(get("h") or 0) / 2
         return max(0.0, 1.0 - math.hypot(cx - rx, cy - ry) / diagonal)
@@ -113,7 +113,7 @@ Strings = tuple[str | None, str | None, str | None, str | None]
 
 
 def _strings_of(node: Node) -> Strings:
-    get = node.get
+    get = node.get  # node.label, .content, .placeholder, .test_id without their properties (every node)
     return (get("label") or None, get("text") or None, get("placeholder") or None, get("id") or None)
 
 
