@@ -23,10 +23,13 @@
     'subscript', 'superscript', 'switch', 'tab', 'table', 'tablist', 'tabpanel', 'term', 'textbox', 'time',
     'timer', 'toolbar', 'tooltip', 'tree', 'treegrid', 'treeitem']);
   const NON_ASCII = /[^\x00-\x7f]/;
-  // NFC only where it can change something: most UI text is ASCII
+  const NOT_SPACE = /\S/;
+  // NFC only where it can change something (most UI text is ASCII), and the whitespace replaced only
+  // where there is some to collapse (most strings are normalized already: a test copies nothing)
+  const UNNORMALIZED = /[^\S ]|\s\s|^\s|\s$/;
   const norm = (s) => {
     if (!s) return '';
-    const t = s.replace(/\s+/g, ' ').trim();
+    const t = UNNORMALIZED.test(s) ? s.replace(/\s+/g, ' ').trim() : s;
     return NON_ASCII.test(t) ? t.normalize('NFC') : t;
   };
   // one computed style per element and capture: the walk and the accessible-name walks share it
@@ -180,10 +183,10 @@
     return el.id || '';
   }
 
-  function ownText(el) {
-    let t = '';
-    for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3) t += c.data;
-    return norm(t);
+  // whether the element has text of its own (a text child that is not only whitespace)
+  function hasOwnText(el) {
+    for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === 3 && NOT_SPACE.test(c.data)) return true;
+    return false;
   }
 
   const nodes = [];
@@ -226,12 +229,11 @@
     const fromContent = label === null;
     if (fromContent) label = '';
     const id = bare ? '' : testIdOf(el);
-    const own = ownText(el);
     let contentEditable;  // el.isContentEditable, read at most once (it consults the style)
     const focusable = el.tabIndex >= 0 && ((!bare && el.hasAttribute('tabindex')) || (contentEditable = el.isContentEditable));
     const ownPointer = cursor === 'pointer' && parentCursor !== 'pointer';
     const clickable = ownPointer || (!bare && el.hasAttribute('onclick'));
-    const keep = fromContent || !!role || !!label || !!id || focusable || clickable || !!own || tagName === 'IFRAME';
+    const keep = fromContent || !!role || !!label || !!id || focusable || clickable || tagName === 'IFRAME' || hasOwnText(el);
     let index = parent;
     if (keep) {
       const r = el.getBoundingClientRect();
