@@ -22,7 +22,7 @@ from playwright.async_api import (
 
 from replay.errors import ActionFailed, BrowserUnavailable, StaleRef, from_playwright
 from replay.files import make_private
-from replay.tree.model import Capture, build_capture
+from replay.tree.model import Capture, build_capture, read_capture
 
 LAUNCH_ARGS = [
     "--no-sandbox",
@@ -191,7 +191,7 @@ class WebDriver:
                 self._capture_fn = self._capture_id = self._world = None
                 if attempt == 2:
                     raise from_playwright(exc, action="capture") from None
-        raw = json.loads(text)
+        raw = read_capture(text)
         taken = build_capture(raw)
         self._subframes[generation] = [(str(url), int(lo), int(hi)) for url, lo, hi in raw.get("frames", [])]
         for old in [g for g in self._subframes if g < generation - 8 and g != keep]:

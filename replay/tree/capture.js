@@ -350,7 +350,9 @@
   store.gens[gen] = elements;
   for (const g of Object.keys(store.gens)) if (Number(g) < gen - 4 && Number(g) !== opts.keep) delete store.gens[g];
   // The tree crosses the protocol as one XML string (lxml parses it in C): far faster than a
-  // structured value of thousands of rows. Attributes use single quotes so JSON escapes little.
+  // structured value of thousands of rows. Attributes use single quotes so the protocol's JSON
+  // escapes little. The text returned is a line of JSON (generation, url, title, viewport, frames),
+  // a newline, then the XML: not the XML inside JSON, which stringify and parse would copy again.
   const LONE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
   const CTRL = /[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]/g;
   const SPECIAL = /[&<'\x00-\x1f\ud800-\udfff\ufffe\uffff]/;
@@ -375,8 +377,11 @@
     open.push(i);
   }
   while (open.length) { out.push('</node>'); open.pop(); }
-  const json = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, xml: out.join('') });
+  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames });
+  const xml = out.join('');
   // One non-ASCII character makes the whole string two-byte, which doubles its transfer: \u escapes
-  // keep it one-byte (JSON decodes them to the same characters).
-  return NON_ASCII.test(json) ? json.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : json;
+  // in the JSON and character references in the XML keep it one-byte (both decode to the same text;
+  // the XML's values hold no lone surrogate, esc replaced them).
+  return (NON_ASCII.test(head) ? head.replace(/[\u0080-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0')) : head) +
+    '\n' + (NON_ASCII.test(xml) ? xml.replace(/[\u{80}-\u{10ffff}]/gu, (c) => '&#x' + c.codePointAt(0).toString(16) + ';') : xml);
 }

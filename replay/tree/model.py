@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -267,6 +268,15 @@ class Capture:
 
     def __len__(self) -> int:
         return len(self.nodes)
+
+
+def read_capture(text: str) -> dict[str, Any]:
+    """The raw capture from capture.js's text: a line of JSON (generation, url, title, viewport,
+    frames), a newline, then the XML of the tree (``xml``)."""
+    head, _, xml = text.partition("\n")
+    raw: dict[str, Any] = json.loads(head)
+    raw["xml"] = xml
+    return raw
 
 
 def build_capture(raw: dict[str, Any]) -> Capture:

@@ -293,3 +293,28 @@ def test_nodes_in_iframes_at_one_url_are_each_acted_on_in_their_own_frame(chromi
             return [await f.locator("input").input_value() for f in d.page.frames[1:]]
 
     assert chromium.run(go) == ["first", "second"]
+
+
+def test_text_of_any_script_leaves_the_page_one_byte_and_reads_back_unchanged(chromium: Chromium) -> None:
+    # accents, CJK, an emoji (a surrogate pair), a lone surrogate (not text: U+FFFD), XML's own characters
+    labels = ["Café ✎", "注文する", "Save 👋", "a < b & 'c'"]
+    page = "".join(f"<button>{label}</button>" for label in ("Café ✎", "注文する", "Save 👋", "a &lt; b &amp; 'c'"))
+    page += (
+        "<button id='lone'></button><script>document.getElementById('lone').textContent = 'bad \\ud800 half';</script>"
+    )
+
+    async def go() -> tuple[str, Capture]:
+        async with chromium.page("about:blank") as d:
+            await d.page.set_content(page)
+            await d.capture(1)  # compiles the capture function in the utility world
+            assert d._capture_id is not None
+            text = await d._call(
+                {"objectId": d._capture_id},
+                "function (o) { return this(o); }",
+                {"testIdAttributes": [], "generation": 2, "keep": None},
+            )
+            return text, await d.capture(3)
+
+    text, cap = chromium.run(go)
+    assert text.isascii()
+    assert [n.label for n in cap.nodes if n.role == "button"] == [*labels, "bad \ufffd half"]
