@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Any
+from pathlib import Path
 
 import pytest
 
@@ -147,7 +147,7 @@ def _counting_parse(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return calls
 
 
-def test_a_run_of_an_unchanged_script_reuses_its_plan(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_of_an_unchanged_script_reuses_its_plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from replay.session.runs import load_plan
 
     calls = _counting_parse(monkeypatch)
@@ -158,7 +158,7 @@ def test_a_run_of_an_unchanged_script_reuses_its_plan(tmp_path: Any, monkeypatch
     assert calls == [str(flow)] and again[1] is first[1]
 
 
-def test_a_run_of_an_edited_script_plans_its_new_text(tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_run_of_an_edited_script_plans_its_new_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from replay.session.runs import load_plan
 
     calls = _counting_parse(monkeypatch)
