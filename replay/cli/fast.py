@@ -93,10 +93,10 @@ def parse(argv: list[str]) -> tuple[str, list[str], Options] | None:
 def parse_run(argv: list[str]) -> tuple[str, dict[str, str], Options] | None:
     """``run FILE`` with ``-e KEY=VALUE``, ``--session``, ``--timeout``, ``--level`` and ``--json``
     (file, values, options) as click would read them; None for anything else, which click handles."""
-    from replay.keys import valid_key
-
     if not argv or argv[0] != "run" or "--help" in argv or "--" in argv:
         return None
+    from replay.keys import valid_key
+
     file: str | None = None
     values: dict[str, str] = {}
     options: Options = {}

@@ -490,7 +490,7 @@ async def _unless_abandoned(
     gone = asyncio.ensure_future(reader.read(1))
     try:
         await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
-        if gone.done() and not gone.cancelled() and not gone.exception() and not gone.result():
+        if _read(gone) == b"":
             log.info("a client went away: its request is cancelled")
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -502,8 +502,14 @@ async def _unless_abandoned(
         gone.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await gone
-    early = gone.result() if gone.done() and not gone.cancelled() and not gone.exception() else b""
-    return answer, early
+    return answer, _read(gone) or b""
+
+
+def _read(reading: asyncio.Future[bytes]) -> bytes | None:
+    """What a finished read returned (b"": end of file), or None when it did not finish (cancelled, failed)."""
+    if reading.done() and not reading.cancelled() and reading.exception() is None:
+        return reading.result()
+    return None
 
 
 async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
