@@ -4,6 +4,7 @@ against recorded identity evidence (SPEC §4, §5). The driver acts only on what
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,7 +17,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector
 from replay.script.text import fold
-from replay.tree.identity import verify
+from replay.tree.identity import anchor_matches, verify
 from replay.tree.match import Resolution, describe, resolve
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
@@ -117,9 +118,20 @@ async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: T
         return Bound(taken, verdict.target, (taken.generation, verdict.target.position), resolution, verdict.target)
     kind = DivergenceKind(verdict.kind)
     cause = VERIFY_CAUSES[kind] if ev.verified or kind != DivergenceKind.IDENTITY_UNVERIFIABLE else UNVERIFIED_CAUSE
+    if kind == DivergenceKind.SELECTOR_MISS and (gone := _missing_anchor(taken, ev)) is not None:
+        cause += f": {gone} is not on the screen"
     binding = Binding(kind, cause, verdict.match_count, verdict.winner, verdict.mismatches, verdict.candidates())
     error_type = ElementNotFound if kind == DivergenceKind.SELECTOR_MISS else ActionFailed
     raise StepStopped(error_type(f"{kind}: {cause}", hint="take a snapshot to see the screen"), binding, taken)
+
+
+def _missing_anchor(taken: Capture, ev: TargetEvidence) -> str | None:
+    """The recorded anchor (the row or card the node sat in), described, when the capture has none."""
+    anchor = ev.anchor
+    if anchor is None or any(anchor_matches(n, anchor) for n in taken.by_value("role", anchor.role)):
+        return None
+    named = anchor.label or anchor.text or anchor.id
+    return f"its recorded {anchor.role} {json.dumps(named, ensure_ascii=False)}"
 
 
 async def bind(state: StepState, step: Step, target: Target) -> Bound:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from replay.script.evidence import TargetEvidence, page_path
+from replay.script.evidence import Anchor, TargetEvidence, page_path
 from replay.script.text import normalize
 from replay.tree.verdict import DivergenceKind
 
@@ -34,11 +34,12 @@ SPARSE_BELOW = 3
 class Container:
     """The recorded container: a node identity to look for, or the recorded page path."""
 
-    source: str  # scrollRegion | ancestry-label | ancestry-landmark | page
+    source: str  # anchor | scrollRegion | ancestry-label | ancestry-landmark | page
     role: str | None = None
     label: str | None = None
     id: str | None = None
     path: str | None = None
+    anchor: Anchor | None = None  # source "anchor": matched as identity matches it (role + each field)
 
 
 def meaningful_nodes(capture: Capture) -> int:
@@ -58,7 +59,14 @@ def is_sparse(capture: Capture) -> bool:
 
 
 def recorded_container(ev: TargetEvidence) -> Container | None:
-    """First of: scroll region; nearest labeled ancestor; nearest landmark ancestor; the page."""
+    """First of: the anchor; scroll region; nearest labeled ancestor; nearest landmark ancestor; the page.
+
+    The anchor (the row, card or list item that told the node apart from its look-alikes) comes
+    first: it is part of the node's identity, so when it is gone the same step on another row is
+    not a repair but a different action (docs/decisions.md).
+    """
+    if ev.anchor is not None:
+        return Container("anchor", ev.anchor.role, anchor=ev.anchor)
     if ev.scroll_region is not None:
         r = ev.scroll_region
         return Container("scrollRegion", r.role, r.label, r.id)
@@ -89,6 +97,10 @@ def container_present_for(container: Container, node: Node, capture: Capture, ba
 
 
 def _is(n: Node, container: Container) -> bool:
+    if container.anchor is not None:
+        from replay.tree.identity import anchor_matches  # (lxml: not at this light module's import)
+
+        return anchor_matches(n, container.anchor)
     if n.role != container.role:
         return False
     if container.label is not None and normalize(n.label) != container.label:

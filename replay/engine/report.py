@@ -17,7 +17,8 @@ HINT_ADVICE: dict[str, str] = {
         "perform this step yourself in the session (suggestions are ranked), then resume after it"
     ),
     RepairHint.STATE_REPAIR: (
-        "the recorded screen is not showing: bring the app back to it (--no-record), then resume here"
+        "the recorded screen, or the row or card the step acts in, is not showing: bring the app back to it "
+        "(--no-record), then resume here"
     ),
     RepairHint.CAUTION: "an element matches but it is not the recorded one: check it before acting; then resume",
     RepairHint.MANUAL: "a person must look: the evidence cannot decide what to do",

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from replay.engine.hint import RepairHint, recorded_container, repair_hint
-from replay.script.evidence import Ancestor, Page, Region, TargetEvidence, page_path
+from replay.script.evidence import Ancestor, Anchor, Page, Region, TargetEvidence, page_path
 from replay.tree.verdict import DivergenceKind
 
 from .treebuild import N, capture
@@ -121,3 +121,36 @@ def test_the_same_page_under_another_base_url_is_still_the_recorded_container() 
     )
     assert repair_hint(SELECTOR_MISS, ev, prod, base="http://h/prod/index.html") == RECORD_AND_HEAL
     assert repair_hint(SELECTOR_MISS, ev, prod, base="http://h/prod/other/index.html") == STATE_REPAIR
+
+
+ROWS_EV = TargetEvidence(
+    role="button",
+    label="Delete",
+    anchor=Anchor("row", label="Order A-102"),
+    ancestry=(Ancestor("cell"), Ancestor("row", "Order A-102"), Ancestor("table", "Orders")),
+    scroll_region=Region("region", "Orders"),
+)
+
+
+def _orders(*rows: str, button: str = "Delete") -> object:
+    return capture(
+        N("region", label="Orders", scrollable=True)(
+            N("table", label="Orders")(*(N("row", label=r)(N("cell")(N("button", label=button))) for r in rows))
+        )
+    )
+
+
+def test_container_is_the_recorded_anchor_first() -> None:
+    c = recorded_container(ROWS_EV)
+    assert c is not None and (c.source, c.role, c.anchor) == ("anchor", "row", Anchor("row", label="Order A-102"))
+
+
+def test_selector_miss_whose_recorded_row_is_gone_is_state_repair() -> None:
+    # the other rows' "Delete" buttons are look-alikes in the same table and region: doing the
+    # step on one of them would act on another row
+    assert repair_hint(SELECTOR_MISS, ROWS_EV, _orders("Order A-100", "Order A-101")) == STATE_REPAIR
+
+
+def test_selector_miss_in_the_recorded_row_is_record_and_heal() -> None:
+    renamed = _orders("Order A-100", "Order A-102", button="Remove")
+    assert repair_hint(SELECTOR_MISS, ROWS_EV, renamed) == RECORD_AND_HEAL

@@ -23,7 +23,7 @@ from replay.errors import (
     StaleRef,
 )
 from replay.script import build_plan, parse
-from replay.script.evidence import WRITE_PREFIX, TargetEvidence, encode
+from replay.script.evidence import WRITE_PREFIX, Anchor, TargetEvidence, encode
 from replay.script.parser import parse_action, parse_argv
 from replay.session.journal import PLAN, read_journal
 from replay.session.session import Recording, Session
@@ -168,6 +168,29 @@ def test_a_plan_step_whose_selector_misses_stops_before_acting(tmp_path: Path) -
         planned(s, annotated(SAVE, "click id=gone"), timeout_ms=300)
     assert stop.value.binding.kind == DivergenceKind.SELECTOR_MISS and stop.value.capture is not None
     assert fake(s).acts() == [] and s.journal.entries == []
+
+
+ORDERS = screen(
+    N("table", label="Orders")(
+        N("row", label="Order A-100")(N("cell")(N("button", label="Delete"))),
+        N("row", label="Order A-101")(N("cell")(N("button", label="Remove"))),
+    )
+)
+IN_ROW = 'click role=row label="{}" >> role=button label="Delete"'
+
+
+def test_a_selector_miss_names_the_recorded_row_when_it_is_gone(tmp_path: Path) -> None:
+    s = session(tmp_path, ORDERS)
+    ev = TargetEvidence(role="button", label="Delete", anchor=Anchor("row", label="Order A-102"))
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(ev, IN_ROW.format("Order A-102")), timeout_ms=300)
+    gone = 'no node matches the selector: its recorded row "Order A-102" is not on the screen'
+    assert stop.value.binding.cause == gone
+    renamed = TargetEvidence(role="button", label="Delete", anchor=Anchor("row", label="Order A-101"))
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(renamed, IN_ROW.format("Order A-101")), timeout_ms=300)
+    assert stop.value.binding.cause == "no node matches the selector"  # its row is there: the button changed
+    assert fake(s).acts() == []
 
 
 def test_a_plan_step_that_finds_another_element_is_an_identity_mismatch(tmp_path: Path) -> None:
