@@ -230,7 +230,9 @@
     if (fromContent) label = '';
     const id = bare ? '' : testIdOf(el);
     let contentEditable;  // el.isContentEditable, read at most once (it consults the style)
-    const focusable = el.tabIndex >= 0 && ((!bare && el.hasAttribute('tabindex')) || (contentEditable = el.isContentEditable));
+    // an editing host (a rich-text field) is focusable, though Chromium gives it tabIndex -1
+    const host = !bare && el.hasAttribute('contenteditable') && (contentEditable = el.isContentEditable);
+    const focusable = host || (el.tabIndex >= 0 && ((!bare && el.hasAttribute('tabindex')) || (contentEditable = el.isContentEditable)));
     const ownPointer = cursor === 'pointer' && parentCursor !== 'pointer';
     const clickable = ownPointer || (!bare && el.hasAttribute('onclick'));
     const keep = fromContent || !!role || !!label || !!id || focusable || clickable || tagName === 'IFRAME' || hasOwnText(el);

@@ -318,3 +318,17 @@ def test_text_of_any_script_leaves_the_page_one_byte_and_reads_back_unchanged(ch
     text, cap = chromium.run(go)
     assert text.isascii()
     assert [n.label for n in cap.nodes if n.role == "button"] == [*labels, "bad \ufffd half"]
+
+
+def test_an_editing_host_is_kept_and_actionable_without_an_id_or_text(chromium: Chromium) -> None:
+    # Chromium gives a contenteditable element tabIndex -1; it is still a field an agent fills
+    page = "<main><div contenteditable='true'></div><div contenteditable><p>inside</p></div></main>"
+
+    async def go() -> list[tuple[str, bool, bool]]:
+        async with chromium.page("about:blank") as d:
+            await d.page.set_content(page)
+            cap = await d.capture(1)
+            return [(n.tag_name, n.actionable, n.editable) for n in cap.nodes if n.editable]
+
+    # the two hosts are actionable; the paragraph inside one is editable but not a field of its own
+    assert chromium.run(go) == [("div", True, True), ("div", True, True), ("p", False, True)]
