@@ -237,7 +237,9 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
         ev.verification,
         selector,
         node,
-        recording_warning(selector, positional=mat.positional, verified=ev.verified),
+        recording_warning(
+            selector, positional=mat.positional, verified=ev.verified, identified=bool(ev.id or ev.label or ev.anchor)
+        ),
     )
 
 
@@ -258,17 +260,19 @@ def _written(raw: Action) -> Described:
     )
 
 
-def recording_warning(selector: str, *, positional: bool, verified: bool) -> str | None:
-    """What a recording says at once about a step that replay cannot bind robustly (SPEC §4)."""
+def recording_warning(selector: str, *, positional: bool, verified: bool, identified: bool = True) -> str | None:
+    """What a recording says at once about a step that replay cannot bind robustly (SPEC §4);
+    ``identified``: the evidence holds a test id, a label or an anchor (SPEC §5's minimum)."""
     if positional:
         return (
             f"recorded by position ({selector}): replay will act on whatever sits there; give the element "
             "a label or a test id, or put it in a row or card with a text of its own"
         )
     if not verified:
+        why = "look-alikes nothing tells apart" if identified else "no label, no unique test id, no row of its own"
         return (
-            "its identity could not be verified (look-alikes nothing tells apart): replay will stop at this "
-            "step as identity-unverifiable; give it a label or a test id"
+            f"its identity could not be verified ({why}): replay will stop at this step as identity-unverifiable; "
+            "give it a label or a test id"
         )
     return None
 
