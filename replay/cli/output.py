@@ -73,8 +73,13 @@ def run_text(result: dict[str, Any]) -> str:
     """The human lines of a passed ``replay run``."""
     ran = int(result["ran"])
     text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
-    if result.get("healed"):
+    if result.get("healed"):  # the run's own session completed the repair and is closed
+        from shlex import quote  # (only here: the fast path imports little)
+
         text += f"\nhealed script written to {result['healed']}"
+        text += (
+            f"\n  the run's session is closed; check the script in a fresh one: replay verify {quote(result['healed'])}"
+        )
     elif result.get("repair"):
         repair = result["repair"]
         text += f"\nrepair {repair['state']}: `replay close --session {result['session']}` publishes {repair['target']}"

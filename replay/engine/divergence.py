@@ -84,6 +84,7 @@ def node_view(node: Node) -> dict[str, Any]:
         f
         for f, on in (
             ("disabled", node.actionable and not node.enabled),
+            ("covered", node.actionable and covered(node)),
             ("hidden", not node.visible),
             ("checked", node.checked),
         )
@@ -92,6 +93,16 @@ def node_view(node: Node) -> dict[str, Any]:
     if flags:
         out["flags"] = flags
     return out
+
+
+def covered(node: Node) -> bool:
+    """Visible, enabled and in the viewport, yet another element is topmost at its centre (an overlay,
+    a dialog, a banner): acting on it fails until that is dealt with."""
+    if node.hittable or not node.visible or not node.enabled:
+        return False
+    document = node.getroottree().getroot()  # its rect is the viewport
+    cx, cy = node.center
+    return 0 <= cx < float(document.get("w") or 0) and 0 <= cy < float(document.get("h") or 0)
 
 
 def screen_refs(capture: Capture) -> list[Node]:

@@ -47,6 +47,11 @@ def render_text(d: dict[str, Any], command: str, *, closed: str | None = None) -
     verb = d["action"].split()[0]
     if closed is not None:
         lines.append(f"  next:   {closed}")
+    elif d["repairHint"] == RepairHint.RECORD_AND_HEAL and suggestions and "covered" in suggestions[0].get("flags", ()):
+        lines.append(
+            f"  next:   {suggestions[0]['ref']}, the best suggestion, is covered by another element (a dialog or an "
+            f"overlay): deal with that first (replay snapshot -i{sess}), then do the step"
+        )
     elif d["repairHint"] == RepairHint.RECORD_AND_HEAL and suggestions and suggestions[0]["score"] >= NEXT_MIN_SCORE:
         arg = " <text>" if verb in ("fill", "select") else ""
         lines.append(

@@ -179,3 +179,19 @@ def test_the_text_report_proposes_no_element_when_no_suggestion_is_close() -> No
     assert "replay click @e5" not in text and "no element on screen is close" in text
     d["suggestions"][0]["score"] = 0.83
     assert "next:   replay click @e5" in render_text(d, "replay run flow.ad")
+
+
+def test_a_covered_best_suggestion_is_flagged_and_not_proposed_as_the_next_click() -> None:
+    # a consent dialog over the page: the recorded "Place order" is there, but another element is on top
+    under = capture(
+        N("dialog", label="Cookies")(N("button", label="Accept", rect=(600, 300, 80, 20))),
+        N("form", label="Checkout")(
+            N("button", label="Place order", rect=(10, 10, 80, 20), hittable=False),
+            N("button", label="Place order", rect=(10, 5000, 80, 20), hittable=False),  # below the fold: not covered
+        ),
+    )
+    d = make(under).to_dict()
+    best, below = d["suggestions"][0], d["suggestions"][1]
+    assert best["flags"] == ["covered"] and "flags" not in below
+    text = render_text(d, "replay run flow.ad")
+    assert "replay click" not in text and f"next:   {best['ref']}, the best suggestion, is covered" in text

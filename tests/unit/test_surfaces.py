@@ -138,3 +138,14 @@ def test_a_fast_run_imports_neither_click_nor_the_script_language_nor_typing(tmp
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "replayed 1 step in 0.1 s" in out.stdout and "LOADED []" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_run_whose_own_session_published_the_healed_script_says_how_to_verify_it() -> None:
+    # the session is gone with the run: `replay close --verify` has nothing to close
+    from replay.cli.output import run_text
+
+    text = run_text({"ran": 2, "elapsedSeconds": 0.1, "healed": "/tmp/my flows/a.healed.ad", "session": "run-1"})
+    assert text.splitlines()[1:] == [
+        "healed script written to /tmp/my flows/a.healed.ad",
+        "  the run's session is closed; check the script in a fresh one: replay verify '/tmp/my flows/a.healed.ad'",
+    ]

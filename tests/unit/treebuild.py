@@ -32,6 +32,7 @@ class N:
     scrollable: bool = False
     visible: bool = True
     enabled: bool = True
+    hittable: bool | None = None  # None: when visible and enabled
     checked: bool = False
     value: str | None = None
     tag: str = "div"
@@ -54,7 +55,7 @@ def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.
         flags = (F_VISIBLE if node.visible else 0) | (F_ENABLED if node.enabled else 0)
         flags |= (F_ACTIONABLE if actionable else 0) | (F_SCROLLABLE if node.scrollable else 0)
         flags |= F_CHECKED if node.checked else 0
-        flags |= F_HITTABLE if node.visible and node.enabled else 0
+        flags |= F_HITTABLE if (node.visible and node.enabled if node.hittable is None else node.hittable) else 0
         x, y, w, h = node.rect
         rows.append(
             [
