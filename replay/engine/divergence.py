@@ -96,13 +96,17 @@ def node_view(node: Node) -> dict[str, Any]:
 
 
 def covered(node: Node) -> bool:
-    """Visible, enabled and in the viewport, yet another element is topmost at its centre (an overlay,
-    a dialog, a banner): acting on it fails until that is dealt with."""
+    """Visible, enabled and in view, yet another element is topmost at its centre (an overlay, a
+    dialog, a banner): acting on it fails until that is dealt with. In view: the centre lies inside
+    the viewport and every scrollable ancestor (one scrolled out of a region is not covered: acting
+    scrolls it in)."""
     if node.hittable or not node.visible or not node.enabled:
         return False
-    document = node.getroottree().getroot()  # its rect is the viewport
     cx, cy = node.center
-    return 0 <= cx < float(document.get("w") or 0) and 0 <= cy < float(document.get("h") or 0)
+    document = node.getroottree().getroot()  # its rect is the viewport
+    boxes = [(0.0, 0.0, float(document.get("w") or 0), float(document.get("h") or 0))]
+    boxes += [a.rect for a in node.ancestors() if a.scrollable]
+    return all(x <= cx < x + w and y <= cy < y + h for x, y, w, h in boxes)
 
 
 def screen_refs(capture: Capture) -> list[Node]:

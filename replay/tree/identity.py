@@ -113,9 +113,10 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     return True
 
 
-def anchor_identity(node: Node) -> Anchor:
-    """The ``anchor`` evidence of an ancestor: its role, unique-looking id, and key text (else label)."""
-    text = normalize(node.key_text)
+def anchor_identity(node: Node, wide: bool = False) -> Anchor:
+    """The ``anchor`` evidence of an ancestor: its role, unique-looking id, and key text (else label);
+    ``wide``: its text less its controls' texts instead of the key text (rows whose first texts repeat)."""
+    text = normalize(node.rest_text if wide else node.key_text)
     return Anchor(node.role, None if text else normalize(node.label), text, node.test_id)
 
 
@@ -127,7 +128,9 @@ def anchor_matches(node: Node, anchor: Anchor) -> bool:
         return False
     if anchor.label is not None and normalize(node.label) != anchor.label:
         return False
-    return anchor.text is None or normalize(node.key_text) == anchor.text
+    if anchor.text is None or normalize(node.key_text) == anchor.text:
+        return True
+    return normalize(node.rest_text) == anchor.text  # a wide anchor (see anchor_of)
 
 
 def find_anchor(node: Node, anchor: Anchor) -> Node | None:
@@ -135,12 +138,15 @@ def find_anchor(node: Node, anchor: Anchor) -> Node | None:
     return next((a for a in node.ancestors()[:MAX_ANCESTRY] if anchor_matches(a, anchor)), None)
 
 
-def anchor_of(capture: Capture, node: Node) -> Node | None:
-    """The nearest ancestor (≤ 8 up) holding no look-alike of ``node`` but ``node`` itself, when it has look-alikes.
+def anchor_of(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
+    """The nearest ancestor (≤ 8 up) holding no look-alike of ``node`` but ``node`` itself, when it has
+    look-alikes, and its identity as an anchor.
 
     A look-alike shares the role and label (or the role, for an unlabeled node). The ancestor must
     be nameable (a test id, a label or a key text) and differ, as an anchor, from the ancestors
-    the look-alikes sit in; else no anchor is recorded and position alone tells them apart.
+    the look-alikes sit in — by its key text, else by its text less its controls' texts (two rows
+    both starting "Apollo": "Apollo ann" and "Apollo cy"); else no anchor is recorded and position
+    alone tells them apart.
     """
     label = normalize(node.label)
     peers = [n for n in capture.by_value("role", node.role) if normalize(n.label) == label]
@@ -150,11 +156,12 @@ def anchor_of(capture: Capture, node: Node) -> Node | None:
         inside = [p for p in peers if ancestor in p.iterancestors()]
         if inside != [node]:
             break  # farther ancestors hold the look-alikes too
-        anchor = anchor_identity(ancestor)
-        if anchor.id is None and anchor.label is None and anchor.text is None:
-            continue
-        if not any(find_anchor(p, anchor) is not None for p in peers if p is not node):
-            return ancestor
+        narrow = anchor_identity(ancestor)
+        for anchor in (narrow, anchor_identity(ancestor, wide=True)):
+            if anchor.id is None and anchor.label is None and anchor.text is None:
+                continue
+            if not any(find_anchor(p, anchor) is not None for p in peers if p is not node):
+                return ancestor, anchor
     return None
 
 
@@ -220,9 +227,9 @@ def record_evidence(capture: Capture, node: Node, base: str | None = None) -> Ta
     """The identity evidence of ``node`` in ``capture`` (before the self-check)."""
     unique_id = node.test_id if id_is_unique(capture, node) else None
     x, y, w, h = node.rect
-    anchor_node = anchor_of(capture, node)
-    anchor = anchor_identity(anchor_node) if anchor_node is not None else None
-    if anchor is not None and anchor.id is not None and not id_is_unique(capture, anchor_node):  # type: ignore[arg-type]
+    found = anchor_of(capture, node)
+    anchor = found[1] if found is not None else None
+    if found is not None and anchor is not None and anchor.id is not None and not id_is_unique(capture, found[0]):
         anchor = Anchor(anchor.role, anchor.label, anchor.text)
     label = normalize(node.label)
     text = normalize((node.content or "")[:KEY_TEXT_CHARS])

@@ -58,8 +58,13 @@ CANDIDATES: tuple[tuple[str, str, Build], ...] = (
     ("placeholder", "placeholder", _field("placeholder")),
     ("text", "text", _field("text")),
 )
+def _role_rest_text(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+    text = n.rest_text
+    return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text)) if text and n.role != "generic" else None
+
+
 # How an anchoring ancestor is singled out (it must be unique in the whole tree).
-ANCHOR_CANDIDATES: tuple[Build, ...] = (_id, _role_label, _role_key_text)
+ANCHOR_CANDIDATES: tuple[Build, ...] = (_id, _role_label, _role_key_text, _role_rest_text)
 # How the node is named inside its anchor (it must be the only match there).
 INNER_CANDIDATES: tuple[tuple[str, Build], ...] = (
     ("id", _id),

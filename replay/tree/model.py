@@ -142,13 +142,22 @@ class Node(etree.ElementBase):
         descendant, the node's own text less its controls' texts.
         """
         found = _first_text(self)
-        if found is None and self.content:
-            rest = self.content
-            for d in self.iterdescendants():
-                if isinstance(d, Node) and d.actionable and d.content:
-                    rest = rest.replace(d.content, " ", 1)
-            found = " ".join(rest.split()) or None
-        return found[:KEY_TEXT_CHARS].rstrip() if found else None
+        if found is None:
+            return self.rest_text
+        return found[:KEY_TEXT_CHARS].rstrip()
+
+    @property
+    def rest_text(self) -> str | None:
+        """The node's text less its controls' texts (≤ 64 chars): a row's "Apollo cy" where another
+        row's first text is "Apollo" too."""
+        if not self.content:
+            return None
+        rest = self.content
+        for d in self.iterdescendants():
+            if isinstance(d, Node) and d.actionable and d.content:
+                rest = rest.replace(d.content, " ", 1)
+        found = " ".join(rest.split())
+        return found[:KEY_TEXT_CHARS].rstrip() or None
 
     def field(self, key: str) -> str | None:
         """A selector field by its key (``id``, ``role``, ``label``, …)."""

@@ -189,9 +189,12 @@ def test_a_covered_best_suggestion_is_flagged_and_not_proposed_as_the_next_click
             N("button", label="Place order", rect=(10, 10, 80, 20), hittable=False),
             N("button", label="Place order", rect=(10, 5000, 80, 20), hittable=False),  # below the fold: not covered
         ),
+        N("region", label="Order form", rect=(0, 100, 400, 100), scrollable=True)(  # scrolled out of it: not covered
+            N("button", label="Place order", rect=(10, 300, 80, 20), hittable=False)
+        ),
     )
     d = make(under).to_dict()
-    best, below = d["suggestions"][0], d["suggestions"][1]
-    assert best["flags"] == ["covered"] and "flags" not in below
+    best, others = d["suggestions"][0], d["suggestions"][1:3]
+    assert best["flags"] == ["covered"] and len(others) == 2 and not any("flags" in o for o in others)
     text = render_text(d, "replay run flow.ad")
     assert "replay click" not in text and f"next:   {best['ref']}, the best suggestion, is covered" in text

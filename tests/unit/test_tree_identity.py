@@ -11,6 +11,7 @@ from replay.tree.identity import (
     verify,
 )
 from replay.tree.materialize import materialize
+from replay.tree.suggest import rank
 from replay.tree.verdict import VERIFIED as VERIFIED_KIND
 from replay.tree.verdict import DivergenceKind
 
@@ -237,6 +238,31 @@ def test_a_repeated_control_records_the_row_that_tells_it_apart_as_its_anchor() 
     ev = record_evidence(cap, _bob(cap))
     assert ev.anchor is not None and (ev.anchor.role, ev.anchor.text) == ("listitem", "Bob")
     assert ev.verification == "verified"
+
+
+def _projects(*rows: tuple[str, str], button: str = "More actions") -> Any:
+    """A table whose rows may share their first cell ("Apollo" twice): they differ by their owner."""
+    return capture(
+        N("table", label="Projects")(
+            *[
+                N("row", text=f"{name} {owner} ⋮")(
+                    N("cell", text=name), N("cell", text=owner), N("cell")(N("button", label=button, text="⋮"))
+                )
+                for name, owner in rows
+            ]
+        )
+    )
+
+
+def test_rows_sharing_their_first_text_are_anchored_by_their_text_less_their_controls() -> None:
+    cap = _projects(("Apollo", "ann"), ("Borealis", "bob"), ("Apollo", "cy"))
+    cy = [n for n in cap.nodes if n.role == "button"][2]
+    ev = record_evidence(cap, cy)
+    assert ev.anchor is not None and (ev.anchor.role, ev.anchor.text) == ("row", "Apollo cy")
+    # re-sorted, with every row's button renamed: the row still names the recorded element's place
+    renamed = _projects(("Apollo", "cy"), ("Apollo", "ann"), ("Borealis", "bob"), button="Actions")
+    best = rank(renamed, ev)[0]
+    assert "anchor" in best.basis and best.node is [n for n in renamed.nodes if n.role == "button"][0]
 
 
 def test_a_unique_control_records_no_anchor() -> None:

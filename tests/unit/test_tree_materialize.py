@@ -43,6 +43,20 @@ def test_a_repeated_control_is_anchored_on_the_row_that_tells_it_apart() -> None
     assert format_selector(m.selector) == 'role=listitem has-text="Bob" >> role=button label="Delete"'  # type: ignore[arg-type]
 
 
+def test_rows_sharing_their_first_text_anchor_on_their_text_less_their_controls() -> None:
+    cap = capture(
+        N("listitem", text="Apollo ann Delete")(
+            N("generic", text="Apollo"), N("generic", text="ann"), N("button", label="Delete")
+        ),
+        N("listitem", text="Apollo cy Delete")(
+            N("generic", text="Apollo"), N("generic", text="cy"), N("button", label="Delete")
+        ),
+    )
+    m = materialize(cap, by_label(cap, "Delete", 1))
+    assert m.unique and not m.positional
+    assert format_selector(m.selector) == 'role=listitem has-text="Apollo cy" >> role=button label="Delete"'  # type: ignore[arg-type]
+
+
 def test_an_unlabeled_control_is_named_by_its_role_inside_its_anchor() -> None:
     cap = capture(
         N("listitem", text="buy milk")(N("generic", text="buy milk"), N("checkbox")),
