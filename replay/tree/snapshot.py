@@ -14,8 +14,9 @@ MAX_TEXT = 80
 
 
 def is_interactive_or_labeled(node: Node) -> bool:
-    """What ``snapshot -i`` keeps."""
-    return node.actionable or bool(node.label)
+    """What ``snapshot -i`` keeps: what an agent can act on or name, and an open dialog even unnamed
+    (which controls sit in the modal tells what can be done now)."""
+    return node.actionable or bool(node.label) or (node.role in ("dialog", "alertdialog") and node.visible)
 
 
 def line(node: Node) -> str:

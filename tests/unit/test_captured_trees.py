@@ -92,3 +92,16 @@ def test_snapshot_scope_that_matches_nothing_is_invalid_args(checkout: Capture) 
 
     with pytest.raises(InvalidArgs, match="nothing on screen"):
         snapshot.render_text(checkout, scope="role=dialog")
+
+
+def test_interactive_snapshot_keeps_an_open_dialog_even_unnamed() -> None:
+    from .treebuild import N, capture
+
+    cap = capture(
+        N("button", label="Save"),
+        N("dialog")(N("textbox", label="Name"), N("button", label="Save")),
+        N("dialog", visible=False)(N("button", label="Hidden")),
+    )
+    lines = snapshot.render_text(cap, interactive=True).splitlines()
+    assert lines[1:5] == ['  @e1 button "Save"', "  @e2 dialog", '    @e3 textbox "Name"', '    @e4 button "Save"']
+    assert sum(1 for line in lines if " dialog" in line) == 1  # the hidden one is not open
