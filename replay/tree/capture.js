@@ -109,12 +109,27 @@
     return display === 'none' || (!bare && (el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert')));
   }
 
+  // The children as rendered (the flat tree): a shadow host's are its shadow root's, and a <slot>
+  // stands for the nodes assigned to it (else its fallback content); a host's light children show
+  // only where a slot puts them. Most elements have neither: their childNodes, as they are.
+  function kidsOf(node, flat) {
+    const kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
+    if (!(flat || inShadow(node))) return kids;
+    const out = [];
+    for (const c of kids) {
+      if (c.nodeType === 1 && c.tagName === 'SLOT') out.push(...c.assignedNodes({ flatten: true }));
+      else out.push(c);
+    }
+    return out;
+  }
+  // whether `node`'s children may hold a slot: it hosts a shadow root or sits in one
+  const inShadow = (node) => !!node.shadowRoot || node.getRootNode() !== node.ownerDocument;
+
   // Text of a subtree as an accessible name from content (simplified accname).
   function textFrom(node, depth) {
     if (depth > 20) return '';
     let out = '';
-    const kids = node.shadowRoot ? node.shadowRoot.childNodes : node.childNodes;
-    for (const c of kids) {
+    for (const c of kidsOf(node)) {
       if (c.nodeType === 3) { out += c.data; continue; }
       if (c.nodeType !== 1 || SKIP_TAGS.has(c.tagName)) continue;
       if (c.getAttribute('aria-hidden') === 'true') continue;
@@ -310,24 +325,25 @@
     return display === 'inline' ? text : ' ' + text + ' ';
   }
 
-  // The rendered text of the children; `nameOut` gets their name from content (a shadow root's
-  // children stand for the light ones there, as in textFrom), capped like the text.
+  // The rendered text of the children in the flat tree (kidsOf); `nameOut` gets their name from
+  // content, capped like the text.
+  // (the walk knows when it is inside a shadow root — or in light nodes slotted there, which only
+  // costs them the slower path — without asking every element for its root)
+  let shadowDepth = 0;
   function visit_children(el, parent, frame, ox, oy, active, cursor) {
     let text = '';
     let name = '';
-    if (el.shadowRoot) {
-      for (let c = el.shadowRoot.firstChild; c; c = c.nextSibling) {
-        if (c.nodeType === 3) name += c.data;  // (the rendered text has only a shadow root's elements)
-        else if (c.nodeType === 1) { text += visit(c, parent, frame, ox, oy, active, cursor); name += nameOut; }
-      }
-    }
-    const shadow = !!el.shadowRoot;
-    for (let c = el.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 3) { text += c.data; if (!shadow) name += c.data; }
-      else if (c.nodeType === 1) { text += visit(c, parent, frame, ox, oy, active, cursor); if (!shadow) name += nameOut; }
+    const host = !!el.shadowRoot;
+    const flat = host || shadowDepth > 0;
+    if (host) shadowDepth += 1;
+    for (let i = 0, kids = flat ? kidsOf(el, true) : null, c = flat ? kids[0] : el.firstChild; c;
+      c = flat ? kids[++i] : c.nextSibling) {
+      if (c.nodeType === 3) { text += c.data; name += c.data; }
+      else if (c.nodeType === 1) { text += visit(c, parent, frame, ox, oy, active, cursor); name += nameOut; }
       if (text.length > MAX_TEXT * 8) text = text.slice(0, MAX_TEXT * 8);
       if (name.length > MAX_TEXT * 8) name = name.slice(0, MAX_TEXT * 8);
     }
+    if (host) shadowDepth -= 1;
     nameOut = name;
     return text;
   }

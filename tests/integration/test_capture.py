@@ -332,3 +332,32 @@ def test_an_editing_host_is_kept_and_actionable_without_an_id_or_text(chromium: 
 
     # the two hosts are actionable; the paragraph inside one is editable but not a field of its own
     assert chromium.run(go) == [("div", True, True), ("div", True, True), ("p", False, True)]
+
+
+def test_slotted_light_children_are_walked_where_their_slot_renders_them(chromium: Chromium) -> None:
+    # a web component's title is light DOM assigned to a slot inside its shadow heading: the tree
+    # shows it in the heading (the flat tree), so two identical "Pay" buttons anchor on their card
+    page = (
+        "<x-card><span slot='title'>Invoice 7</span></x-card><x-card><span slot='title'>Invoice 8</span></x-card>"
+        "<x-card></x-card><script>customElements.define('x-card', class extends HTMLElement { constructor() {"
+        " super(); this.attachShadow({mode: 'open'}).innerHTML ="
+        " '<article><h3><slot name=title>Untitled</slot></h3><button>Pay</button></article>'; } });</script>"
+    )
+
+    async def go() -> Capture:
+        async with chromium.page("about:blank") as d:
+            await d.page.set_content(page)
+            return await d.capture(1)
+
+    cap = chromium.run(go)
+    assert [(n.role, n.label) for n in cap.nodes if n.role in ("heading", "article")] == [
+        ("article", None),
+        ("heading", "Invoice 7"),
+        ("article", None),
+        ("heading", "Invoice 8"),
+        ("article", None),
+        ("heading", "Untitled"),  # nothing assigned: the slot's fallback content
+    ]
+    pay = [n for n in cap.nodes if n.role == "button"][1]
+    ev = record_evidence(cap, pay)
+    assert ev.anchor is not None and (ev.anchor.role, ev.anchor.text) == ("article", "Invoice 8")
