@@ -326,9 +326,8 @@
   }
 
   // The rendered text of the children in the flat tree (kidsOf); `nameOut` gets their name from
-  // content, capped like the text.
-  // (the walk knows when it is inside a shadow root — or in light nodes slotted there, which only
-  // costs them the slower path — without asking every element for its root)
+  // content, capped like the text. `shadowDepth` says whether the walk is inside a shadow root (or in
+  // light nodes slotted there, which only costs them kidsOf) without asking each element its root.
   let shadowDepth = 0;
   function visit_children(el, parent, frame, ox, oy, active, cursor) {
     let text = '';

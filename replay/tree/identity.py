@@ -156,8 +156,7 @@ def anchor_of(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
         inside = [p for p in peers if ancestor in p.iterancestors()]
         if inside != [node]:
             break  # farther ancestors hold the look-alikes too
-        narrow = anchor_identity(ancestor)
-        for anchor in (narrow, anchor_identity(ancestor, wide=True)):
+        for anchor in (anchor_identity(ancestor), anchor_identity(ancestor, wide=True)):
             if anchor.id is None and anchor.label is None and anchor.text is None:
                 continue
             if not any(find_anchor(p, anchor) is not None for p in peers if p is not node):
@@ -229,8 +228,8 @@ def record_evidence(capture: Capture, node: Node, base: str | None = None) -> Ta
     x, y, w, h = node.rect
     found = anchor_of(capture, node)
     anchor = found[1] if found is not None else None
-    if found is not None and anchor is not None and anchor.id is not None and not id_is_unique(capture, found[0]):
-        anchor = Anchor(anchor.role, anchor.label, anchor.text)
+    if found is not None and found[1].id is not None and not id_is_unique(capture, found[0]):
+        anchor = Anchor(found[1].role, found[1].label, found[1].text)
     label = normalize(node.label)
     text = normalize((node.content or "")[:KEY_TEXT_CHARS])
     ev = TargetEvidence(

@@ -44,9 +44,14 @@ def _role(capture: Capture, n: Node) -> tuple[Term, ...] | None:
     return (Term("role", "=", n.role),) if n.role != "generic" else None
 
 
-def _role_key_text(capture: Capture, n: Node) -> tuple[Term, ...] | None:
-    text = n.key_text
-    return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text)) if text and n.role != "generic" else None
+def _role_has_text(text_of: Callable[[Node], str | None]) -> Build:
+    """``role=R has-text="…"`` of one of the node's texts (its key text, or its text less its controls')."""
+
+    def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+        text = text_of(n)
+        return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text)) if text and n.role != "generic" else None
+
+    return candidate
 
 
 # The materialization order: (name, evidence source, candidate). The first unique one wins; a
@@ -58,13 +63,13 @@ CANDIDATES: tuple[tuple[str, str, Build], ...] = (
     ("placeholder", "placeholder", _field("placeholder")),
     ("text", "text", _field("text")),
 )
-def _role_rest_text(capture: Capture, n: Node) -> tuple[Term, ...] | None:
-    text = n.rest_text
-    return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text)) if text and n.role != "generic" else None
-
-
 # How an anchoring ancestor is singled out (it must be unique in the whole tree).
-ANCHOR_CANDIDATES: tuple[Build, ...] = (_id, _role_label, _role_key_text, _role_rest_text)
+ANCHOR_CANDIDATES: tuple[Build, ...] = (
+    _id,
+    _role_label,
+    _role_has_text(lambda n: n.key_text),
+    _role_has_text(lambda n: n.rest_text),  # rows whose first texts repeat
+)
 # How the node is named inside its anchor (it must be the only match there).
 INNER_CANDIDATES: tuple[tuple[str, Build], ...] = (
     ("id", _id),
