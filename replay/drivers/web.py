@@ -52,7 +52,8 @@ _NODE_ENGINE_JS = """{
     const store = w.__replayCapture;
     const el = store && store.gens[g] ? store.gens[g][i] : undefined;
     if (!el) throw new Error('replay-stale:gone');
-    if (!el.isConnected) throw new Error('replay-stale:detached');
+    // removed, or in a document its frame navigated away from (still connected to it, but dead)
+    if (!el.isConnected || !el.ownerDocument.defaultView) throw new Error('replay-stale:detached');
     return el.ownerDocument === root.ownerDocument || el.ownerDocument === root ? el : null;
   },
   queryAll(root, selector) { const el = this.query(root, selector); return el ? [el] : []; }

@@ -277,9 +277,30 @@ def recording_warning(selector: str, *, positional: bool, verified: bool, identi
     return None
 
 
+MAX_BINDS = 5  # a page re-rendering under every look does not hold a step past this many
+
+
+class _Vanished(Exception):
+    """The bound element left the page between the look and the act (nothing was sent)."""
+
+
 async def _element(state: StepState, step: Step) -> dict[str, Any]:
+    """Bind, then act. An element bound by selector that is gone when the act reaches it (its frame
+    navigated, the list re-rendered) is bound again — looked at and verified anew — until the
+    step's deadline: the page changed under the step, and nothing was sent. A ref stays stale."""
     target = step.action.target
     assert target is not None
+    deadline = state.clock.now() + step.timeout_ms / 1000
+    for attempt in range(1, MAX_BINDS + 1):
+        try:
+            rebind = attempt < MAX_BINDS and state.clock.now() < deadline
+            return await _element_once(state, step, target, rebind=rebind)
+        except _Vanished:
+            continue
+    raise AssertionError("unreachable: the last attempt never raises _Vanished")
+
+
+async def _element_once(state: StepState, step: Step, target: Target, *, rebind: bool) -> dict[str, Any]:
     bound = await bind(state, step, target)
     described = _describe_for_script(state, step, bound)
     result: dict[str, Any] = {
@@ -313,6 +334,8 @@ async def _element(state: StepState, step: Step) -> dict[str, Any]:
             await state.driver.act(generation, index, str(step.form.op), params, step.timeout_ms)
     except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
         state.journal.retract(entry)  # it failed: it did not happen
+        if isinstance(exc, StaleRef) and target.ref is None and rebind:
+            raise _Vanished from None
         raise StepStopped(exc, Binding.failed_dispatch(exc, 1)) from None  # post-response capture
     if described.selector:
         result["selector"] = described.selector

@@ -32,6 +32,7 @@ class FakeDriver:
         self.timeline = list(timeline or [0])
         self.calls: list[tuple[Any, ...]] = []
         self.failures: dict[str, ReplayError] = {}  # element op → the error ``act`` raises
+        self.fail_once: dict[str, ReplayError] = {}  # element op → the error the next ``act`` of it raises
         self.values: dict[str, Any] = {"get_text": "text", "get_value": "value", "get_attrs": {}}
         self.shown: dict[int, int] = {}  # generation → screen index
         self.captures = 0
@@ -59,6 +60,8 @@ class FakeDriver:
             raise StaleRef(f"@e{index} is no longer on the page (navigated away)", hint="take a new snapshot")
         if command in self.failures:
             raise self.failures[command]
+        if command in self.fail_once:
+            raise self.fail_once.pop(command)
         return self.values.get(command)
 
     async def locate(self, generation: int, index: int, in_generation: int) -> int | None:

@@ -445,3 +445,17 @@ def test_a_regex_selector_that_matches_nothing_is_a_miss_not_a_timeout(tmp_path:
     with pytest.raises(pipeline.StepStopped) as stopped:
         planned(s, 'click label~="^Nothing here"\n', timeout_ms=300)
     assert stopped.value.binding.kind == DivergenceKind.SELECTOR_MISS
+
+
+def test_an_element_gone_between_the_look_and_the_act_is_looked_for_and_verified_again(tmp_path: Path) -> None:
+    # the frame navigated (or the list re-rendered) after the capture: nothing was sent, so the step
+    # binds again on a fresh capture instead of stopping; a ref stays stale
+    s = session(tmp_path, ROWS)
+    fake(s).fail_once["click"] = StaleRef("@e7 is no longer on the page (removed)", hint="snapshot")
+    planned(s, annotated(SAVE, "click id=save"))
+    assert [c[0] for c in fake(s).calls] == ["capture", "act", "capture", "act"]
+    assert len(s.journal.entries) == 1
+    typed(s, "snapshot", "-i")
+    fake(s).fail_once["click"] = StaleRef("@e7 is no longer on the page (removed)", hint="snapshot")
+    with pytest.raises(pipeline.StepStopped):
+        typed(s, "click", "@e7")
