@@ -154,7 +154,7 @@ class Node(etree.ElementBase):
             return None
         rest = self.content
         for d in self.iterdescendants():
-            if isinstance(d, Node) and d.actionable and d.content:
+            if isinstance(d, Node) and _is_control(d) and d.content:
                 rest = rest.replace(d.content, " ", 1)
         found = " ".join(rest.split())
         return found[:KEY_TEXT_CHARS].rstrip() or None
@@ -200,9 +200,15 @@ class Node(etree.ElementBase):
 KEY_TEXT_CHARS = 64
 
 
+def _is_control(node: Node) -> bool:
+    """An actionable node whose words name an action, not the data: not a grid's cell, which is
+    focusable but holds the row's values (its "Printer jammed", "cy")."""
+    return node.actionable and node.get("role") != "gridcell"
+
+
 def _first_text(node: Node) -> str | None:
     for child in node:
-        if not isinstance(child, Node) or child.actionable:
+        if not isinstance(child, Node) or _is_control(child):
             continue
         found = _first_text(child)
         if found is not None:

@@ -153,6 +153,7 @@ FIXTURE_PAGES = (
     "members/v1/index.html",
     "members/table/index.html",
     "drift/duplicated/checkout.html",
+    "ops/index.html",
 )
 
 
@@ -361,3 +362,24 @@ def test_slotted_light_children_are_walked_where_their_slot_renders_them(chromiu
     pay = [n for n in cap.nodes if n.role == "button"][1]
     ev = record_evidence(cap, pay)
     assert ev.anchor is not None and (ev.anchor.role, ev.anchor.text) == ("article", "Invoice 8")
+
+
+def test_a_node_whose_frame_loaded_a_new_document_is_stale_at_once_not_waited_for(web: str, chromium: Chromium) -> None:
+    # the frame reloads (a new document at the same URL, so the same frame is asked): the element
+    # is still connected to the old document, which is dead — acting on it must say "gone" (the step
+    # then looks again) instead of waiting out the timeout for a node that will never be there
+    from replay.errors import StaleRef
+
+    async def go() -> str:
+        async with chromium.page(f"{web}/ops/index.html") as d:
+            cap = await d.capture(1)
+            save = next(n for n in cap.nodes if n.role == "button" and n.label == "Save" and n.frame)
+            side = next(f for f in d.page.frames if f.url.endswith("/side.html"))
+            await side.goto(f"{web}/ops/side.html")
+            try:
+                await d.act(1, save.position, "click", {}, 2000)
+            except StaleRef as exc:
+                return str(exc)
+            return "acted"
+
+    assert "no longer on the page" in chromium.run(go)
