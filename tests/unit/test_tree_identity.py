@@ -329,3 +329,23 @@ def _identity_checks(look_alikes: int, monkeypatch: Any) -> int:
 def test_verification_is_linear_in_the_number_of_look_alikes(monkeypatch: Any) -> None:
     small, large = _identity_checks(20, monkeypatch), _identity_checks(80, monkeypatch)
     assert large <= 4 * small + 8  # 4× the look-alikes, at most 4× the identity checks (quadratic: 16×)
+
+
+def test_a_grid_rows_key_text_is_read_from_its_cells_though_cells_are_focusable() -> None:
+    cap = capture(
+        N("grid")(
+            *[
+                N("row", text=f"{t} {o} ⋮")(
+                    N("gridcell", text=t, actionable=True),
+                    N("gridcell", text=o, actionable=True),
+                    N("gridcell", actionable=True)(N("button", label="Edit", text="⋮")),
+                )
+                for t, o in (("Printer jammed", "ann"), ("Printer jammed", "cy"))
+            ]
+        )
+    )
+    rows = [n for n in cap.nodes if n.role == "row"]
+    assert [(r.key_text, r.rest_text) for r in rows] == [
+        ("Printer jammed", "Printer jammed ann"),
+        ("Printer jammed", "Printer jammed cy"),
+    ]
