@@ -186,54 +186,79 @@ def _basis(parts: dict[str, float]) -> tuple[str, ...]:
 def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> list[Suggestion]:
     """The best candidates (≤ ``limit``), deduplicated, ties broken by document order.
 
-    Exact scores are computed in order of an upper bound that needs only the role, the position,
-    the anchor and the characters the strings share with the recorded ones (the structural
-    components are credited in full), stopping once no bound can enter the top: on a large page
-    most nodes are never scored. The string work is done once per distinct set of strings (a table
-    repeats its "Delete" and "paid"). The result equals scoring every node.
+    Exact scores are computed in order of upper bounds, stopping once no bound can enter the top:
+    on a large page most nodes are never scored. Nodes are first grouped by role and strings (a
+    table repeats its "Delete" and "paid"): a group's bound needs only the role and the characters
+    its strings share with the recorded ones (position, anchor and structure credited in full), so
+    a group that cannot reach the top is never read node by node. Inside a group each node's bound
+    adds its position and anchor. The result equals scoring every node.
     """
     credit = sum(WEIGHTS[k] for k in ("ancestry", "region", "sibling"))
     scale = _scale(ev)
+    anchor_credit = WEIGHTS["anchor"] if ev.anchor is not None else 0.0
+    groups: dict[tuple[str, str | None, str | None, str | None, str | None], list[Node]] = {}
+    for node in capture.labeled_or_actionable():
+        get = node.get  # the role and _strings_of, without Node's properties (every node)
+        key = (
+            get("role") or "generic",
+            get("label") or None,
+            get("text") or None,
+            get("placeholder") or None,
+            get("id") or None,
+        )
+        members = groups.get(key)
+        if members is None:
+            groups[key] = [node]
+        else:
+            members.append(node)
     upper: dict[Strings, dict[str, float]] = {}  # the string components' upper bounds, by strings
     upper_sums: dict[Strings, float] = {}
-    near = _near(capture, ev)
-    bounded = []
-    for node in capture.labeled_or_actionable():
-        strings = _strings_of(node)
-        same_role = ev.role is not None and (node.get("role") or "generic") == ev.role
-        position = near(node)
+    ordered = []
+    for key, members in groups.items():
+        strings: Strings = key[1:]
         by_strings = upper_sums.get(strings)
         if by_strings is None:
             upper[strings] = _strings(strings, ev, {}, _quick)
             by_strings = upper_sums[strings] = sum(WEIGHTS[k] * v for k, v in upper[strings].items())
-        bound = WEIGHTS["role"] * same_role + WEIGHTS["position"] * position + credit + by_strings
-        if ev.anchor is not None:  # exact for the recorded role (most look-alikes sit in other rows), else credited
-            bound += WEIGHTS["anchor"] * (not same_role or find_anchor(node, ev.anchor) is not None)
-        bound /= scale
-        if bound >= MIN_SCORE:
-            bounded.append((bound, node.position, node, position, strings))
-    bounded.sort(key=lambda item: (-item[0], item[1]))
+        same_role = ev.role is not None and key[0] == ev.role
+        top = (WEIGHTS["role"] * same_role + WEIGHTS["position"] + credit + by_strings + anchor_credit) / scale
+        if top >= MIN_SCORE:
+            ordered.append((top, members[0].position, same_role, strings, members))
+    ordered.sort(key=lambda item: (-item[0], item[1]))
+    near = _near(capture, ev)
     memo = _Memo()
     exact: dict[Strings, dict[str, float]] = {}
     best: list[Suggestion] = []
     strings_credit = WEIGHTS["label"] * bool(ev.label or ev.placeholder or ev.text) + WEIGHTS["id"] * bool(ev.id)
-    for bound, _, node, position, strings in bounded:
-        floor = max(MIN_SCORE, best[limit - 1].score if len(best) >= limit else 0.0)
-        if bound < floor:
+
+    def floor() -> float:
+        return max(MIN_SCORE, best[limit - 1].score if len(best) >= limit else 0.0)
+
+    for top, _, same_role, strings, members in ordered:
+        if top < floor():
             break
-        cheap = _cheap(capture, node, ev, memo, position)
-        if round((sum(WEIGHTS[k] * v for k, v in cheap.items()) + strings_credit) / scale, 3) < floor:
-            continue  # its exact structure, with the strings credited in full, cannot reach the top
-        if round(_total({**cheap, **upper[strings]}, ev), 3) < floor:
-            continue  # even its strings' upper bounds cannot reach the top: no SequenceMatcher for it
-        similar = exact.get(strings)
-        if similar is None:
-            similar = exact[strings] = _strings(strings, ev, {})
-        parts = {**cheap, **similar}
-        total = round(_total(parts, ev), 3)
-        if total < MIN_SCORE:
-            continue
-        best.append(Suggestion(node, total, _basis(parts)))
-        best.sort(key=lambda sug: (-sug.score, sug.node.position))
-        del best[limit:]
+        base = WEIGHTS["role"] * same_role + credit + upper_sums[strings]
+        for node in members:
+            position = near(node)
+            bound = base + WEIGHTS["position"] * position
+            if ev.anchor is not None:  # exact for the recorded role (most look-alikes sit in other rows), else credited
+                bound += WEIGHTS["anchor"] * (not same_role or find_anchor(node, ev.anchor) is not None)
+            low = floor()
+            if bound / scale < low:
+                continue
+            cheap = _cheap(capture, node, ev, memo, position)
+            if round((sum(WEIGHTS[k] * v for k, v in cheap.items()) + strings_credit) / scale, 3) < low:
+                continue  # its exact structure, with the strings credited in full, cannot reach the top
+            if round(_total({**cheap, **upper[strings]}, ev), 3) < low:
+                continue  # even its strings' upper bounds cannot reach the top: no SequenceMatcher for it
+            similar = exact.get(strings)
+            if similar is None:
+                similar = exact[strings] = _strings(strings, ev, {})
+            parts = {**cheap, **similar}
+            total = round(_total(parts, ev), 3)
+            if total < MIN_SCORE:
+                continue
+            best.append(Suggestion(node, total, _basis(parts)))
+            best.sort(key=lambda sug: (-sug.score, sug.node.position))
+            del best[limit:]
     return best

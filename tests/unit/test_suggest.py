@@ -99,10 +99,14 @@ def random_tree(draw: st.DrawFn, depth: int = 0) -> N:
 
 
 @settings(max_examples=400, deadline=None)
-@given(st.lists(random_tree(), min_size=1, max_size=5), st.sampled_from([*LABELS[:-1], "place ORDER", "Straße"]))
-def test_bounded_ranking_equals_scoring_every_node(roots: list[N], label: str) -> None:
+@given(
+    st.lists(random_tree(), min_size=1, max_size=5),
+    st.sampled_from([*LABELS[:-1], "place ORDER", "Straße"]),
+    st.sampled_from([None, Anchor("form", label="Checkout"), Anchor("group", label="Order")]),
+)
+def test_bounded_ranking_equals_scoring_every_node(roots: list[N], label: str, anchor: Anchor | None) -> None:
     cap = capture(*roots)
-    recorded = replace(RECORDED, label=label)
+    recorded = replace(RECORDED, label=label, anchor=anchor)
     exhaustive = sorted(
         (
             (s, n.position)
