@@ -202,31 +202,18 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     credit = sum(WEIGHTS[k] for k in ("ancestry", "region", "sibling"))
     scale = _scale(ev)
     anchor_credit = WEIGHTS["anchor"] if ev.anchor is not None else 0.0
-    groups: dict[tuple[str, str | None, str | None, str | None, str | None], list[Node]] = {}
+    groups: dict[tuple[str, Strings], list[Node]] = {}
     for node in capture.labeled_or_actionable():
-        get = node.get  # the role and _strings_of, without Node's properties (every node)
-        key = (
-            get("role") or "generic",
-            get("label") or None,
-            get("text") or None,
-            get("placeholder") or None,
-            get("id") or None,
-        )
-        members = groups.get(key)
-        if members is None:
-            groups[key] = [node]
-        else:
-            members.append(node)
+        groups.setdefault((node.get("role") or "generic", _strings_of(node)), []).append(node)
     upper: dict[Strings, dict[str, float]] = {}  # the string components' upper bounds, by strings
     upper_sums: dict[Strings, float] = {}
     ordered = []
-    for key, members in groups.items():
-        strings: Strings = key[1:]
+    for (role, strings), members in groups.items():
         by_strings = upper_sums.get(strings)
         if by_strings is None:
             upper[strings] = _strings(strings, ev, {}, _quick)
             by_strings = upper_sums[strings] = sum(WEIGHTS[k] * v for k, v in upper[strings].items())
-        same_role = ev.role is not None and key[0] == ev.role
+        same_role = ev.role is not None and role == ev.role
         top = (WEIGHTS["role"] * same_role + WEIGHTS["position"] + credit + by_strings + anchor_credit) / scale
         if top >= MIN_SCORE:
             ordered.append((top, members[0].position, same_role, strings, members))
