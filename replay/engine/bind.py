@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.engine.divergence import Binding
+from replay.engine.hint import container_present, recorded_container
 from replay.engine.poll import poll_until
 from replay.engine.state import Step, StepState, StepStopped, capture
 from replay.errors import ActionFailed, AmbiguousMatch, ElementNotFound, ReplayError, StaleRef
@@ -17,7 +18,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector
 from replay.script.text import fold
-from replay.tree.identity import anchor_matches, verify
+from replay.tree.identity import verify
 from replay.tree.match import Resolution, describe, resolve
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
@@ -126,12 +127,13 @@ async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: T
 
 
 def _missing_anchor(taken: Capture, ev: TargetEvidence) -> str | None:
-    """The recorded anchor (the row or card the node sat in), described, when the capture has none."""
-    anchor = ev.anchor
-    if anchor is None or any(anchor_matches(n, anchor) for n in taken.by_value("role", anchor.role)):
+    """The recorded anchor (the row or card the node sat in, the recorded container), described, when
+    the capture has none."""
+    container = recorded_container(ev)
+    if container is None or container.anchor is None or container_present(container, taken):
         return None
-    named = anchor.label or anchor.text or anchor.id
-    return f"its recorded {anchor.role} {json.dumps(named, ensure_ascii=False)}"
+    anchor = container.anchor
+    return f"its recorded {anchor.role} {json.dumps(anchor.label or anchor.text or anchor.id, ensure_ascii=False)}"
 
 
 async def bind(state: StepState, step: Step, target: Target) -> Bound:
