@@ -6,9 +6,42 @@ A stricter umask is honoured (``0600 & ~umask``); a file that existed is made pr
 from __future__ import annotations
 
 import os
+import stat
 from typing import IO
 
 PRIVATE = 0o600
+MAX_INPUT = 16 * 1024 * 1024  # a script, a flow, a YAML file: far above any real one (SPEC §12 bounds)
+
+
+class NotRegular(OSError):
+    """The path is not a regular file (a FIFO, a device, a directory, a socket), or is over the bound."""
+
+
+def read_regular(path: str, limit: int = MAX_INPUT) -> bytes:
+    """The bytes of the regular file at ``path``, at most ``limit`` of them.
+
+    Opened without blocking (a FIFO with no writer must not hang us) and checked on the open file
+    (no race with a rename): anything but a regular file, or a file over ``limit``, is ``NotRegular``.
+    Other failures raise their ``OSError``.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = "a directory" if stat.S_ISDIR(info.st_mode) else "not a regular file"
+            raise NotRegular(f"{path} is {kind}")
+        if info.st_size > limit:
+            raise NotRegular(f"{path} is over {limit // (1024 * 1024)} MiB")
+        os.set_blocking(fd, True)
+        chunks, size = [], 0
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+            size += len(chunk)
+            if size > limit:  # it grew while being read
+                raise NotRegular(f"{path} is over {limit // (1024 * 1024)} MiB")
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
 
 
 def umask() -> int:

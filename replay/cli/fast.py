@@ -118,9 +118,10 @@ def parse_run(argv: list[str]) -> tuple[str, dict[str, str], Options] | None:
             file = word
     if file is None:
         return None
+    from replay.files import read_regular
+
     try:
-        with open(file, "rb") as fh:
-            fh.read().decode("utf-8")
+        read_regular(file).decode("utf-8")
     except (OSError, UnicodeDecodeError):
         return None  # click reports the file
     return file, values, options

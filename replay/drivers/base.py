@@ -7,6 +7,7 @@ recent generations actable.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from replay.tree.model import Capture
@@ -67,8 +68,9 @@ class Driver(Protocol):
         """Start recording a trace of everything the page does (web: a Playwright trace)."""
         ...
 
-    async def trace_stop(self, path: str | None) -> None:
-        """Stop the trace; save it to ``path`` (``trace.zip``), or drop it when ``path`` is None."""
+    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
+        """Stop the trace; save it to ``path`` (``trace.zip``) with each of ``secrets`` (a value, what
+        to show instead) replaced and nothing typed left in it, or drop it when ``path`` is None."""
         ...
 
     def location(self) -> str | None:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,9 +16,7 @@ from replay.errors import ReplayError
 from replay.files import open_private
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence, encode
-from replay.script.formatter import format_action
-from replay.script.registry import REGISTRY
-from replay.script.variables import Literal, Reference, parse_template
+from replay.script.redact import action_text
 from replay.tree.model import Capture, Node
 from replay.tree.suggest import rank
 from replay.tree.verdict import DivergenceKind
@@ -45,30 +42,6 @@ def clip(text: str | None, limit: int = MAX_FIELD_BYTES) -> str | None:
         return text
     keep = limit - len(TRUNCATED.encode("utf-8"))
     return data[:keep].decode("utf-8", errors="ignore") + TRUNCATED
-
-
-def redacted_text(value: str) -> str:
-    """What a report shows of typed text: ``<var:NAME>`` for variables, never the literal."""
-    parts = parse_template(value)
-    if parts and all(isinstance(p, Reference) for p in parts):
-        return " ".join(f"<var:{p.name}>" for p in parts if isinstance(p, Reference))
-    if any(isinstance(p, Reference) for p in parts):
-        return "".join(
-            f"<var:{p.name}>" if isinstance(p, Reference) else "<redacted>"
-            for p in parts
-            if not (isinstance(p, Literal) and not p.text)
-        )
-    return "<redacted>"
-
-
-def action_text(action: Action) -> str:
-    """The step as written, with typed text redacted (the registry says which parameters are typed)."""
-    params = tuple(
-        (k, redacted_text(v) if REGISTRY.is_typed(action.command, k) and isinstance(v, str) else v)
-        for k, v in action.params
-    )
-    shown = Action(action.line, action.command, action.form, params, action.flags, None)
-    return re.sub(r'"((?:<(?:var:\w+|redacted)> ?)+)"', r"\1", format_action(shown))
 
 
 def node_view(node: Node) -> dict[str, Any]:

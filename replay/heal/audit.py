@@ -11,6 +11,8 @@ import os
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from replay.script.redact import script_excerpt
+
 RETRY, DECOMPOSE, PRUNE, ESCALATE = "RETRY", "DECOMPOSE", "PRUNE", "ESCALATE"
 MAX_NOTES = 3
 MAX_NOTE_CHARS = 200
@@ -80,9 +82,11 @@ class Audit:
 
 
 def script_diff(flow: str, healed: str) -> str:
-    """The unified diff a reviewer reads: the original script against its healed one."""
+    """The unified diff a reviewer reads: the original script against its healed one, both redacted
+    (a report never shows typed text, SPEC §6)."""
     with open(flow, encoding="utf-8") as a, open(healed, encoding="utf-8") as b:
-        diff = difflib.unified_diff(
-            a.read().splitlines(True), b.read().splitlines(True), os.path.basename(flow), os.path.basename(healed)
-        )
-        return "".join(diff).rstrip()
+        before, after = script_excerpt(a.read()), script_excerpt(b.read())
+    diff = difflib.unified_diff(
+        before.splitlines(True), after.splitlines(True), os.path.basename(flow), os.path.basename(healed)
+    )
+    return "".join(diff).rstrip()

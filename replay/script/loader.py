@@ -5,15 +5,22 @@ from __future__ import annotations
 import os
 
 from replay.errors import FileNotFound, InvalidArgs, Location, ReplayError
+from replay.files import MAX_INPUT, NotRegular, read_regular
 from replay.script.ast import Script
 from replay.script.parser import parse_collect
 
 
 def read_text(path: str) -> str:
-    """The UTF-8 text of ``path``."""
+    """The UTF-8 text of the regular file ``path`` (a FIFO, a device or a directory is refused, never
+    read: reading one could block or never end)."""
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_regular(path)
+    except NotRegular as exc:
+        raise InvalidArgs(
+            f"{exc}: scripts are read from regular files only",
+            hint=f"give a .ad file of at most {MAX_INPUT // (1024 * 1024)} MiB",
+            location=Location(path),
+        ) from None
     except FileNotFoundError:
         raise FileNotFound(
             f"no such file: {path}", hint="check the path (globs are expanded by your shell)", location=Location(path)

@@ -260,6 +260,7 @@ class Daemon:
             held=True if armed else None,
         )
         trace = request.get("trace_path")
+        hidden = runs.secrets(plan, values) if trace else []
         deadline = request.get("deadline_ms")
         async with session.lock:
             session.last_used = self.clock.now()
@@ -276,18 +277,18 @@ class Daemon:
                 await _evidence(session, request.get("screenshot_path"))
                 session.diverged(err.source)
                 if trace:
-                    await session.driver.trace_stop(str(trace))
+                    await session.driver.trace_stop(str(trace), hidden)
                 raise
             except ReplayError as err:
                 err.details.setdefault("timings", [t.to_dict() for t in runner.timings])
                 await _evidence(session, request.get("screenshot_path"))
                 if trace:
-                    await session.driver.trace_stop(str(trace))
+                    await session.driver.trace_stop(str(trace), hidden)
                 if session.ephemeral and session.repair is None:  # a failed run keeps no session (a divergence does)
                     await self._forget(name, session)
                 raise
             if trace:  # a passing run keeps its trace only when asked to
-                await session.driver.trace_stop(str(trace) if request.get("trace_always") else None)
+                await session.driver.trace_stop(str(trace) if request.get("trace_always") else None, hidden)
             session.outstanding = False
             if armed:
                 repair.complete(session)  # R7: the plan ran through; a terminal close is skipped

@@ -50,6 +50,14 @@ def load_plan(request: dict[str, Any]) -> tuple[Script, Plan, str]:
     return script, plan, display
 
 
+def secrets(plan: Plan, values: dict[str, str]) -> list[tuple[str, str]]:
+    """What the run's trace must not hold: its variables' values and the text its steps type."""
+    from replay.script.redact import secrets_of
+    from replay.script.resolve import resolve_action
+
+    return secrets_of((resolve_action(s.action, values, s.path) for s in plan.steps), values)
+
+
 def check_continuation(session: Session | None, shown: str, plan: Plan, from_step: object, plan_digest: object) -> None:
     """R2 and the resume preflight: a full re-run of an armed session is refused; ``--from`` is checked."""
     from replay.engine.resume import check_resume

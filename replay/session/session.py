@@ -13,8 +13,10 @@ from typing import TYPE_CHECKING
 
 from replay.drivers.base import Driver
 from replay.engine.poll import SYSTEM_CLOCK, Clock
+from replay.errors import InvalidArgs
 from replay.session import orphans
 from replay.session.journal import Journal
+from replay.session.protocol import shown_name
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
 from replay.session.repair import RepairTransaction
@@ -83,7 +85,16 @@ class Session:
         return self.journal.recorded
 
     def start_recording(self, path: str | None) -> None:
-        """Turn recording on from the current journal position (on disk too: a crash keeps it)."""
+        """Turn recording on from the current journal position (on disk too: a crash keeps it); a
+        session already recording is refused (a second recording would silently drop the first)."""
+        if self.recording is not None:
+            shown = shown_name(self.name)
+            flag = "" if shown == "default" else f" --session {shown}"
+            where = f" to {self.recording.path}" if self.recording.path else ""
+            raise InvalidArgs(
+                f"session {shown!r} is already recording{where}",
+                hint=f"`replay close{flag}` publishes that recording first, or open without --save-script",
+            )
         self.recording = Recording(path, self.journal.count)
         orphans.save(self.home, self.name, target=path, start=self.recording.start, platform=self.platform)
 

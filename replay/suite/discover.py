@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import os
+import re
 from dataclasses import dataclass
 
 from replay.errors import FileNotFound, InvalidArgs
@@ -20,6 +21,35 @@ class Entry:
     path: str
     platform: str
     retries: int | None  # context retries=, when set
+    slug: str = ""  # its artifacts folder's name, unique in the suite ("" : made from the path)
+
+    @property
+    def folder_name(self) -> str:
+        """The name of this script's artifacts folder."""
+        return self.slug or slug(self.path)
+
+
+def slug(path: str) -> str:
+    """An artifacts folder name for a script: its path (relative to here when under it), made safe."""
+    relative = os.path.relpath(path)
+    shown = relative if not relative.startswith("..") else os.path.normpath(path)
+    return re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.splitext(shown)[0]).strip("._") or "script"
+
+
+def unique_slugs(paths: list[str]) -> list[str]:
+    """One folder name per script, never shared: ``a/b.ad`` and ``a_b.ad`` are ``a_b`` and ``a_b-2``
+    (in suite order, so a re-run names them alike)."""
+    taken: set[str] = set()
+    out = []
+    for path in paths:
+        base = name = slug(path)
+        n = 1
+        while name.lower() in taken:  # case-insensitive filesystems too
+            n += 1
+            name = f"{base}-{n}"
+        taken.add(name.lower())
+        out.append(name)
+    return out
 
 
 def discover(paths: list[str]) -> list[str]:
@@ -55,13 +85,14 @@ def discover(paths: list[str]) -> list[str]:
 def entries(paths: list[str], platform: str | None = None) -> list[Entry]:
     """The suite's scripts with their header; ``platform`` keeps those whose ``context platform=`` matches."""
     out = []
-    for path in discover(paths):
+    found = discover(paths)
+    for path, name in zip(found, unique_slugs(found), strict=True):
         script = load(path)
         script_platform = script.context.get("platform", "web")
         if platform is not None and script_platform != platform:
             continue
         retries = script.context.get("retries")
-        out.append(Entry(path, script_platform, int(retries) if retries and retries.isdigit() else None))
+        out.append(Entry(path, script_platform, int(retries) if retries and retries.isdigit() else None, name))
     return out
 
 

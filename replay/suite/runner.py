@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import os
 import queue
-import re
 import shutil
 import threading
 import time
@@ -21,8 +20,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.client import Client
-from replay.errors import DivergenceError, ReplayError
+from replay.errors import DivergenceError, ReplayError, TargetExists
 from replay.files import open_private
+from replay.script.loader import read_text
+from replay.script.redact import script_excerpt
 from replay.session.protocol import replay_home
 from replay.suite.discover import Entry
 
@@ -114,11 +115,32 @@ class SuiteOptions:
     connect: str | None = None  # a remote Playwright browser server every session attaches to
 
 
-def _slug(path: str) -> str:
-    """The artifacts folder name of a script: its path (relative to here when under it), made safe."""
-    relative = os.path.relpath(path)
-    shown = relative if not relative.startswith("..") else os.path.normpath(path)
-    return re.sub(r"[^A-Za-z0-9._-]+", "_", os.path.splitext(shown)[0]).strip("._") or "script"
+MARK = ".replay-test"  # in every folder `replay test` makes: the only folders it ever deletes
+
+
+def script_folder(options: SuiteOptions, entry: Entry) -> str:
+    """Where one script's artifacts go: ``ARTIFACTS/<its unique slug>``."""
+    return os.path.abspath(os.path.join(options.artifacts_dir, entry.folder_name))
+
+
+def check_claimable(folder: str) -> None:
+    """Refuse a script's artifacts folder that exists and was not made by `replay test` (a user's own
+    folder: `replay test src.ad --artifacts-dir .` must not touch ``./src``)."""
+    if os.path.lexists(folder) and (os.path.islink(folder) or not os.path.isfile(os.path.join(folder, MARK))):
+        raise TargetExists(
+            f"{folder} exists and was not made by replay test: its artifacts would replace it",
+            hint="pass another --artifacts-dir (replay test only ever deletes folders it made)",
+        )
+
+
+def claim(folder: str) -> None:
+    """A script's artifacts folder for this run: an earlier run's (marked) is replaced, so a folder
+    never mixes two runs; anything else is refused."""
+    check_claimable(folder)
+    if os.path.lexists(folder):
+        shutil.rmtree(folder)
+    os.makedirs(folder, mode=0o700)
+    open_private(os.path.join(folder, MARK)).close()
 
 
 class Suite:
@@ -134,7 +156,10 @@ class Suite:
         self.lock = threading.Lock()
 
     def run(self) -> SuiteResult:
-        """Run every entry (until the first failure with ``fail_fast``) and return the results in order."""
+        """Run every entry (until the first failure with ``fail_fast``) and return the results in order;
+        a script's artifacts folder that `replay test` did not make stops the suite before it starts."""
+        for e in self.entries:
+            check_claimable(script_folder(self.options, e))
         t0 = time.monotonic()
         todo: queue.Queue[Entry] = queue.Queue()
         for e in self.entries:
@@ -165,20 +190,22 @@ class Suite:
 
     def _script(self, entry: Entry, home: str) -> ScriptResult:
         retries = min(MAX_RETRIES, entry.retries if entry.retries is not None else self.options.retries)
-        # this run's attempts replace an earlier run's: a folder never mixes two runs
-        shutil.rmtree(os.path.join(self.options.artifacts_dir, _slug(entry.path)), ignore_errors=True)
         attempts: list[Attempt] = []
         for number in range(1, retries + 2):
-            attempt = self._attempt(entry, home, number)
+            try:
+                attempt = self._attempt(entry, home, number)
+            except ReplayError as err:  # its folder could not be claimed: nothing ran
+                failed = Attempt(number, FAILED, 0.0, script_folder(self.options, entry), error=err.to_dict())
+                return ScriptResult(entry.path, FAILED, [failed])
             attempts.append(attempt)
             if attempt.status == PASSED:
                 return ScriptResult(entry.path, PASSED if number == 1 else FLAKY, attempts)
         result = ScriptResult(entry.path, attempts[-1].status, attempts)
         if result.status == DIVERGED and self.options.heal:
-            self._heal(result, home)
+            self._heal(result, entry, home)
         return result
 
-    def _heal(self, result: ScriptResult, home: str) -> None:
+    def _heal(self, result: ScriptResult, entry: Entry, home: str) -> None:
         """`replay heal` on a diverged script: its healed script is left beside it for review."""
         from replay.heal.orchestrator import Healer, HealOptions
 
@@ -186,7 +213,7 @@ class Suite:
             agent=str(self.options.heal),
             values=self.options.values,
             timeout_ms=self.options.step_timeout_ms,
-            artifacts_dir=os.path.join(self.options.artifacts_dir, _slug(result.path), "heal"),
+            artifacts_dir=os.path.join(script_folder(self.options, entry), "heal"),
         )
         try:
             outcome = Healer(result.path, options, home=home).run()
@@ -201,13 +228,13 @@ class Suite:
 
 def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> Attempt:
     """One attempt of one script in a fresh ephemeral session of the daemon at ``home``, with its artifacts."""
-    directory = os.path.abspath(os.path.join(options.artifacts_dir, _slug(entry.path), f"attempt-{number}"))
+    folder = script_folder(options, entry)
+    if number == 1:
+        claim(folder)
+    directory = os.path.join(folder, f"attempt-{number}")
     os.makedirs(directory, mode=0o700, exist_ok=True)
-    with (
-        open(entry.path, encoding="utf-8") as src,
-        open_private(os.path.join(directory, os.path.basename(entry.path))) as dst,
-    ):
-        dst.write(src.read())
+    with open_private(os.path.join(directory, os.path.basename(entry.path))) as dst:
+        dst.write(script_excerpt(read_text(entry.path)))  # the script as run, without what it types
     client = Client(home=home)
     client.explicit = False  # a fresh ephemeral session per attempt
     t0 = time.monotonic()

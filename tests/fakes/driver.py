@@ -9,6 +9,7 @@ A node is "the same element" across captures when it has the same position on th
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,7 @@ class FakeDriver:
     async def trace_start(self) -> None:
         self.calls.append(("trace_start",))
 
-    async def trace_stop(self, path: str | None) -> None:
+    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
         self.calls.append(("trace_stop", path))
 
     def location(self) -> str | None:
