@@ -68,7 +68,7 @@ def test_a_second_recording_on_a_recording_session_is_refused(cli: Cli, web: str
     assert again.returncode == 2 and "INVALID_ARGS" in again.stderr and "already recording" in again.stderr
     cli("close", "--session", "rec2")
     recorded = [line for line in (tmp_path / "r1.ad").read_text().splitlines() if not line.startswith("#")]
-    assert [line.split()[0] for line in recorded if line.strip()][-2:] == ["open", "fill"]
+    assert [line.split()[0] for line in recorded if line.strip()][-3:] == ["open", "fill", "close"]
     assert not (tmp_path / "r2.ad").exists()
 
 
