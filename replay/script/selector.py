@@ -12,6 +12,7 @@ import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 from replay.errors import InvalidArgs, Location
 from replay.script.text import normalize
@@ -300,7 +301,7 @@ def _alternative(sc: _Scanner) -> Alternative:
         _check_value(sc, raw_value, vstart)
         if op == "~=":
             try:
-                _compile_regex(raw_value)
+                compile_regex(raw_value)
             except ValueError as exc:
                 raise sc.error(
                     f"invalid regular expression for {key}: {exc}", "~= takes a Python regex", at=vstart
@@ -309,14 +310,81 @@ def _alternative(sc: _Scanner) -> Alternative:
     return Alternative(terms=tuple(terms))
 
 
-def _compile_regex(pattern: str) -> None:
-    """Compile a ``~=`` value as matching will (the ``regex`` engine, imported only when one is used)."""
+# A ``~=`` pattern is bounded before it is compiled (SPEC §12: nothing allocates without bound): the
+# ``regex`` engine expands a counted repetition when compiling, so ``a{1000000000}`` alone would take
+# some 24 GB. What a pattern may repeat — the product of the counts it nests — and its length are capped.
+MAX_PATTERN_CHARS = 4096
+MAX_REPEAT = 1000  # the copies of one piece
+MAX_COPIES = 10_000  # the copies of all pieces together (~3 MB compiled)
+_COUNT = re.compile(r"\{(\d*)(?:,(\d*))?\}")
+
+
+def repetition_bound(pattern: str) -> tuple[int, int]:
+    """How many times the compiled ``pattern`` may copy one piece of itself (the largest product of
+    nested counted repetitions, ``{m}``, ``{m,n}``, ``{m,}``), and all of its pieces together (the sum
+    of those products). Escapes and classes are skipped."""
+    total = 0
+    stack = [1]  # the largest product reached inside each open group
+    last = 1  # the product of the atom just closed (a group's, or 1 for a character)
+    worst = 1
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            i += 2
+            last = 1
+            continue
+        if c == "[":  # a class: one atom, whatever it holds
+            j = i + 1 + (pattern[i + 1 : i + 2] == "^")
+            j += pattern[j : j + 1] == "]"
+            while j < len(pattern) and pattern[j] != "]":
+                j += 2 if pattern[j] == "\\" else 1
+            i, last = j + 1, 1
+            continue
+        if c == "(":
+            stack.append(1)
+        elif c == ")" and len(stack) > 1:
+            last = stack.pop()
+            stack[-1] = max(stack[-1], last)
+            i += 1
+            continue
+        elif c == "{":
+            m = _COUNT.match(pattern, i)
+            if m is not None:
+                counts = [int(g) for g in m.groups() if g]
+                top = max(counts) if counts else 1
+                if m.group(2) == "" and m.group(1):  # {m,}: at least m copies
+                    top = int(m.group(1))
+                product = last * max(top, 1)
+                total += product
+                stack[-1] = max(stack[-1], product)
+                worst = max(worst, product)
+                last = product
+                i = m.end()
+                continue
+        last = 1
+        worst = max(worst, stack[-1])
+        i += 1
+    return max(worst, *stack), total
+
+
+def compile_regex(pattern: str) -> Any:
+    """A ``~=`` value compiled as matching uses it (the ``regex`` engine, imported only when one is
+    used), within the bounds above; ``ValueError`` says why not."""
     import regex
 
+    if len(pattern) > MAX_PATTERN_CHARS:
+        raise ValueError(f"the pattern is over {MAX_PATTERN_CHARS} characters")
+    most, total = repetition_bound(pattern)
+    if most > MAX_REPEAT or total > MAX_COPIES:
+        raise ValueError(
+            f"it repeats a piece more than {MAX_REPEAT} times, or all together more than {MAX_COPIES} "
+            "(counted repetitions multiply when nested)"
+        )
     try:
-        regex.compile(pattern)
-    except (regex.error, RecursionError, OverflowError) as exc:
-        raise ValueError(str(exc) if not isinstance(exc, RecursionError) else "nested too deeply") from None
+        return regex.compile(pattern)
+    except (regex.error, RecursionError, OverflowError, MemoryError) as exc:
+        raise ValueError(str(exc) if isinstance(exc, regex.error) else "too complex (nested too deeply)") from None
 
 
 def _check_value(sc: _Scanner, value: str, at: int) -> None:

@@ -13,8 +13,8 @@ from typing import Any, cast
 
 import regex
 
-from replay.errors import Timeout
-from replay.script.selector import HAS_TEXT, NTH, Chain, Selector, Term
+from replay.errors import InvalidArgs, Timeout
+from replay.script.selector import HAS_TEXT, NTH, Chain, Selector, Term, compile_regex
 from replay.script.text import fold
 from replay.tree.model import Capture, Node
 
@@ -54,6 +54,16 @@ def _search(pattern: regex.Pattern[str], text: str) -> bool:
         ) from None
 
 
+def _compiled(term: Term) -> regex.Pattern[str]:
+    """A term's pattern, bounded as at parse time (a ``${VAR}`` made it after the script was checked)."""
+    try:
+        return cast("regex.Pattern[str]", compile_regex(str(term.value)))
+    except ValueError as exc:
+        raise InvalidArgs(
+            f"invalid regular expression for {term.key}: {exc}", hint="~= takes a Python regex of bounded size"
+        ) from None
+
+
 def term_matches(node: Node, term: Term, regex_cache: dict[str, regex.Pattern[str]] | None = None) -> bool:
     """Whether one term holds for a node (``nth`` is not a property of a node: see ``link_matches``)."""
     if isinstance(term.value, bool):
@@ -67,7 +77,7 @@ def term_matches(node: Node, term: Term, regex_cache: dict[str, regex.Pattern[st
         cache = regex_cache if regex_cache is not None else {}
         pattern = cache.get(term.value)
         if pattern is None:
-            pattern = cache[term.value] = regex.compile(term.value)
+            pattern = cache[term.value] = _compiled(term)
         return _search(pattern, value)
     return fold(value) == fold(term.value)
 

@@ -1,0 +1,120 @@
+"""The audit's findings that need no browser, each a rule (SPEC §6, §12)."""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from replay.errors import ReplayError
+from replay.files import NotRegular, read_regular
+from replay.heal.audit import Audit
+from replay.script import parse
+from replay.script.loader import read_text
+from replay.script.redact import script_excerpt, secrets_of
+from replay.script.resolve import resolve_action
+from replay.script.selector import Term, compile_regex
+from replay.suite.discover import unique_slugs
+from replay.tree.match import term_matches
+
+from .treebuild import N, capture
+
+
+def test_a_heal_reports_diff_shows_no_typed_text(tmp_path: Path) -> None:
+    flow, healed = tmp_path / "login.ad", tmp_path / "login.healed.ad"
+    flow.write_text('open http://x/\nfill id="password" "s3cret-pass"\nclick id="go"\n')
+    healed.write_text('open http://x/\nfill id="password" "s3cret-pass"\nclick id="sign-in"\n')
+    report = Path(
+        Audit(str(tmp_path / "heal")).report(flow=str(flow), status="healed", healed=str(healed), acceptance="ok")
+    )
+    text = report.read_text()
+    assert "s3cret-pass" not in text and 'fill id="password" <redacted>' in text and '+click id="sign-in"' in text
+
+
+def test_a_script_excerpt_redacts_typed_text_env_values_and_unparsed_quotes() -> None:
+    text = 'env PASSWORD="hunter2"\nfill id=a "${PASSWORD}x"\ntype "typed"\nfill id=a "broken\n# a comment\nclick id=b'
+    shown = script_excerpt(text)
+    assert "hunter2" not in shown and "typed" not in shown and "broken" not in shown
+    assert shown.splitlines() == [
+        "env PASSWORD=<var:PASSWORD>",
+        'fill id="a" <var:PASSWORD><redacted>',
+        "type <redacted>",
+        "fill id=a <redacted>",
+        "# a comment",
+        "click id=b",
+    ]
+
+
+def test_a_runs_secrets_are_its_typed_texts_and_its_own_variables_not_builtins() -> None:
+    script = parse('fill id=a "Ada"\nfill id=b "${PASSWORD}"\nclick id=c\n', "t.ad")
+    values = {"PASSWORD": "pw-123", "REPLAY_SESSION": "default"}
+    resolved = [resolve_action(a, values, "t.ad") for a in script.actions]
+    assert secrets_of(resolved, values) == [("pw-123", "<var:PASSWORD>"), ("Ada", "<redacted>")]
+
+
+def test_a_regex_that_would_expand_beyond_the_bound_is_refused_at_parse_quickly() -> None:
+    started = time.monotonic()
+    for pattern in ("a{1000000000}", "(a{100}){100}", "|".join(["a{1000}"] * 20), "x" * 5000):
+        with pytest.raises(ReplayError) as err:
+            parse(f'click label~="{pattern}"\n', "t.ad")
+        assert err.value.code == "INVALID_ARGS" and err.value.location is not None
+    assert time.monotonic() - started < 2  # refused before compiling, not after allocating
+
+
+def test_a_bounded_regex_still_compiles() -> None:
+    for pattern in ("a{5}b{7}", "(?:ab){1000}", "((a{10}){10}){10}", r"\{5000}", "[{]{3}", "x{2,}"):
+        compile_regex(pattern)
+
+
+def test_a_regex_a_variable_made_is_bounded_when_it_is_matched() -> None:
+    node = capture(N("button", label="Save")).by_value("role", "button")[0]
+    with pytest.raises(ReplayError) as err:
+        term_matches(node, Term("label", "~=", "a{1000000000}"))
+    assert err.value.code == "INVALID_ARGS"
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory"])
+def test_only_a_regular_file_is_read_as_a_script(tmp_path: Path, kind: str) -> None:
+    path = {"fifo": str(tmp_path / "f.ad"), "device": "/dev/zero", "directory": str(tmp_path)}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)  # no writer: an open that blocked would hang this test
+    with pytest.raises(ReplayError) as err:
+        read_text(path)
+    assert err.value.code == "INVALID_ARGS" and "regular file" in err.value.message
+
+
+def test_a_file_over_the_bound_is_refused_without_reading_it(tmp_path: Path) -> None:
+    big = tmp_path / "big.ad"
+    big.write_bytes(b"#" * 2048)
+    with pytest.raises(NotRegular):
+        read_regular(str(big), limit=1024)
+
+
+def test_slugs_are_unique_per_script_path() -> None:
+    assert unique_slugs(["a/b.ad", "a_b.ad", "A_B.ad", "c.ad"]) == ["a_b", "a_b-2", "A_B-3", "c"]
+
+
+def test_a_trace_is_written_with_field_values_and_secrets_replaced(tmp_path: Path) -> None:
+    from replay.drivers.web import scrub_trace
+
+    raw, out = tmp_path / "raw.zip", tmp_path / "trace.zip"
+    events = [
+        {"type": "before", "method": "fill", "params": {"selector": "#p", "value": "x"}},
+        {"type": "frame-snapshot", "html": ["INPUT", {"__playwright_value_": "typed by the app"}], "url": "/?k=K%2F1"},
+        {"type": "before", "method": "goto", "params": {"url": "http://h/?k=K/1"}},
+    ]
+    with zipfile.ZipFile(raw, "w") as z:
+        z.writestr("trace.trace", "".join(json.dumps(e) + "\n" for e in events))
+        z.writestr("resources/abc.html", "<p>K/1</p>")
+    scrub_trace(str(raw), str(out), [("K/1", "<var:KEY>")])
+    with zipfile.ZipFile(out) as z:
+        lines = [json.loads(line) for line in z.read("trace.trace").splitlines()]
+        body = z.read("resources/abc.html")
+    assert lines[0]["params"]["value"] == "<redacted>"
+    assert lines[1]["html"][1]["__playwright_value_"] == "<redacted>" and lines[1]["url"] == "/?k=<var:KEY>"
+    assert lines[2]["params"]["url"] == "http://h/?k=<var:KEY>" and body == b"<p><var:KEY></p>"
+    assert os.stat(out).st_mode & 0o777 == 0o600
