@@ -13,14 +13,23 @@ import sys
 import time
 
 from replay.errors import DaemonUnavailable, InvalidArgs, ReplayError, SessionNotFound, from_dict
-from replay.session.protocol import MAX_MESSAGE, replay_home, session_key, socket_path, valid_session_name
+from replay.session.protocol import (
+    MAX_MESSAGE,
+    SILENCE_S,
+    check_daemon_env,
+    check_home,
+    check_peer,
+    replay_home,
+    session_key,
+    socket_path,
+    valid_session_name,
+)
 
 TYPE_CHECKING = False  # (typing costs ~5 ms of every command: only the type checker imports it)
 if TYPE_CHECKING:
     from typing import Any
 
 START_TIMEOUT_S = 20.0
-REQUEST_TIMEOUT_S = 3 * 3600.0  # above any request's own deadline (durations ≤ 1 h)
 RETRIES_WHILE_EXITING = 100  # × 50 ms: a daemon that is exiting takes a moment to go
 
 
@@ -39,19 +48,34 @@ class Client:
     # transport ----------------------------------------------------------------------------
 
     def _connect(self) -> socket.socket:
+        check_home(self.home)  # never talk to a socket in another user's home
         path = socket_path(self.home)
         sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-        sock.settimeout(REQUEST_TIMEOUT_S)
-        sock.connect(path)
+        sock.settimeout(SILENCE_S)  # a daemon at work says so every HEARTBEAT_S
+        try:
+            sock.connect(path)
+            check_peer(sock, self.home)
+        except BaseException:
+            sock.close()
+            raise
         return sock
 
-    def _spawn(self) -> None:
+    def _spawn(self) -> Any:
+        """Start a daemon for this home; returns its process."""
         import subprocess  # only to start a daemon: kept off the import path of every command
 
-        os.makedirs(self.home, mode=0o700, exist_ok=True)
-        log = open(os.path.join(self.home, "daemon.log"), "ab")  # noqa: SIM115 - handed to the child
+        check_daemon_env(os.environ)
+        try:
+            os.makedirs(self.home, mode=0o700, exist_ok=True)
+            check_home(self.home)
+            log = open(os.path.join(self.home, "daemon.log"), "ab")  # noqa: SIM115 - handed to the child
+        except OSError as exc:
+            raise DaemonUnavailable(
+                f"cannot start the session daemon in {self.home}: {exc.strerror}",
+                hint="REPLAY_HOME must be a directory you can write (or unset it for ~/.replay)",
+            ) from None
         with log:
-            subprocess.Popen(
+            return subprocess.Popen(
                 [sys.executable, "-m", "replay.session.daemon", "--home", self.home],
                 stdin=subprocess.DEVNULL,
                 stdout=log,
@@ -65,12 +89,17 @@ class Client:
             return self._connect()
         except (FileNotFoundError, ConnectionRefusedError):
             pass  # no daemon, or the stale socket of a crashed one: the new daemon replaces it
-        self._spawn()
+        child = self._spawn()
         deadline = time.monotonic() + START_TIMEOUT_S
         while True:
             try:
                 return self._connect()
             except (FileNotFoundError, ConnectionRefusedError):
+                if child.poll() not in (None, 0):  # it failed to start: say why now, not after the wait
+                    raise DaemonUnavailable(
+                        f"the session daemon did not start: {_last_line(os.path.join(self.home, 'daemon.log'))}",
+                        hint=f"see {os.path.join(self.home, 'daemon.log')}",
+                    ) from None
                 if time.monotonic() > deadline:
                     raise DaemonUnavailable(
                         "the session daemon did not start",
@@ -93,7 +122,9 @@ class Client:
                 sock = self._connect()
             except (FileNotFoundError, ConnectionRefusedError):
                 raise DaemonUnavailable(
-                    "no session daemon is running", hint="open a session with `replay open URL`"
+                    "no session daemon is running",
+                    hint="open a session with `replay open URL`",
+                    details={"absent": True},
                 ) from None
         data = b""
         with contextlib.closing(sock):
@@ -103,7 +134,7 @@ class Client:
                     chunk = sock.recv(1 << 16)
                     if not chunk:
                         break
-                    data += chunk
+                    data = (data + chunk).lstrip(b"\n")  # heartbeats: the daemon is still at work
             except OSError as exc:  # a timeout, a reset: the daemon died or hangs
                 raise DaemonUnavailable(
                     f"no answer from the session daemon ({exc.__class__.__name__})",
@@ -132,9 +163,9 @@ class Client:
     def _session_request(self, payload: dict[str, Any], *, start: bool) -> dict[str, Any]:
         try:
             return dict(self.request(payload, start=start))
-        except DaemonUnavailable:
-            if start:
-                raise
+        except DaemonUnavailable as err:
+            if start or not (err.details or {}).get("absent"):
+                raise  # a daemon that is there but does not answer is not "no session"
             if self._left_behind(self.session):
                 # a repair or a recording outlived its daemon: start one, which recovers it and answers for it
                 return dict(self.request(payload, start=True))
@@ -276,6 +307,18 @@ class Client:
                 f"the session daemon (pid {pid}) did not stop within {timeout:.0f} s",
                 hint=f"see {os.path.join(self.home, 'daemon.log')}; `kill {pid}` stops it",
             )
+
+
+def _last_line(path: str) -> str:
+    """The last line of a log (what a daemon that exited said last)."""
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(0, os.SEEK_END)
+            fh.seek(max(0, fh.tell() - 4096))
+            lines = fh.read().decode("utf-8", "replace").strip().splitlines()
+    except OSError:
+        return "no log"
+    return lines[-1] if lines else "no log"
 
 
 def _alive(pid: int) -> bool:

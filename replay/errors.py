@@ -335,7 +335,8 @@ def from_playwright(
         )
     if kind == "TimeoutError":
         return ActionFailed(
-            f"{action}: timed out after {timeout_ms} ms — {_timeout_reason(str(exc))}",
+            f"{action}: timed out{f' after {timeout_ms} ms' if timeout_ms is not None else ''} — "
+            f"{_timeout_reason(str(exc))}",
             hint=hint
             or "take a snapshot to see what is on screen; raise the timeout with --timeout if the app is slow",
             details=details,
@@ -345,6 +346,8 @@ def from_playwright(
 
 # what Playwright's actionability log says → why the element never became actionable
 _TIMEOUT_REASONS = (
+    ("performing click action", "the page did not answer the click (its JavaScript may be busy)"),
+    ("did not find some options", "no option has that value or label"),
     ("intercepts pointer events", "another element covers it (an overlay or dialog intercepts pointer events)"),
     ("not enabled", "it stayed disabled"),
     ("disabled", "it stayed disabled"),

@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import os
 import stat
-from typing import IO
+
+TYPE_CHECKING = False  # (the CLI's fast path reads scripts through here: typing stays off it)
+if TYPE_CHECKING:
+    from typing import IO
 
 PRIVATE = 0o600
 MAX_INPUT = 16 * 1024 * 1024  # a script, a flow, a YAML file: far above any real one (SPEC §12 bounds)

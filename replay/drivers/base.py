@@ -64,6 +64,11 @@ class Driver(Protocol):
         """Save a PNG."""
         ...
 
+    async def interrupt(self) -> None:
+        """Stop the script the page is running (a page whose JavaScript never yields answers nothing
+        until it is stopped); best effort, never raises."""
+        ...
+
     async def trace_start(self) -> None:
         """Start recording a trace of everything the page does (web: a Playwright trace)."""
         ...

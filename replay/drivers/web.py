@@ -72,6 +72,7 @@ _LOCATE_JS = """([g, i, g2]) => {
 }"""
 
 
+INTERRUPT_S = 2.0  # how long stopping a busy page's script may take
 HEADLESS_SHELLS = ("chromium-headless-shell", "chrome-headless-shell")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
@@ -460,6 +461,14 @@ class WebDriver:
             await self.page.wait_for_timeout(ms)
         except Exception as exc:  # noqa: BLE001 - mapped in one place
             raise from_playwright(exc, action="wait") from None
+
+    async def interrupt(self) -> None:
+        """Terminate the script the page's main thread is running (CDP ``Runtime.terminateExecution``:
+        V8 stops it from outside, so it works while the page is busy). Without CDP, nothing to do."""
+        if self._cdp is None:
+            return
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self._cdp.send("Runtime.terminateExecution"), INTERRUPT_S)
 
     async def trace_start(self) -> None:
         """Start a Playwright trace of this context (screenshots and DOM snapshots)."""

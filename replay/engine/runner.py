@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import time
 from dataclasses import dataclass, field
 from typing import Any, NoReturn
@@ -157,6 +158,9 @@ class Runner:
 
     async def _try_capture(self) -> tuple[Capture | None, str | None]:
         try:
-            return await pipeline.capture(self.state), None
+            return await asyncio.wait_for(pipeline.capture(self.state), self.options.timeout_ms / 1000 + 5), None
+        except TimeoutError:  # a page that does not answer (its script never yields)
+            await self.state.driver.interrupt()
+            return None, "the page did not answer in time (its JavaScript kept it busy)"
         except Exception as exc:  # noqa: BLE001 - a capture failure never masks the original cause
             return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__

@@ -14,6 +14,7 @@ stops the step as ``StepStopped``: an interactive caller gets its ``error``; the
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import functools
 import os
@@ -34,6 +35,7 @@ from replay.errors import (
     ReplayError,
     StaleRef,
     TargetExists,
+    Timeout,
 )
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
@@ -51,6 +53,7 @@ __all__ = ["PIPELINE_OPS", "StepState", "StepStopped", "capture", "execute"]
 
 DEFAULT_TIMEOUT_MS = 5000
 NAVIGATION_TIMEOUT_MS = 30000
+BUDGET_GRACE_S = MATCH_GRACE_S
 
 # the entry point ------------------------------------------------------------------------------
 
@@ -87,10 +90,34 @@ async def execute(
         )
     # ~= regexes stop by then: the step's own timeout ends its polling first (a miss stays a miss)
     deadline = MATCH_DEADLINE.set(time.monotonic() + step.timeout_ms / 1000 + MATCH_GRACE_S)
+    budget = budget_ms(step)
     try:
-        return await handler(state, step)
+        return await asyncio.wait_for(handler(state, step), budget / 1000)
+    except TimeoutError:
+        # a page whose JavaScript never yields answers nothing: stop its script, say so (SPEC §12)
+        await state.driver.interrupt()
+        raise Timeout(
+            f"`{action.command}` did not finish within {budget} ms: the page did not answer "
+            "(its JavaScript kept it busy); the page's running script was stopped",
+            hint="check the app for a script that never ends; raise --timeout if it is only slow",
+        ) from None
     finally:
         MATCH_DEADLINE.reset(deadline)
+
+
+def budget_ms(step: Step) -> int:
+    """The most a step may take before it is stopped, whatever the page does: its look (the step's
+    timeout, a navigation's own), then its action (the timeout again), any duration it waits, and a
+    grace for reporting. A step normally ends well before, by its own timeouts."""
+    look = step.timeout_ms
+    if step.form.op in ("navigate", "history"):
+        look = max(look, NAVIGATION_TIMEOUT_MS)
+    waits = sum(
+        int(v)
+        for k, v in step.action.params
+        if isinstance(v, str) and v.isdigit() and REGISTRY.is_duration(step.action.command, step.action.form, k)
+    )
+    return 2 * look + waits + int(BUDGET_GRACE_S * 1000)
 
 
 # steps without an element ------------------------------------------------------------------------

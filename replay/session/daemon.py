@@ -18,8 +18,6 @@ import os
 import secrets
 import shutil
 import signal
-import socket
-import struct
 import sys
 import time
 from collections.abc import Coroutine
@@ -43,7 +41,15 @@ from replay.errors import (
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session import orphans, repair, runs
-from replay.session.protocol import MAX_MESSAGE, shown_name, socket_path, valid_session_name
+from replay.session.protocol import (
+    HEARTBEAT_S,
+    MAX_MESSAGE,
+    check_home,
+    peer_uid,
+    shown_name,
+    socket_path,
+    valid_session_name,
+)
 from replay.session.publish import clear_staging
 from replay.session.session import Session
 
@@ -51,16 +57,6 @@ if TYPE_CHECKING:
     from replay.engine.runner import RunResult
 
 log = logging.getLogger("replay.daemon")
-
-
-def peer_uid(sock: socket.socket) -> int | None:
-    """The uid of the process at the other end of a Unix socket (Linux SO_PEERCRED)."""
-    try:
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
-    except (OSError, AttributeError):
-        return None
-    _pid, uid, _gid = struct.unpack("3i", creds)
-    return uid
 
 
 class Daemon:
@@ -476,7 +472,10 @@ async def _within(run: Coroutine[Any, Any, RunResult], deadline_ms: int | None) 
 
 
 async def _unless_abandoned(
-    daemon: Daemon, handling: Coroutine[Any, Any, dict[str, Any]], reader: asyncio.StreamReader
+    daemon: Daemon,
+    handling: Coroutine[Any, Any, dict[str, Any]],
+    reader: asyncio.StreamReader,
+    writer: asyncio.StreamWriter,
 ) -> tuple[dict[str, Any] | None, bytes]:
     """Handle a request, cancelled if its client disconnects first (an interrupted `replay wait`):
     a client that went away must not keep its session locked (SPEC §12). A client sends nothing
@@ -490,7 +489,8 @@ async def _unless_abandoned(
     task.add_done_callback(daemon.requests.discard)
     gone = asyncio.ensure_future(reader.read(1))
     try:
-        await asyncio.wait({task, gone}, return_when=asyncio.FIRST_COMPLETED)
+        while not (await asyncio.wait({task, gone}, timeout=HEARTBEAT_S, return_when=asyncio.FIRST_COMPLETED))[0]:
+            writer.write(b"\n")  # still at work: a client that hears nothing knows the daemon is hung
         if _read(gone) == b"":
             log.info("a client went away: its request is cancelled")
             task.cancel()
@@ -544,7 +544,7 @@ async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer
                 if not isinstance(request, dict):
                     response = _bad_request()
                 else:
-                    answered, early = await _unless_abandoned(daemon, daemon.handle(request), reader)
+                    answered, early = await _unless_abandoned(daemon, daemon.handle(request), reader, writer)
                     if answered is None:
                         break  # the client went away: its request was cancelled, its session released
                     response = answered
@@ -572,8 +572,10 @@ async def _take_lock(fd: int, home: str, wait_s: float = 15.0) -> bool:
 
 
 def prepare_home(home: str) -> None:
-    """Create $REPLAY_HOME private to the user (0700)."""
+    """Create $REPLAY_HOME private to the user (0700); a home another user owns is refused."""
+    check_home(home)
     os.makedirs(home, mode=0o700, exist_ok=True)
+    check_home(home)  # made by someone else between the look and the make
     os.chmod(home, 0o700)
 
 
@@ -627,7 +629,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--linger", type=float, default=float(os.environ.get("REPLAY_DAEMON_LINGER", 5)))
     args = parser.parse_args(argv)
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(message)s", stream=sys.stderr)
-    sys.exit(asyncio.run(run(os.path.abspath(args.home), args.idle_timeout, args.linger)))
+    try:
+        sys.exit(asyncio.run(run(os.path.abspath(args.home), args.idle_timeout, args.linger)))
+    except ReplayError as err:  # e.g. a home another user owns: refused, said once
+        log.error("%s: %s (%s)", err.code, err.message, err.hint)
+        sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -7,10 +7,18 @@ from __future__ import annotations
 
 import os
 import re
+import socket
+import stat
+import struct
+from collections.abc import Mapping
 
 DEFAULT_SESSION = "default"
 # one request or response line, far above any realistic script (a 70 KB `fill` is fine; 40 MB is not)
 MAX_MESSAGE = 32 * 1024 * 1024
+# While it serves a request the daemon writes a blank line this often: a client that hears nothing
+# for SILENCE_S knows the daemon is stopped or hung, whatever the request's own deadline (SPEC §12).
+HEARTBEAT_S = 2.0
+SILENCE_S = 15.0
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")
 
 
@@ -22,6 +30,82 @@ def replay_home() -> str:
 def socket_path(home: str) -> str:
     """The daemon's Unix socket inside the home."""
     return os.path.join(home, "daemon.sock")
+
+
+MAX_SOCKET_PATH = 107  # sun_path is 108 bytes with its NUL
+
+
+def peer_uid(sock: socket.socket) -> int | None:
+    """The uid of the process at the other end of a Unix socket (Linux SO_PEERCRED)."""
+    try:
+        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+    except (OSError, AttributeError):
+        return None
+    _pid, uid, _gid = struct.unpack("3i", creds)
+    return uid
+
+
+def check_home(home: str) -> None:
+    """Refuse a home the daemon's socket cannot safely live in: one another user owns (whoever
+    listens there would get our typed text), one that is not a directory, or one whose socket path
+    is over the kernel's limit. A home that does not exist yet is fine (it is created 0700)."""
+    from replay.errors import InvalidArgs, PermissionDenied
+
+    path = socket_path(home)
+    if len(os.fsencode(path)) > MAX_SOCKET_PATH:
+        raise InvalidArgs(
+            f"REPLAY_HOME is too long for a Unix socket ({len(os.fsencode(path))} bytes with daemon.sock; "
+            f"the limit is {MAX_SOCKET_PATH})",
+            hint="set REPLAY_HOME to a shorter path (e.g. ~/.replay)",
+        )
+    try:
+        info = os.stat(home)
+    except FileNotFoundError:
+        return
+    except OSError as exc:
+        raise PermissionDenied(
+            f"REPLAY_HOME {home} cannot be used: {exc.strerror}", hint="check its permissions"
+        ) from None
+    if not stat.S_ISDIR(info.st_mode):
+        raise InvalidArgs(f"REPLAY_HOME {home} is not a directory", hint="point REPLAY_HOME at a directory of yours")
+    if info.st_uid != os.getuid():
+        raise PermissionDenied(
+            f"REPLAY_HOME {home} is owned by uid {info.st_uid}, not by you (uid {os.getuid()})",
+            hint="use a home of your own: its daemon would receive everything you type",
+        )
+
+
+DAEMON_ENV = ("REPLAY_IDLE_TIMEOUT", "REPLAY_DAEMON_LINGER")  # seconds, read by a daemon as it starts
+
+
+def check_daemon_env(environ: Mapping[str, str]) -> None:
+    """Refuse a daemon setting that is not a number of seconds before a daemon is started with it."""
+    for name in DAEMON_ENV:
+        text = environ.get(name)
+        if text is None:
+            continue
+        try:
+            ok = 0 <= float(text) <= 7 * 24 * 3600
+        except ValueError:
+            ok = False
+        if not ok:
+            from replay.errors import InvalidArgs
+
+            raise InvalidArgs(
+                f"{name}={text!r} is not a number of seconds (0 to a week)", hint=f"e.g. {name}=1800, or unset it"
+            )
+
+
+def check_peer(sock: socket.socket, home: str) -> None:
+    """Refuse a daemon socket served by another user (checked on the connection itself)."""
+    uid = peer_uid(sock)
+    if uid is not None and uid != os.getuid():
+        from replay.errors import PermissionDenied
+
+        raise PermissionDenied(
+            f"the socket in {home} is served by uid {uid}, not by you (uid {os.getuid()})",
+            hint="use a REPLAY_HOME of your own: that process would receive everything you type",
+        )
 
 
 def valid_session_name(name: str) -> bool:

@@ -92,6 +92,9 @@ class FakeDriver:
     async def screenshot(self, path: str, full_page: bool) -> None:
         self.calls.append(("screenshot", path, full_page))
 
+    async def interrupt(self) -> None:
+        self.calls.append(("interrupt",))
+
     async def trace_start(self) -> None:
         self.calls.append(("trace_start",))
 

@@ -3,8 +3,15 @@
 from __future__ import annotations
 
 import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
 import zipfile
 from pathlib import Path
+
+import pytest
 
 from .conftest import Cli
 
@@ -77,3 +84,96 @@ def test_a_fifo_is_refused_as_a_script_by_every_command(cli: Cli, tmp_path: Path
     for command in (["run"], ["lint"], ["verify"], ["heal", "--agent", "builtin"], ["test"], ["digest"], ["fmt"]):
         proc = cli(*command, "flow.ad", ok=None, timeout=30)
         assert proc.returncode == 2 and "INVALID_ARGS" in proc.stderr and "regular file" in proc.stderr, (command, proc)
+
+
+def test_a_step_on_a_page_whose_script_never_yields_ends_by_its_deadline(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/hostile/busy.html", "--session", "busy")
+    clicked = cli("click", "id=freeze", "--session", "busy", "--timeout", "1000", ok=None, timeout=60)
+    assert clicked.returncode == 1 and "the page did not answer the click" in clicked.stderr
+    stuck = cli("snapshot", "--session", "busy", "--timeout", "1000", ok=None, timeout=60)
+    assert stuck.returncode == 1 and "TIMEOUT" in stuck.stderr and "did not finish within 7000 ms" in stuck.stderr
+    # the page's script was stopped: the session answers again
+    assert "Busy page" in cli("snapshot", "--session", "busy").stdout
+    cli("close", "--session", "busy")
+
+
+def test_a_client_gives_up_on_a_daemon_that_says_nothing(cli: Cli, web: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    import replay.client
+    from replay.client import Client
+    from replay.errors import DaemonUnavailable
+
+    cli("open", f"{web}/shop/index.html", "--session", "mute")
+    pid = int((Path(cli.home) / "daemon.pid").read_text())
+    monkeypatch.setattr(replay.client, "SILENCE_S", 1.0)
+    os.kill(pid, signal.SIGSTOP)
+    try:
+        with pytest.raises(DaemonUnavailable, match="no answer"):
+            Client("mute", home=cli.home, cwd=cli.cwd).snapshot()
+    finally:
+        os.kill(pid, signal.SIGCONT)
+    cli("close", "--session", "mute")
+
+
+def test_a_daemon_at_work_keeps_its_client_waiting_past_the_silence(
+    cli: Cli, web: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import replay.client
+    from replay.client import Client
+
+    cli("open", f"{web}/shop/index.html", "--session", "slow")
+    monkeypatch.setattr(replay.client, "SILENCE_S", 3.0)  # > the daemon's heartbeat, < the wait
+    assert Client("slow", home=cli.home, cwd=cli.cwd).command("wait", "4500")["command"] == "wait"
+    cli("close", "--session", "slow")
+
+
+NOBODY = 65534
+needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root")
+
+
+@needs_root
+def test_the_client_refuses_a_home_another_user_owns(tmp_path: Path) -> None:
+    home = tmp_path / "theirs"
+    home.mkdir()
+    os.chown(home, NOBODY, NOBODY)
+    proc = Cli(str(home), str(tmp_path))("fill", "id=password", "TopSecret", ok=None, timeout=30)
+    assert proc.returncode == 1 and "PERMISSION_DENIED" in proc.stderr and "owned by uid 65534" in proc.stderr
+    assert not (home / "daemon.sock").exists() and not (home / "daemon.log").exists()
+
+
+@needs_root
+def test_the_client_refuses_a_socket_another_user_serves(tmp_path: Path) -> None:
+    home = Path(tempfile.mkdtemp(prefix="rh-", dir="/tmp"))  # short: a socket path is limited
+    home.chmod(0o777)  # so that the other user can listen in it
+    listener = (
+        "import socket, sys\n"
+        f"s = socket.socket(socket.AF_UNIX); s.bind({str(home / 'daemon.sock')!r}); s.listen(1)\n"
+        "print('ready', flush=True)\n"
+        "c, _ = s.accept(); c.settimeout(5)\n"
+        "sys.stdout.write('GOT ' + c.recv(65536).decode()); sys.stdout.flush()\n"
+    )
+    python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable  # one the other user may run
+    spy = subprocess.Popen(
+        [python, "-c", listener], stdout=subprocess.PIPE, text=True, user=NOBODY, group=NOBODY
+    )
+    try:
+        assert spy.stdout is not None and spy.stdout.readline().strip() == "ready"
+        proc = Cli(str(home), str(tmp_path))("fill", "id=password", "TopSecret", ok=None, timeout=30)
+        assert proc.returncode == 1 and "PERMISSION_DENIED" in proc.stderr and "served by uid 65534" in proc.stderr
+        spy.kill()
+        assert "TopSecret" not in spy.communicate(timeout=10)[0]
+    finally:
+        spy.kill()
+        spy.wait()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+@needs_root
+def test_a_daemon_refuses_a_home_it_does_not_own(tmp_path: Path) -> None:
+    home = tmp_path / "theirs"
+    home.mkdir()
+    os.chown(home, NOBODY, NOBODY)
+    proc = subprocess.run(
+        [sys.executable, "-m", "replay.session.daemon", "--home", str(home)], capture_output=True, text=True, timeout=30
+    )
+    assert proc.returncode == 1 and "PERMISSION_DENIED" in proc.stderr and "Traceback" not in proc.stderr
+    assert list(home.iterdir()) == []

@@ -22,6 +22,7 @@ def test_the_protocol_names_every_operation_the_engine_needs() -> None:
         "capture",
         "close",
         "history",
+        "interrupt",
         "is_attached",
         "keyboard",
         "locate",
