@@ -103,6 +103,8 @@ def close_cmd(save_script: str | None, discard: bool, verify: bool, session: str
         text += f"\nhealed script written to {result['healed']}"
     if result.get("aborted"):
         text += f"\n{result['aborted']}"
+    if result.get("warning"):
+        text += f"\nwarning: {result['warning']}"
     check = result.get("verify")
     if check is not None:
         text += "\n" + (

@@ -363,7 +363,12 @@ class Daemon:
             orphans.forget(self.home, name)
             return {"closed": name, "script": None, "recovered": True}
         written = left.publish(self.home, os.path.abspath(save_script) if save_script else None)
-        return {"closed": name, "script": written, "recovered": True}
+        out: dict[str, Any] = {"closed": name, "script": written, "recovered": True}
+        if left.torn:
+            out["warning"] = (
+                f"{left.torn} journal line(s) were torn (a write cut short by a crash or a full disk) and skipped"
+            )
+        return out
 
     async def _verify(self, path: str, values: dict[str, dict[str, str]]) -> dict[str, Any]:
         """The acceptance gate: replay a script end to end in a fresh session."""

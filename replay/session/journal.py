@@ -6,6 +6,7 @@ printed: responses and logs carry the public ``describe`` and ``selector`` of an
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import time
@@ -108,17 +109,33 @@ class Journal:
         self.recorded -= entry.record
 
     def _write(self, data: bytes) -> None:
+        """Append ``data`` whole, or not at all: a short write (a full disk) is cut back off the file,
+        so the next entry never lands on a torn line; then nothing is sent (SPEC §12)."""
         try:
-            fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
-            try:
-                os.write(fd, data)
-            finally:
-                os.close(fd)
+            fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
         except OSError as exc:
-            raise CannotWrite(
-                f"cannot write the session's journal ({exc.strerror}): nothing was sent",
-                hint=f"check {os.path.dirname(self.path)} (disk space, permissions)",
-            ) from None
+            raise self._failed(exc.strerror) from None
+        try:
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                data = b"\n" + data  # a line a crash tore: the next entry starts on a line of its own
+            done = 0
+            try:
+                while done < len(data):
+                    done += os.write(fd, data[done:])
+            except OSError as exc:
+                if done:
+                    with contextlib.suppress(OSError):  # when even this fails, reading skips the torn line
+                        os.ftruncate(fd, size)
+                raise self._failed(exc.strerror) from None
+        finally:
+            os.close(fd)
+
+    def _failed(self, why: str | None) -> CannotWrite:
+        return CannotWrite(
+            f"cannot write the session's journal ({why or 'write failed'}): nothing was sent",
+            hint=f"check {os.path.dirname(self.path)} (disk space, permissions)",
+        )
 
     def next_seq(self) -> int:
         """The sequence number of the next entry."""
@@ -126,21 +143,34 @@ class Journal:
 
 
 def read_journal(path: str) -> list[JournalEntry]:
-    """Entries of a journal file; a torn last line (crash mid-write) is ignored."""
+    """Entries of a journal file; a torn line (a crash or a full disk mid-write) is skipped."""
+    return read_journal_checked(path)[0]
+
+
+def read_journal_checked(path: str) -> tuple[list[JournalEntry], int]:
+    """Entries of a journal file, and how many torn lines were skipped (for recovery to report)."""
     out: list[JournalEntry] = []
-    with open(path, encoding="utf-8") as fh:
+    torn = 0
+    with open(path, encoding="utf-8", errors="replace") as fh:
         for raw in fh:
             try:
                 data = json.loads(raw)
             except json.JSONDecodeError:
+                torn += bool(raw.strip())
+                continue
+            if not isinstance(data, dict):
+                torn += 1
                 continue
             if isinstance(data, dict) and "retract" in data:  # its action failed: it never happened
                 if out and out[-1].seq == data["retract"]:
                     out.pop()
                 continue
             known = {k: v for k, v in data.items() if k in JournalEntry.__dataclass_fields__}
-            out.append(JournalEntry(**known))
-    return out
+            try:
+                out.append(JournalEntry(**known))
+            except TypeError:  # a line missing its fields: torn too
+                torn += 1
+    return out, torn
 
 
 def written_to_script(*, provenance: str, command: str, observation: bool, record: bool, no_record: bool) -> bool:

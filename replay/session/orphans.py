@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass
 
 from replay.files import open_private
-from replay.session.journal import JournalEntry, read_journal
+from replay.session.journal import JournalEntry, read_journal_checked
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
 
@@ -52,6 +52,7 @@ class Orphan:
     start: int
     platform: str
     entries: list[JournalEntry]
+    torn: int = 0  # journal lines a crash or a full disk cut short: skipped, and said
 
     @property
     def actions(self) -> int:
@@ -77,8 +78,9 @@ def load(home: str, name: str) -> Orphan | None:
     except (OSError, ValueError):
         return None
     journal = os.path.join(_dir(home, name), JOURNAL)
-    entries = read_journal(journal) if os.path.exists(journal) else []
-    return Orphan(name, data.get("target"), int(data.get("start") or 0), str(data.get("platform") or "web"), entries)
+    entries, torn = read_journal_checked(journal) if os.path.exists(journal) else ([], 0)
+    start, platform = int(data.get("start") or 0), str(data.get("platform") or "web")
+    return Orphan(name, data.get("target"), start, platform, entries, torn)
 
 
 def find(home: str, live: set[str]) -> list[Orphan]:

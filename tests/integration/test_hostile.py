@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -9,11 +10,12 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from .conftest import Cli
+from .conftest import Cli, stop_daemon
 
 SECRET = "PwSecret-7731"
 URL_KEY = "UrlKey-5521"
@@ -152,9 +154,7 @@ def test_the_client_refuses_a_socket_another_user_serves(tmp_path: Path) -> None
         "sys.stdout.write('GOT ' + c.recv(65536).decode()); sys.stdout.flush()\n"
     )
     python = shutil.which("python3", path="/usr/bin:/bin") or sys.executable  # one the other user may run
-    spy = subprocess.Popen(
-        [python, "-c", listener], stdout=subprocess.PIPE, text=True, user=NOBODY, group=NOBODY
-    )
+    spy = subprocess.Popen([python, "-c", listener], stdout=subprocess.PIPE, text=True, user=NOBODY, group=NOBODY)
     try:
         assert spy.stdout is not None and spy.stdout.readline().strip() == "ready"
         proc = Cli(str(home), str(tmp_path))("fill", "id=password", "TopSecret", ok=None, timeout=30)
@@ -177,3 +177,43 @@ def test_a_daemon_refuses_a_home_it_does_not_own(tmp_path: Path) -> None:
     )
     assert proc.returncode == 1 and "PERMISSION_DENIED" in proc.stderr and "Traceback" not in proc.stderr
     assert list(home.iterdir()) == []
+
+
+@contextlib.contextmanager
+def small_disk(size: str) -> Iterator[Path]:
+    """A tmpfs of ``size`` mounted for the test, unmounted and removed whatever happens."""
+    where = Path(tempfile.mkdtemp(prefix="rd-", dir="/tmp"))
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size},mode=0700", "tmpfs", str(where)], check=False)
+    if mounted.returncode != 0:
+        where.rmdir()
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", "-l", str(where)], check=False)
+        where.rmdir()
+
+
+@needs_root
+def test_a_full_disk_never_loses_a_recorded_step(web: str, tmp_path: Path) -> None:
+    with small_disk("1m") as disk:
+        home = disk / "h"
+        cli = Cli(str(home), str(tmp_path))
+        try:
+            cli("open", f"{web}/shop/checkout.html", "--session", "full", "--save-script", "flow.ad")
+            filler = disk / "filler"
+            free = os.statvfs(disk).f_bavail * os.statvfs(disk).f_frsize
+            filler.write_bytes(b"\0" * (free - 30_000))  # room for a line of 30 KB, not of 60 KB
+            big = cli("fill", "id=name", "x" * 60_000, "--session", "full", ok=None)
+            assert big.returncode == 1 and "IO_ERROR" in big.stderr and "nothing was sent" in big.stderr
+            assert cli.json("get", "value", "id=name", "--session", "full")["result"]["value"] == ""  # not typed
+            filler.unlink()
+            cli("check", "id=terms", "--session", "full")
+            pid = int((home / "daemon.pid").read_text())
+            os.kill(pid, signal.SIGKILL)
+            closed = cli("close", "--session", "full")
+            assert "Traceback" not in closed.stderr and "torn" not in closed.stdout
+            lines = [line for line in (tmp_path / "flow.ad").read_text().splitlines() if not line.startswith("#")]
+            assert [line.split()[0] for line in lines if line.strip()][-3:] == ["open", "check", "close"]
+        finally:
+            stop_daemon(str(home))

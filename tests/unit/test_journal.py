@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import errno
+import os
 from pathlib import Path
 
-from replay.session.journal import RELEASE_BATCH, Journal, JournalEntry, read_journal
+import pytest
+
+from replay.errors import CannotWrite
+from replay.session.journal import RELEASE_BATCH, Journal, JournalEntry, read_journal, read_journal_checked
 
 
 def _fill(journal: Journal, n: int) -> None:
@@ -37,3 +42,37 @@ def test_the_latest_entry_stays_to_be_retracted(tmp_path: Path) -> None:
     journal.retract(journal.entries[-1])
     assert journal.count == RELEASE_BATCH * 3 - 1 and journal.recorded == RELEASE_BATCH * 3 - 1
     assert len(read_journal(journal.path)) == RELEASE_BATCH * 3 - 1
+
+
+def test_a_write_cut_short_by_a_full_disk_leaves_no_torn_line_and_raises(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    journal = Journal(str(tmp_path / "s" / "journal.ndjson"))
+    _fill(journal, 1)
+    real_write = os.write
+
+    def full_disk(fd: int, data: bytes) -> int:
+        if len(data) > 1000:  # the big entry: half of it fits, then the disk is full
+            written = real_write(fd, data[: len(data) // 2])
+            monkeypatch.setattr(os, "write", lambda fd, data: (_ for _ in ()).throw(OSError(errno.ENOSPC, "full")))
+            return written
+        return real_write(fd, data)
+
+    monkeypatch.setattr(os, "write", full_disk)
+    with pytest.raises(CannotWrite, match="nothing was sent"):
+        journal.append(JournalEntry(seq=journal.next_seq(), command="fill", line='fill id=a "' + "x" * 60_000 + '"'))
+    monkeypatch.setattr(os, "write", real_write)
+    _fill(journal, 1)
+    assert [e.seq for e in read_journal(journal.path)] == [1, 2] and journal.count == 2
+    assert read_journal_checked(journal.path)[1] == 0
+
+
+def test_a_torn_line_is_skipped_counted_and_never_glued_to_the_next_entry(tmp_path: Path) -> None:
+    path = tmp_path / "s" / "journal.ndjson"
+    journal = Journal(str(path))
+    _fill(journal, 1)
+    with open(path, "ab") as fh:
+        fh.write(b'{"seq": 2, "command": "fill", "line": "fill id=a \\"xx')  # a crash mid-write
+    _fill(journal, 1)
+    entries, torn = read_journal_checked(str(path))
+    assert [e.seq for e in entries] == [1, 2] and torn == 1
