@@ -137,8 +137,9 @@ class WebBrowser:
             ) from None
 
     def alive(self) -> bool:
-        """Whether the browser still runs (not launched yet counts as alive: it launches on use)."""
-        return self._browser is None or self._browser.is_connected()
+        """Whether the browser and Playwright's driver process still run (not launched yet counts as
+        alive: it launches on use)."""
+        return self._browser is None or (self._browser.is_connected() and _driver_alive(self._browser))
 
     async def new_driver(self) -> WebDriver:
         """A fresh browser context and page for one session."""
@@ -183,7 +184,12 @@ class WebDriver:
     def alive(self) -> bool:
         """Not crashed, not closed, and the browser still connected."""
         browser = self.context.browser
-        return not self.crashed and not self.page.is_closed() and (browser is None or browser.is_connected())
+        return (
+            not self.crashed
+            and not self.page.is_closed()
+            and _driver_alive(self.context)
+            and (browser is None or browser.is_connected())
+        )
 
     async def capture(self, generation: int, keep: int | None = None) -> Capture:
         """Capture the tree of the page (one evaluate; same-origin frames walked inside it).
@@ -581,6 +587,13 @@ def _scrub_value(value: Any, forms: list[tuple[str, str]], key: str | None) -> A
                     params[name] = REDACTED
         return out
     return value
+
+
+def _driver_alive(api: Any) -> bool:
+    """Whether Playwright's driver process (node) behind an object still answers: when it dies, the
+    browser still reports itself connected, and every call fails with "has been closed"."""
+    connection = getattr(getattr(api, "_impl_obj", None), "_connection", None)
+    return getattr(connection, "_closed_error", None) is None
 
 
 def _raise_if_stale(exc: Exception, index: int) -> None:

@@ -217,3 +217,19 @@ def test_a_full_disk_never_loses_a_recorded_step(web: str, tmp_path: Path) -> No
             assert [line.split()[0] for line in lines if line.strip()][-3:] == ["open", "check", "close"]
         finally:
             stop_daemon(str(home))
+
+
+@pytest.mark.own_daemon
+def test_a_killed_playwright_driver_is_started_again_like_a_dead_browser(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html", "--session", "nd")
+    daemon = (Path(cli.home) / "daemon.pid").read_text().strip()
+    children = subprocess.run(["pgrep", "-P", daemon], capture_output=True, text=True).stdout.split()
+    drivers = [pid for pid in children if b"node" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+    assert drivers, children
+    for pid in drivers:
+        os.kill(int(pid), signal.SIGKILL)
+    gone = cli("snapshot", "--session", "nd", ok=None)
+    assert gone.returncode == 1 and "BROWSER_UNAVAILABLE" in gone.stderr and "INTERNAL" not in gone.stderr
+    cli("open", f"{web}/shop/index.html", "--session", "nd2")
+    assert "Products" in cli("snapshot", "--session", "nd2").stdout
+    cli("close", "--session", "nd2")
