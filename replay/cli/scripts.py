@@ -9,7 +9,7 @@ import tempfile
 import click
 
 from replay.cli.app import emit, handles_errors, json_option, main, platform_option
-from replay.errors import FormatCheckFailed, ReplayError, ScriptErrors
+from replay.errors import FormatCheckFailed, InvalidArgs, ReplayError, ScriptErrors
 
 
 @main.command()
@@ -60,6 +60,8 @@ def fmt(file: str, check: bool, to_stdout: bool, as_json: bool) -> None:
     from replay.script.loader import load, read_text
     from replay.script.parser import parse
 
+    if check and to_stdout:
+        raise InvalidArgs("--check and --stdout do not go together", hint="--check changes nothing; --stdout prints")
     original = read_text(file)
     script = load(file)
     text = format_script(script)
@@ -80,7 +82,7 @@ def fmt(file: str, check: bool, to_stdout: bool, as_json: bool) -> None:
         emit(as_json, {"path": file, "changed": False}, f"{file}: already canonical")
         return
     if changed:
-        _atomic_rewrite(file, text)
+        _atomic_rewrite(os.path.realpath(file), text)  # through a symlink: the link stays, its target changes
     emit(as_json, {"path": file, "changed": changed}, f"{file}: {'reformatted' if changed else 'unchanged'}")
 
 

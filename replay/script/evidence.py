@@ -154,7 +154,11 @@ def _string(obj: dict[str, Any], key: str, where: Location | None, *, label: boo
     value = obj[key]
     if not isinstance(value, str):
         raise _bad(f"{key!r} must be a string", where)
-    if len(value.encode("utf-8")) > MAX_STRING_BYTES:
+    try:
+        size = len(value.encode("utf-8"))
+    except UnicodeEncodeError:  # "\ud800": half of a surrogate pair, no character at all
+        raise _bad(f"{key!r} holds half of a surrogate pair, not a character", where) from None
+    if size > MAX_STRING_BYTES:
         raise _bad(f"{key!r} is longer than {MAX_STRING_BYTES} UTF-8 bytes", where)
     return normalize(value) if label else normalize_string(value)
 

@@ -151,3 +151,30 @@ def test_digest_changes_with_the_platform_option(tmp_path: Path) -> None:
 def test_usage_error_exits_2_without_traceback() -> None:
     out = run("lint")
     assert out.returncode == 2 and "Traceback" not in out.stderr
+
+
+def test_fmt_through_a_symlink_rewrites_the_target_and_keeps_the_link(tmp_path: Path) -> None:
+    target = tmp_path / "real.ad"
+    shutil.copy(FIXTURES / "checkout.ad", target)
+    link = tmp_path / "link.ad"
+    link.symlink_to(target)
+    out = run("fmt", str(link))
+    assert out.returncode == 0 and "reformatted" in out.stdout
+    assert link.is_symlink() and run("fmt", "--check", str(target)).returncode == 0
+
+
+def test_fmt_check_with_stdout_is_a_usage_error(tmp_path: Path) -> None:
+    path = tmp_path / "flow.ad"
+    shutil.copy(FIXTURES / "checkout.ad", path)
+    out = run("fmt", "--check", "--stdout", str(path))
+    assert out.returncode == 2 and "INVALID_ARGS" in out.stderr
+
+
+@pytest.mark.parametrize("command", ["lint", "digest", "fmt"])
+def test_an_annotation_holding_half_a_surrogate_pair_is_invalid_args(tmp_path: Path, command: str) -> None:
+    path = tmp_path / "s.ad"
+    path.write_text('open http://x/\n# replay:target-v1 {"role":"button","label":"\\ud800"}\nclick id=a\n')
+    before = path.read_bytes()
+    out = run(command, str(path))
+    assert out.returncode == 2 and f"{path}:2: INVALID_ARGS" in out.stderr and "Traceback" not in out.stderr
+    assert path.read_bytes() == before
