@@ -318,6 +318,19 @@ def from_dict(data: dict[str, Any]) -> ReplayError:
     )
 
 
+def from_os_error(exc: OSError) -> ReplayError:
+    """A file-system failure nothing more specific caught (a path that is a file where a folder is
+    needed, a full disk, a read-only place) as ``IO_ERROR``: said plainly, never a traceback."""
+    where = f"{exc.filename}: " if exc.filename else ""
+    if isinstance(exc, (FileExistsError, NotADirectoryError)):
+        why = "a file is in the way where a folder is needed"
+    elif isinstance(exc, IsADirectoryError):
+        why = "a folder is in the way where a file is needed"
+    else:
+        why = exc.strerror or type(exc).__name__
+    return CannotWrite(f"{where}{why}", hint="check the path: a folder you can write, on a disk with space")
+
+
 def from_playwright(
     exc: BaseException, *, action: str, timeout_ms: int | None = None, hint: str | None = None
 ) -> ReplayError:

@@ -15,7 +15,7 @@ import click
 
 from replay import __version__
 from replay.cli.output import emit, report_error
-from replay.errors import ReplayError
+from replay.errors import ReplayError, from_os_error
 
 __all__ = ["emit", "handles_errors", "main"]
 
@@ -57,6 +57,8 @@ def handles_errors(fn: F) -> F:
             return fn(*args, **kwargs)
         except ReplayError as err:
             sys.exit(report_error(err, bool(kwargs.get("as_json"))))
+        except OSError as exc:  # a report or folder that cannot be written (a full disk, a file in the way)
+            sys.exit(report_error(from_os_error(exc), bool(kwargs.get("as_json"))))
 
     return wrapper  # type: ignore[return-value]
 

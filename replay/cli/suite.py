@@ -65,6 +65,7 @@ def test_cmd(
             "replay test runs whole scripts: --from is for resuming one run", hint="use replay run --from"
         )
     slice_of = discover.parse_shard(shard) if shard else None  # bad input first, before reading scripts
+    reports.check_targets(junit, html_dir)
     found = discover.entries(list(paths), platform)
     if slice_of:
         found = discover.shard(found, *slice_of)

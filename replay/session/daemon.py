@@ -549,7 +549,17 @@ async def _serve_connection(daemon: Daemon, reader: asyncio.StreamReader, writer
                 if not isinstance(request, dict):
                     response = _bad_request()
                 else:
-                    answered, early = await _unless_abandoned(daemon, daemon.handle(request), reader, writer)
+                    try:
+                        answered, early = await _unless_abandoned(daemon, daemon.handle(request), reader, writer)
+                    except asyncio.CancelledError:  # `daemon stop` while it was served: say so, then end
+                        stopped = DaemonUnavailable(
+                            "the session daemon was stopped while serving this request: it was cancelled",
+                            hint="start again with `replay open URL` (a recording was written or kept)",
+                        )
+                        writer.write(json.dumps({"ok": False, "error": stopped.to_dict()}).encode("utf-8") + b"\n")
+                        with contextlib.suppress(Exception):
+                            await asyncio.wait_for(writer.drain(), 1)
+                        return
                     if answered is None:
                         break  # the client went away: its request was cancelled, its session released
                     response = answered

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import contextlib
 import html
 import os
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 
 from replay.engine.report import render_text
+from replay.errors import CannotWrite, InvalidArgs
 from replay.files import open_private
 from replay.heal.audit import script_diff
 from replay.suite.runner import DIVERGED, FAILED, FLAKY, PASSED, Attempt, ScriptResult, SuiteResult
@@ -53,10 +56,31 @@ def write_junit(suite: SuiteResult, path: str) -> str:
                 ET.SubElement(props, "property", name="heal", value=f"{r.heal_status} {r.healed or ''}".strip())
         out = ET.SubElement(case, "system-out")
         out.text = "\n".join(f"attempt {a.number}: {a.status} ({a.seconds:.1f} s) {a.directory}" for a in r.attempts)
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-    with open_private(path) as fh:
-        ET.ElementTree(root).write(fh, encoding="unicode", xml_declaration=True)
+    with _writing(path):
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open_private(path) as fh:
+            ET.ElementTree(root).write(fh, encoding="unicode", xml_declaration=True)
     return path
+
+
+def check_targets(junit: str | None, html_dir: str | None) -> None:
+    """Refuse report places that cannot be written before the suite runs, not after: a JUnit file
+    that is a folder, an HTML folder that is a file."""
+    if junit and os.path.isdir(junit):
+        raise InvalidArgs(f"--junit {junit} is a folder", hint="give the XML file's path, e.g. --junit out.xml")
+    if html_dir and os.path.exists(html_dir) and not os.path.isdir(html_dir):
+        raise InvalidArgs(f"--html {html_dir} is a file", hint="give a folder: the report is its index.html")
+
+
+@contextlib.contextmanager
+def _writing(path: str) -> Iterator[None]:
+    """A report that cannot be written is ``IO_ERROR`` naming it (a full disk, a read-only place)."""
+    try:
+        yield
+    except OSError as exc:
+        raise CannotWrite(
+            f"cannot write {path}: {exc.strerror or type(exc).__name__}", hint="check the disk space and permissions"
+        ) from None
 
 
 STATUSES = (PASSED, FLAKY, DIVERGED, FAILED)
@@ -146,7 +170,8 @@ def write_html(suite: SuiteResult, directory: str) -> str:
     """``index.html``: the summary, filters by status, and per script its step timeline, the failure
     with its screenshot and suggestions, the trace, and the healed script's diff. It opens from disk:
     no server, no network."""
-    os.makedirs(directory, exist_ok=True)
+    with _writing(directory):
+        os.makedirs(directory, exist_ok=True)
     buttons = [f'<button data-filter="all" aria-pressed="true">all ({len(suite.results)})</button>']
     buttons += [f'<button data-filter="{s}" aria-pressed="false">{s} ({suite.count(s)})</button>' for s in STATUSES]
     pending = [r.healed for r in suite.results if r.healed]
@@ -163,6 +188,6 @@ def write_html(suite: SuiteResult, directory: str) -> str:
 </body></html>
 """
     path = os.path.join(directory, "index.html")
-    with open_private(path) as fh:
+    with _writing(path), open_private(path) as fh:
         fh.write(page)
     return path

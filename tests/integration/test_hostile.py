@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import Cli, stop_daemon
+from .conftest import REPLAY, Cli, stop_daemon, wait_until
 
 SECRET = "PwSecret-7731"
 URL_KEY = "UrlKey-5521"
@@ -233,3 +233,47 @@ def test_a_killed_playwright_driver_is_started_again_like_a_dead_browser(cli: Cl
     cli("open", f"{web}/shop/index.html", "--session", "nd2")
     assert "Products" in cli("snapshot", "--session", "nd2").stdout
     cli("close", "--session", "nd2")
+
+
+@pytest.mark.own_daemon
+def test_daemon_stop_during_a_wait_says_the_request_was_cancelled_and_logs_no_traceback(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html", "--session", "stopped")
+    waiting = subprocess.Popen(
+        [REPLAY, "wait", "20000", "--session", "stopped"], cwd=cli.cwd, env=cli.env, stderr=subprocess.PIPE, text=True
+    )
+    try:
+        assert wait_until(lambda: _in_flight(cli) > 0, timeout=10)
+        cli("daemon", "stop")
+        _, err = waiting.communicate(timeout=30)
+    finally:
+        waiting.kill()
+    assert waiting.returncode == 1 and "stopped while serving this request" in err and "SESSION_NOT_FOUND" not in err
+    assert "Traceback" not in (Path(cli.home) / "daemon.log").read_text()
+
+
+def _in_flight(cli: Cli) -> int:
+    from replay.client import Client
+
+    return int(Client(home=cli.home).request({"op": "ping"}, start=False)["inFlight"])
+
+
+def test_report_places_that_cannot_be_written_are_clear_errors(cli: Cli, web: str, tmp_path: Path) -> None:
+    (tmp_path / "f.ad").write_text(f'open {web}/shop/index.html\nis visible role=heading label="Products"\n')
+    (tmp_path / "afile").write_text("mine")
+    html = cli("test", "f.ad", "--html", "afile", ok=None)
+    junit = cli("test", "f.ad", "--junit", "/dev/full", ok=None)
+    heal = cli("heal", "f.ad", "--agent", "builtin", "--artifacts-dir", "afile", ok=None)
+    assert (html.returncode, junit.returncode, heal.returncode) == (2, 1, 1)
+    assert "INVALID_ARGS: --html afile is a file" in html.stderr
+    assert "IO_ERROR: cannot write /dev/full" in junit.stderr and "IO_ERROR" in heal.stderr
+    assert "Traceback" not in html.stderr + junit.stderr + heal.stderr
+    assert (tmp_path / "afile").read_text() == "mine"
+
+
+def test_a_replay_home_that_cannot_hold_the_socket_is_a_clear_error(tmp_path: Path) -> None:
+    (tmp_path / "file").write_text("")
+    as_file = Cli(str(tmp_path / "file"), str(tmp_path))("open", "http://127.0.0.1:9/", ok=None)
+    too_long = Cli(str(tmp_path / ("h" * 120)), str(tmp_path))("open", "http://127.0.0.1:9/", ok=None)
+    assert as_file.returncode == 2 and "is not a directory" in as_file.stderr
+    assert too_long.returncode == 2 and "too long for a Unix socket" in too_long.stderr
+    assert "Traceback" not in as_file.stderr + too_long.stderr
