@@ -16,6 +16,7 @@ import click
 from replay import __version__
 from replay.cli.output import emit, report_error
 from replay.errors import ReplayError, from_os_error
+from replay.limits import MAX_MS
 
 __all__ = ["emit", "handles_errors", "main"]
 
@@ -43,7 +44,7 @@ def save_script_option(metavar: str, help_text: str) -> Callable[[F], F]:
     )
 
 
-MS = click.IntRange(1, 3_600_000)  # a duration: 1 ms .. an hour (replay.script.registry.MAX_MS)
+MS = click.IntRange(1, MAX_MS)  # a duration: 1 ms .. an hour
 timeout_option = click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout.")
 PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}
 

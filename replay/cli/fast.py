@@ -9,6 +9,8 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 
+from replay.limits import LEVELS, MAX_MS  # light: no click, no typing
+
 # the registry's interactive commands but open and close (tests/unit/test_surfaces.py keeps them equal)
 FAST_COMMANDS = frozenset(
     {
@@ -33,8 +35,6 @@ FAST_COMMANDS = frozenset(
         "wait",
     }
 )
-MAX_MS = 3_600_000
-LEVELS = ("digest", "default", "full")
 
 
 def _ms(value: str) -> int | None:

@@ -17,6 +17,16 @@ from replay.cli.app import (
     session_option,
 )
 from replay.cli.output import exit_with_divergence, run_text
+from replay.errors import ReplayError
+from replay.limits import LEVELS, MAX_REPAIR, check_amount
+
+
+def _amount(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
+    """A finite amount of at least 0 (``--budget-usd nan`` is not one), as MCP checks it."""
+    try:
+        return check_amount(f"--{param.name}".replace("_", "-"), value)
+    except ReplayError as err:
+        raise click.BadParameter(err.message) from None
 
 
 @main.command("run")
@@ -26,7 +36,7 @@ from replay.cli.output import exit_with_divergence, run_text
 @click.option("--from", "from_step", type=int, default=None, metavar="N", help="Resume at plan step N (same session).")
 @click.option("--plan-digest", "plan_digest", default=None, metavar="D", help="The digest the resume expects.")
 @click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout (default: context, else 5000).")
-@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default", help="Divergence detail.")
+@click.option("--level", type=click.Choice(LEVELS), default="default", help="Divergence detail.")
 @platform_option
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @save_script_option("[OUT]", "Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.")
@@ -73,7 +83,7 @@ def run_cmd(
 
 @main.command("divergence")
 @session_option
-@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default")
+@click.option("--level", type=click.Choice(LEVELS), default="default")
 @json_option
 @handles_errors
 def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
@@ -92,7 +102,7 @@ def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
 @click.argument("file")
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable.")
 @click.option("--timeout", type=MS, default=None, metavar="MS")
-@click.option("--level", type=click.Choice(["digest", "default", "full"]), default="default")
+@click.option("--level", type=click.Choice(LEVELS), default="default")
 @json_option
 @handles_errors
 def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level: str, as_json: bool) -> None:
@@ -119,11 +129,11 @@ def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level
     "--agent", default="builtin", metavar="builtin|CMD", help="Who repairs: the built-in healer or a command."
 )
 @click.option(
-    "--repair", type=click.IntRange(0, 3), default=2, metavar="N", help="Repair rounds per divergence (0..3)."
+    "--repair", type=click.IntRange(0, MAX_REPAIR), default=2, metavar="N", help="Repair rounds per divergence (0..3)."
 )
-@click.option("--deadline", type=click.FloatRange(min=0), default=None, metavar="S", help="Seconds for all rounds.")
+@click.option("--deadline", type=float, callback=_amount, default=None, metavar="S", help="Seconds for all rounds.")
 @click.option(
-    "--budget-usd", type=click.FloatRange(min=0), default=None, metavar="X", help="Agent cost for all rounds."
+    "--budget-usd", type=float, callback=_amount, default=None, metavar="X", help="Agent cost for all rounds."
 )
 @click.option("--allow-manual", is_flag=True, help="Let an external agent try manual divergences too.")
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable (highest precedence).")

@@ -14,6 +14,7 @@ from replay.engine import hint as hints
 from replay.engine.hint import RepairHint
 from replay.errors import ReplayError
 from replay.files import open_private
+from replay.limits import LEVELS
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence, encode
 from replay.script.redact import action_text
@@ -24,12 +25,8 @@ from replay.tree.verdict import DivergenceKind
 VERSION = 1
 MAX_FIELD_BYTES = 256
 TRUNCATED = "…[truncated]"
-LEVELS = {
-    # level: (byte ceiling, max refs, max suggestions)
-    "digest": (8 * 1024, 8, 0),
-    "default": (24 * 1024, 12, 5),
-    "full": (64 * 1024, 20, 5),
-}
+# each of limits.LEVELS: (byte ceiling, max refs, max suggestions)
+SIZES = dict(zip(LEVELS, ((8 * 1024, 8, 0), (24 * 1024, 12, 5), (64 * 1024, 20, 5)), strict=True))
 OVERLAY_ROLES = ("dialog", "alertdialog")
 
 
@@ -139,7 +136,7 @@ class Divergence:
 
     def to_dict(self, level: str = "default") -> dict[str, Any]:
         """The canonical JSON at ``level``, within its byte ceiling."""
-        ceiling, max_refs, max_sugg = LEVELS[level]
+        ceiling, max_refs, max_sugg = SIZES[level]
         out: dict[str, Any] = {
             "version": VERSION,
             "kind": self.kind,
@@ -184,7 +181,7 @@ class Divergence:
 
     def write_overflow(self, directory: str, level: str) -> None:
         """Write the full report when ``level`` cuts anything, and name it in ``overflow``."""
-        _, max_refs, max_sugg = LEVELS[level]
+        _, max_refs, max_sugg = SIZES[level]
         cut = len(self.screen.nodes) > max_refs or len(self.suggestions) > max_sugg or level == "digest"
         if not cut:
             return

@@ -25,7 +25,6 @@ from replay.heal import agent as protocol
 from replay.heal.audit import DECOMPOSE, ESCALATE, PRUNE, RETRY, Audit, Round
 
 BUILTIN = "builtin"
-MAX_REPAIR = 3
 
 
 @dataclass

@@ -19,6 +19,7 @@ from mcp.types import CallToolResult, TextContent
 
 from replay.client import Client
 from replay.errors import DivergenceError, ReplayError
+from replay.limits import check_amount, check_level, check_ms, check_repair, check_values
 from replay.script.registry import REGISTRY
 
 log = logging.getLogger("replay.mcp")
@@ -136,7 +137,12 @@ def build_server() -> MCPServer:
             argv += (["absent"] if absent else []) + [target]
         if ms is not None:
             argv.append(str(ms))
-        return await _call(lambda: _client(session).command(*argv))
+
+        def waited() -> dict[str, Any]:
+            check_ms("ms", ms, low=0)  # as the CLI refuses it: a wait of -5 ms is no wait
+            return _client(session).command(*argv)
+
+        return await _call(waited)
 
     @server.tool(description=_about("is_check"))
     async def is_check(
@@ -190,9 +196,9 @@ def build_server() -> MCPServer:
                 save_script=save_script,
                 from_step=from_step,
                 plan_digest=plan_digest,
-                level=level,
-                values=values or {},
-                timeout=timeout,
+                level=check_level(level),
+                values=check_values(values),
+                timeout=check_ms("timeout", timeout),
             )
         )
 
@@ -216,17 +222,20 @@ def build_server() -> MCPServer:
     ) -> CallToolResult:
         from replay.heal.orchestrator import Healer, HealOptions
 
-        options = HealOptions(
-            agent=agent,
-            repair=max(0, min(3, repair)),
-            deadline_s=deadline_s,
-            budget_usd=budget_usd,
-            allow_manual=allow_manual,
-            values=values or {},
-            out=out,
-            timeout_ms=timeout,
-        )
-        return await _call(lambda: Healer(path, options).run().to_dict())
+        def healed() -> dict[str, Any]:
+            options = HealOptions(  # checked as the CLI checks them (replay.limits): refused, never clamped
+                agent=agent,
+                repair=check_repair(repair),
+                deadline_s=check_amount("deadline_s", deadline_s),
+                budget_usd=check_amount("budget_usd", budget_usd),
+                allow_manual=allow_manual,
+                values=check_values(values),
+                out=out,
+                timeout_ms=check_ms("timeout", timeout),
+            )
+            return Healer(path, options).run().to_dict()
+
+        return await _call(healed)
 
     @server.tool(description=_about("close", " A complete repair publishes its healed script (verify=True gates it)."))
     async def close(
@@ -247,7 +256,7 @@ async def serve_stdio(server: MCPServer) -> None:
     import anyio
     from mcp.server.stdio import stdio_server
     from mcp.shared.message import SessionMessage
-    from mcp.types import PARSE_ERROR, ErrorData, JSONRPCError
+    from mcp.types import INVALID_REQUEST, PARSE_ERROR, ErrorData, JSONRPCError
 
     lowlevel = server._lowlevel_server  # noqa: SLF001 - MCPServer.run_stdio_async, with the filter between
     async with stdio_server() as (read_stream, write_stream):
@@ -259,6 +268,12 @@ async def serve_stdio(server: MCPServer) -> None:
                     if isinstance(item, Exception):
                         error = ErrorData(code=PARSE_ERROR, message=f"Parse error: {str(item).splitlines()[0]}")
                         await write_stream.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=None, error=error)))
+                    elif _lost_request(item.message):
+                        error = ErrorData(
+                            code=INVALID_REQUEST,
+                            message=f"Invalid Request: {item.message.method} needs a string or integer id",
+                        )
+                        await write_stream.send(SessionMessage(JSONRPCError(jsonrpc="2.0", id=None, error=error)))
                     else:
                         await forward.send(item)
 
@@ -266,6 +281,14 @@ async def serve_stdio(server: MCPServer) -> None:
             tg.start_soon(answer_parse_errors)
             await lowlevel.run(messages, write_stream, lowlevel.create_initialization_options())
             tg.cancel_scope.cancel()
+
+
+def _lost_request(message: Any) -> bool:
+    """A request whose id JSON-RPC does not allow (an object, a list): the SDK reads it as a
+    notification and would never answer. Every MCP notification's method is ``notifications/…``."""
+    from mcp.types import JSONRPCNotification
+
+    return isinstance(message, JSONRPCNotification) and not message.method.startswith("notifications/")
 
 
 def main() -> None:

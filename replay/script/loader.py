@@ -21,6 +21,10 @@ def read_text(path: str) -> str:
             hint=f"give a .ad file of at most {MAX_INPUT // (1024 * 1024)} MiB",
             location=Location(path),
         ) from None
+    except ValueError:  # "embedded null byte"
+        raise InvalidArgs(
+            "the path holds a NUL character", hint="give the script's path as it is on disk", location=Location(path)
+        ) from None
     except FileNotFoundError:
         raise FileNotFound(
             f"no such file: {path}", hint="check the path (globs are expanded by your shell)", location=Location(path)

@@ -10,6 +10,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
+from replay.limits import MAX_MS
 from replay.script.tokens import Token
 
 WEB = "web"
@@ -118,9 +119,6 @@ _INT = re.compile(r"[0-9]+\Z")
 _NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?\Z|\.[0-9]+\Z")
 _KEY_NAME = r"(?:[A-Z][A-Za-z0-9]*|[a-z0-9]|F[0-9]{1,2}|[!-~])"
 KEY_CHORD = re.compile(rf"{_KEY_NAME}(?:\+{_KEY_NAME})*\Z")
-
-
-MAX_MS = 3_600_000  # every duration in a script or on the command line: at most an hour (SPEC §12)
 
 
 def is_int(text: str) -> bool:

@@ -38,6 +38,7 @@ from replay.errors import (
     SessionNotFound,
     Timeout,
 )
+from replay.limits import check_level, check_ms
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session import orphans, repair, runs
@@ -129,14 +130,17 @@ class Daemon:
             return {"stopping": True}
         if op == "run":
             return await self._run(request)
+        if op not in ("divergence", "heal_builtin", "close", "command"):
+            raise InvalidArgs(f"unknown request {op!r}", hint="see replay.client.Client for the requests")
         name = str(request.get("session") or "")
         if not valid_session_name(name):
             raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
         if op == "divergence":
+            level = check_level(request.get("level") or "default")
             session = await self._session(name, {}, create=False)
             if session.last_divergence is None:
                 raise InvalidArgs("this session has no divergence", hint="`replay run FLOW.ad --session NAME` first")
-            return {"divergence": session.last_divergence.to_dict(str(request.get("level") or "default"))}
+            return {"divergence": session.last_divergence.to_dict(level)}
         if op == "heal_builtin":
             from replay.heal.builtin import perform
 
@@ -152,8 +156,8 @@ class Daemon:
                 action = parse_action(str(request["line"]), Location("<line>", 1))
             else:  # shell words typed interactively: literal text
                 action = parse_argv(list(request.get("argv") or []))
-            return await self._command(name, action, dict(request.get("options") or {}))
-        raise InvalidArgs(f"unknown request {op!r}")
+            return await self._command(name, action, _object(request, "options"))
+        raise AssertionError(op)  # every known op is served above
 
     async def _session(
         self, name: str, options: dict[str, Any], *, create: bool, ephemeral: bool = False, arming: bool = False
@@ -229,6 +233,8 @@ class Daemon:
         artifacts = str(request.get("artifacts_dir") or os.path.join(self.home, "artifacts", name))
         shown = shown_name(name)
         from_step = request.get("from")
+        if from_step is not None and (isinstance(from_step, bool) or not isinstance(from_step, int)):
+            raise InvalidArgs(f"--from must be a step number, got {from_step!r}", hint="--from 7")
         session = self.sessions.get(name)
         given = runs.given_values(request, session if from_step is not None else None)
         values = variables_for(
@@ -250,14 +256,14 @@ class Daemon:
         options = RunOptions(
             start=int(from_step or 1),
             values=values,
-            timeout_ms=int(request.get("timeout") or plan.script.context.get("timeout") or 5000),
-            level=str(request.get("level") or "default"),
+            timeout_ms=check_ms("timeout", request.get("timeout")) or plan.timeout_ms,
+            level=check_level(request.get("level") or "default"),
             artifacts_dir=artifacts,
             held=True if armed else None,
         )
         trace = request.get("trace_path")
         hidden = runs.secrets(plan, values) if trace else []
-        deadline = request.get("deadline_ms")
+        deadline = check_ms("deadline_ms", request.get("deadline_ms"))
         async with session.lock:
             session.last_used = self.clock.now()
             session.cwd = str(request.get("cwd") or "") or None
@@ -267,7 +273,7 @@ class Daemon:
                 await session.driver.trace_start()
             runner = Runner(session, plan, options)
             try:
-                result = await _within(runner.run(), int(deadline) if deadline else None)
+                result = await _within(runner.run(), deadline)
             except DivergenceError as err:
                 err.details.setdefault("timings", [t.to_dict() for t in runner.timings])  # the steps before it
                 await _evidence(session, request.get("screenshot_path"))
@@ -305,8 +311,8 @@ class Daemon:
             if action.command == "open" and options.get("save_script") is not None:
                 path = options["save_script"] or None
                 session.start_recording(os.path.abspath(path) if path else None)
-            timeout = options.get("timeout")
-            values = {str(k): str(v) for k, v in dict(options.get("values") or {}).items()}
+            timeout = check_ms("timeout", options.get("timeout"))
+            values = {str(k): str(v) for k, v in _object(options, "values").items()}
             try:
                 result = await step.execute(
                     session, action, timeout_ms=int(timeout) if timeout else None, values=values
@@ -447,6 +453,16 @@ class Daemon:
             await self._teardown(name, session, "daemon shut down")
         for browser in self.browsers.values():
             await browser.stop()
+
+
+def _object(request: dict[str, Any], key: str) -> dict[str, Any]:
+    """A request's field that must be a JSON object (absent: empty)."""
+    value = request.get(key)
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidArgs(f"bad request: {key!r} must be a JSON object", hint="a JSON object per line")
+    return value
 
 
 def _bad_request() -> dict[str, Any]:

@@ -8,7 +8,8 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
-from replay.errors import SessionNotFound, UnsupportedPlatform
+from replay.errors import InvalidArgs, SessionNotFound, UnsupportedPlatform
+from replay.limits import check_values
 from replay.script.ast import Comment, Context, Env, Script
 from replay.script.formatter import format_item
 from replay.script.plan import Plan
@@ -82,10 +83,10 @@ def check_continuation(session: Session | None, shown: str, plan: Plan, from_ste
 
 def given_values(request: dict[str, Any], resumed: Session | None) -> dict[str, dict[str, str]]:
     """-e and shell values of a run; a resume reuses the diverged run's values unless -e is given again."""
-    given = {
-        "cli": {str(k): str(v) for k, v in dict(request.get("values") or {}).items()},
-        "shell": {str(k): str(v) for k, v in dict(request.get("shell") or {}).items()},
-    }
+    shell = request.get("shell") or {}
+    if not isinstance(shell, dict):
+        raise InvalidArgs("bad request: 'shell' must be a JSON object", hint="a JSON object per line")
+    given = {"cli": check_values(request.get("values")), "shell": {str(k): str(v) for k, v in shell.items()}}
     if resumed is not None and not given["cli"] and resumed.run_values:
         return resumed.run_values
     return given

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
 import os
 import shutil
 import signal
@@ -12,6 +14,7 @@ import tempfile
 import zipfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -277,3 +280,81 @@ def test_a_replay_home_that_cannot_hold_the_socket_is_a_clear_error(tmp_path: Pa
     assert as_file.returncode == 2 and "is not a directory" in as_file.stderr
     assert too_long.returncode == 2 and "too long for a Unix socket" in too_long.stderr
     assert "Traceback" not in as_file.stderr + too_long.stderr
+
+
+def test_mcp_refuses_what_the_cli_refuses_with_invalid_args(cli: Cli, web: str, tmp_path: Path) -> None:
+    from mcp.client.session import ClientSession
+
+    from .test_mcp import mcp_session
+
+    flow = tmp_path / "f.ad"
+    flow.write_text(f'open {web}/shop/index.html\nis visible role=heading label="Products"\n')
+    calls = [
+        ("replay_run", {"path": str(flow), "level": "bogus"}),
+        ("replay_run", {"path": str(flow), "timeout": -1}),
+        ("replay_run", {"path": str(flow), "values": {"1BAD": "x"}}),
+        ("replay_run", {"path": "a\0b"}),
+        ("replay_run", {"path": "/dev/zero"}),
+        ("heal", {"path": str(flow), "deadline_s": -1}),
+        ("heal", {"path": str(flow), "repair": 7}),
+        ("wait", {"ms": -5, "session": "nobody"}),
+    ]
+
+    async def go() -> list[Any]:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            return [await s.call_tool(tool, args) for tool, args in calls]
+
+    for (tool, args), result in zip(calls, asyncio.run(go()), strict=True):
+        assert result.is_error is True, (tool, args)
+        assert result.structured_content["error"]["code"] == "INVALID_ARGS", (tool, args, result.structured_content)
+
+
+def test_an_mcp_request_whose_id_is_an_object_is_answered_invalid_request(cli: Cli) -> None:
+    init = {
+        "jsonrpc": "2.0",
+        "id": 1,
+        "method": "initialize",
+        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+    }
+    lines = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines += [{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}, {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
+    server = subprocess.Popen(
+        [REPLAY, "mcp"], cwd=cli.cwd, env=cli.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+    )
+    assert server.stdin is not None and server.stdout is not None
+    try:
+        server.stdin.write("".join(json.dumps(line) + "\n" for line in lines))
+        server.stdin.flush()
+        answers = [json.loads(server.stdout.readline()) for _ in range(3)]
+    finally:
+        server.kill()
+        server.wait()
+    assert answers[1] == {
+        "jsonrpc": "2.0",
+        "id": None,
+        "error": {"code": -32600, "message": "Invalid Request: tools/list needs a string or integer id"},
+    }
+    assert answers[2]["id"] == 2 and "result" in answers[2]
+
+
+def test_raw_daemon_requests_of_the_wrong_shape_are_invalid_args(cli: Cli, web: str) -> None:
+    from replay.client import Client
+    from replay.errors import ReplayError
+
+    cli("open", f"{web}/shop/index.html", "--session", "raw")
+    client = Client(home=cli.home)
+    bad = [
+        (
+            {"op": "command", "session": "raw", "argv": ["snapshot"], "options": ["x"]},
+            "'options' must be a JSON object",
+        ),
+        ({"op": "command", "session": "raw", "argv": ["snapshot"], "options": {"timeout": -1}}, "timeout must be"),
+        ({"op": "divergence", "session": "raw", "level": "bogus"}, "level must be one of"),
+        ({"op": "nope"}, "unknown request 'nope'"),
+    ]
+    for request, why in bad:
+        with pytest.raises(ReplayError) as err:
+            client.request(request, start=False)
+        assert err.value.code == "INVALID_ARGS" and why in err.value.message, (request, err.value)
+    cli("close", "--session", "raw")

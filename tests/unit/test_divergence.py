@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.engine.divergence import LEVELS, Binding, build_divergence, resume_for
+from replay.engine.divergence import SIZES, Binding, build_divergence, resume_for
 from replay.engine.hint import RepairHint
 from replay.engine.report import render_text
 from replay.script import parse
@@ -53,7 +53,7 @@ def size(obj: object) -> int:
 @pytest.mark.parametrize("level", ["digest", "default", "full"])
 def test_each_level_stays_under_its_byte_ceiling(level: str) -> None:
     d = make().to_dict(level)
-    assert size(d) <= LEVELS[level][0]
+    assert size(d) <= SIZES[level][0]
 
 
 def test_digest_level_has_at_most_8_refs_no_suggestion_entries_and_a_suggestion_count() -> None:
@@ -70,7 +70,7 @@ def test_full_level_has_at_most_20_refs_and_5_suggestions() -> None:
 
 def test_repair_hint_is_present_at_every_level() -> None:
     div = make()
-    assert all(div.to_dict(level)["repairHint"] == RECORD_AND_HEAL for level in LEVELS)
+    assert all(div.to_dict(level)["repairHint"] == RECORD_AND_HEAL for level in SIZES)
 
 
 def test_every_string_field_is_cut_to_256_bytes_with_a_marker() -> None:
