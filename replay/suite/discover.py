@@ -3,6 +3,7 @@ filter, and deterministic shards."""
 
 from __future__ import annotations
 
+import fnmatch
 import glob
 import os
 import re
@@ -60,7 +61,7 @@ def discover(paths: list[str]) -> list[str]:
     """
     found: list[str] = []
     for given in paths:
-        matches = sorted(glob.glob(given, recursive=True)) if glob.has_magic(given) else [given]
+        matches = sorted(_glob(given)) if glob.has_magic(given) else [given]
         if not matches:
             raise FileNotFound(f"{given}: no script matches", hint="give .ad files, directories or globs")
         for path in matches:
@@ -80,6 +81,41 @@ def discover(paths: list[str]) -> list[str]:
     for p in found:
         unique.setdefault(os.path.realpath(p), os.path.normpath(p))
     return list(unique.values())
+
+
+def _glob(pattern: str) -> list[str]:
+    """``glob.glob(pattern, recursive=True)``, but ``**`` never follows a symlink to a folder (a link
+    such as ``up -> ..`` would make it walk forever); a symlinked file still matches."""
+    if "**" not in pattern:
+        return glob.glob(pattern)
+    parts = pattern.split(os.sep)
+    fixed = next(i for i, part in enumerate(parts) if glob.has_magic(part))
+    base = os.sep.join(parts[:fixed]) or ("/" if pattern.startswith(os.sep) else ".")
+    wanted = parts[fixed:]
+    found = []
+    for root, dirs, files in os.walk(base):  # followlinks=False: a symlinked folder is not entered
+        dirs.sort()
+        rel = os.path.relpath(root, base)
+        below = [] if rel == "." else rel.split(os.sep)
+        for name in sorted(files) + dirs:
+            if _matches(wanted, [*below, name]):
+                found.append(os.path.join(root, name))
+    return found
+
+
+def _matches(pattern: list[str], path: list[str]) -> bool:
+    """Whether path components match pattern components (``**``: any number of folders; a hidden
+    name only where its pattern component starts with a dot, as glob does)."""
+    if not pattern:
+        return not path
+    head, rest = pattern[0], pattern[1:]
+    if head == "**":
+        return any(
+            _matches(rest, path[i:]) for i in range(len(path) + 1) if not any(p.startswith(".") for p in path[:i])
+        )
+    if not path or (path[0].startswith(".") and not head.startswith(".")):
+        return False
+    return fnmatch.fnmatchcase(path[0], head) and _matches(rest, path[1:])
 
 
 def entries(paths: list[str], platform: str | None = None) -> list[Entry]:

@@ -18,7 +18,7 @@ from replay.script.loader import read_text
 from replay.script.redact import script_excerpt, secrets_of
 from replay.script.resolve import resolve_action
 from replay.script.selector import Term, compile_regex
-from replay.suite.discover import unique_slugs
+from replay.suite.discover import discover, unique_slugs
 from replay.tree.match import term_matches
 
 from .treebuild import N, capture
@@ -118,3 +118,12 @@ def test_a_trace_is_written_with_field_values_and_secrets_replaced(tmp_path: Pat
     assert lines[1]["html"][1]["__playwright_value_"] == "<redacted>" and lines[1]["url"] == "/?k=<var:KEY>"
     assert lines[2]["params"]["url"] == "http://h/?k=<var:KEY>" and body == b"<p><var:KEY></p>"
     assert os.stat(out).st_mode & 0o777 == 0o600
+
+
+def test_a_recursive_glob_never_follows_a_symlinked_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    for path in ("dir/a.ad", "dir/sub/b.ad", "dir/.hidden/c.ad"):
+        (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / path).write_text("open http://x/\n")
+    (tmp_path / "dir" / "sub" / "up").symlink_to("..")  # a loop: glob.glob would walk it forever
+    monkeypatch.chdir(tmp_path)
+    assert discover(["dir/**/*.ad"]) == ["dir/a.ad", "dir/sub/b.ad"]
