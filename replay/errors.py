@@ -10,6 +10,7 @@ from collections import namedtuple
 
 TYPE_CHECKING = False  # (typing costs ~5 ms of every command: only the type checker imports it)
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from typing import Any, NamedTuple
 
     class _Where(NamedTuple):
@@ -67,6 +68,26 @@ class ReplayError(Exception):
         """Attach a location if none is set yet; returns self for chaining."""
         if self.location is None:
             self.location = location
+        return self
+
+    def redacted(self, secrets: Sequence[tuple[str, str]]) -> ReplayError:
+        """This error with each secret (a value, what to show instead) replaced in its message, hint
+        and details: a variable's value or typed text never reaches a report (SPEC §6)."""
+
+        def scrub(value: Any) -> Any:
+            if isinstance(value, str):
+                for secret, shown in secrets:
+                    value = value.replace(secret, shown)
+                return value
+            if isinstance(value, dict):
+                return {k: scrub(v) for k, v in value.items()}
+            if isinstance(value, list):
+                return [scrub(v) for v in value]
+            return value
+
+        if secrets:
+            self.message, self.hint, self.details = scrub(self.message), scrub(self.hint), scrub(self.details)
+            self.args = (self.message,)
         return self
 
     def to_dict(self) -> dict[str, Any]:

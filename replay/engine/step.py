@@ -39,6 +39,7 @@ from replay.errors import (
 )
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
+from replay.script.redact import secrets_of
 from replay.script.registry import PHASE_READ, REGISTRY
 from replay.script.resolve import resolve_action
 from replay.script.selector import Alternative, Selector, Term, escape_templates, format_selector
@@ -93,6 +94,9 @@ async def execute(
     budget = budget_ms(step)
     try:
         return await asyncio.wait_for(handler(state, step), budget / 1000)
+    except ReplayError as err:  # its message may quote what a variable made (a URL with a key in it)
+        err.redacted(secrets_of([action], values or {}))
+        raise
     except TimeoutError:
         # a page whose JavaScript never yields answers nothing: stop its script, say so (SPEC §12)
         await state.driver.interrupt()

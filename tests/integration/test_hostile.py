@@ -358,3 +358,14 @@ def test_raw_daemon_requests_of_the_wrong_shape_are_invalid_args(cli: Cli, web: 
             client.request(request, start=False)
         assert err.value.code == "INVALID_ARGS" and why in err.value.message, (request, err.value)
     cli("close", "--session", "raw")
+
+
+def test_a_failed_step_shows_a_variables_value_as_its_name(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "f.ad").write_text("open http://127.0.0.1:9/login?k=${URLKEY}\n")  # port 9: refused at once
+    run = cli("run", "f.ad", "-e", "URLKEY=SecretKey-88", "--json", ok=None)
+    test = cli("test", "f.ad", "-e", "URLKEY=SecretKey-88", "--trace", "off", ok=None)
+    assert run.returncode == 3 and "<var:URLKEY>" in json.loads(run.stdout.splitlines()[-1])["error"]["message"]
+    results = (tmp_path / "replay-results" / "f" / "attempt-1" / "result.json").read_text()
+    assert test.returncode == 1 and "<var:URLKEY>" in results
+    for text in (run.stdout, run.stderr, test.stdout, test.stderr, results):
+        assert "SecretKey-88" not in text
