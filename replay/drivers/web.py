@@ -94,6 +94,22 @@ def find_chromium(headless: bool = False) -> str | None:
     return None
 
 
+def _check_launchable(browser: str, headed: bool, connect: str | None) -> None:
+    """Say plainly what would make a launch fail, before trying: a ``REPLAY_CHROMIUM`` that is not
+    there, a headed browser with no display."""
+    chosen = os.environ.get("REPLAY_CHROMIUM")
+    if chosen and not connect and browser == "chromium" and not os.access(chosen, os.X_OK):
+        raise BrowserUnavailable(
+            f"REPLAY_CHROMIUM={chosen} is not an executable file",
+            hint="point it at a Chromium binary, or unset it to use the one on PATH",
+        )
+    if headed and not connect and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        raise BrowserUnavailable(
+            "a headed browser needs a display, and DISPLAY is not set",
+            hint="run without --headed, or under a display server (e.g. `xvfb-run replay open URL --headed`)",
+        )
+
+
 class WebBrowser:
     """One Playwright browser shared by the daemon's sessions (one context each)."""
 
@@ -108,6 +124,7 @@ class WebBrowser:
         """Launch the browser (once)."""
         if self._browser is not None:
             return
+        _check_launchable(self.browser_name, self.headed, self.connect)
         self._pw = await async_playwright().start()
         try:
             await self._pw.selectors.register(NODE_ENGINE, script=_NODE_ENGINE_JS, content_script=True)

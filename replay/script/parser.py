@@ -140,7 +140,7 @@ def _bind(
             )
         if p.kind == NUMBER and not templated and (tok.quoted or not is_number(text)):
             raise InvalidArgs(
-                f"{cmd.name}: {p.name} must be a number, got {tok.raw!r}",
+                f"{cmd.name}: {p.name} must be a number of at least 0, got {tok.raw!r}",
                 hint=f"usage: {usage(cmd, form)}",
                 location=_loc(where, tok),
             )
@@ -211,6 +211,18 @@ def _split_flags(cmd: Command, toks: list[Token], where: Location) -> tuple[list
                     f"{cmd.name}: flag {name} needs a value", hint=f"write {name} VALUE", location=_loc(where, tok)
                 )
             parse_template(value, _loc(where, tok))
+            if not value.strip():
+                raise InvalidArgs(
+                    f"{cmd.name}: flag {name} needs a value, got an empty one",
+                    hint=f"write {name} VALUE",
+                    location=_loc(where, tok),
+                )
+            if spec.whole_number and "${" not in value and not (is_int(value) and len(value) <= 6):
+                raise InvalidArgs(
+                    f"{cmd.name}: flag {name} takes a whole number, got {_shown(value)}",
+                    hint=f"write {name} 3",
+                    location=_loc(where, tok),
+                )
             flags.append((name, value))
         else:
             if eq:

@@ -78,6 +78,7 @@ class Flag:
     name: str
     takes_value: bool = False
     platforms: tuple[str, ...] = PLATFORMS
+    whole_number: bool = False  # its value is a non-negative integer (-d DEPTH)
 
 
 @dataclass(frozen=True)
@@ -369,7 +370,7 @@ _add(
         "snapshot",
         "Capture the UI tree (-i interactive only, -s SCOPE subtree).",
         (Form("none", (), observation=True, op="snapshot"),),
-        flags=(Flag("-i"), Flag("-c"), Flag("-d", True), Flag("-s", True), Flag("--raw")),
+        flags=(Flag("-i"), Flag("-c"), Flag("-d", True, whole_number=True), Flag("-s", True), Flag("--raw")),
         group="inspect",
     )
 )

@@ -27,11 +27,12 @@ ALL_KEYS = TEXT_KEYS + (HAS_TEXT, NTH) + BOOL_KEYS
 _BARE_VALUE_KEYS = frozenset({"role", "tag", NTH})
 _BARE_VALUE = re.compile(r"[A-Za-z0-9_.:/-]+\Z")
 _NTH_VALUE = re.compile(r"-?[0-9]{1,6}\Z")
+_INTEGER = re.compile(r"-?[0-9]+\Z")
 CHAIN = ">>"
 
 Chain = tuple[tuple["Term", ...], ...]  # links of ANDed terms, outermost first
 _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
-REF = re.compile(r"@e[1-9][0-9]{0,8}\Z")  # a generation never holds a billion nodes
+REF = re.compile(r"@e(?:0|[1-9][0-9]{0,8})\Z")  # @e0 is the document; a generation never holds a billion nodes
 
 
 def normalize_text(text: str) -> str:
@@ -283,10 +284,12 @@ def _alternative(sc: _Scanner) -> Alternative:
         if sc.i < len(sc.text) and sc.text[sc.i] not in " \t" and not sc.at_or() and not sc.at_chain():
             raise sc.error("expected whitespace or || after a quoted value", "put a space after the quote")
         if key == NTH:
-            if op != "=" or not _NTH_VALUE.match(raw_value):
+            if op != "=" or not _INTEGER.match(raw_value):
                 raise sc.error(
                     "nth takes an integer: nth=0 is the first match, nth=-1 the last", "write nth=2", at=vstart
                 )
+            if not _NTH_VALUE.match(raw_value):
+                raise sc.error("nth is at most 999999 (or -999999 from the end)", "write nth=2", at=vstart)
             terms.append(Term(key, "=", str(int(raw_value))))
             continue
         if key == HAS_TEXT and op != "=":

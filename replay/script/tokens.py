@@ -87,10 +87,25 @@ def tokenize(line: str, where: Location) -> list[Token]:
             i = end
             continue
         while i < n and line[i] not in _WS:
-            i += 1
+            # a quoted value inside a bare token (label='say "hi"', label="Full name") is part of it
+            close = _closing(line, i) if line[i] in "'\"" else -1
+            i = close + 1 if close > 0 else i + 1
         raw = line[start:i]
         tokens.append(Token(raw, raw, False, start + 1))
     return tokens
+
+
+def _closing(line: str, i: int) -> int:
+    """The index of the quote that closes the one at ``line[i]`` (backslash escapes skipped), or -1."""
+    j = i + 1
+    while j < len(line):
+        if line[j] == "\\":
+            j += 2
+            continue
+        if line[j] == line[i]:
+            return j
+        j += 1
+    return -1
 
 
 _BARE_SAFE_FORBIDDEN = set(' \t"\\\n\r')

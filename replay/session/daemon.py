@@ -235,6 +235,8 @@ class Daemon:
         from_step = request.get("from")
         if from_step is not None and (isinstance(from_step, bool) or not isinstance(from_step, int)):
             raise InvalidArgs(f"--from must be a step number, got {from_step!r}", hint="--from 7")
+        if from_step is None and request.get("plan_digest"):
+            raise InvalidArgs("--plan-digest checks a resume: it needs --from", hint="--from N --plan-digest D")
         session = self.sessions.get(name)
         given = runs.given_values(request, session if from_step is not None else None)
         values = variables_for(
@@ -307,6 +309,7 @@ class Daemon:
     async def _command(self, name: str, action: Action, options: dict[str, Any]) -> Any:
         session = await self._session(name, options, create=action.command == "open")
         async with session.lock:
+            self._still_open(name, session)
             session.cwd = str(options.get("cwd") or "") or None
             if action.command == "open" and options.get("save_script") is not None:
                 path = options["save_script"] or None
@@ -329,7 +332,14 @@ class Daemon:
             return self._close_left(name, save_script, discard)
         out: dict[str, Any] = {"closed": name, "script": None}
         async with session.lock:
+            self._still_open(name, session)
             tx = session.repair
+            if save_script and tx is None and session.recording is None:
+                shown = shown_name(name)
+                raise InvalidArgs(
+                    f"session {shown!r} is not recording: --save-script has nothing to write (the session stays open)",
+                    hint="record with `replay open URL --save-script=FILE`; close without --save-script",
+                )
             if tx is not None:
                 target = tx.target
                 if save_script and tx.state == repair.COMPLETE:
@@ -354,6 +364,14 @@ class Daemon:
         if verify and out.get("healed"):
             out["verify"] = await self._verify(str(out["healed"]), run_values)
         return out
+
+    def _still_open(self, name: str, session: Session) -> None:
+        """A request that waited for a session's lock while another ended it: say so."""
+        if self.sessions.get(name) is not session:
+            raise SessionNotFound(
+                f"session {shown_name(name)!r} was closed by another request meanwhile",
+                hint="open it again with `replay open URL`",
+            )
 
     def _close_left(self, name: str, save_script: str | None, discard: bool) -> dict[str, Any]:
         """``close`` of a session a stopped daemon left: its recovered repair, or its orphaned recording."""

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import REPLAY, Cli, stop_daemon, wait_until
+from .conftest import REPLAY, Cli, private_home, stop_daemon, wait_until
 
 SECRET = "PwSecret-7731"
 URL_KEY = "UrlKey-5521"
@@ -369,3 +369,54 @@ def test_a_failed_step_shows_a_variables_value_as_its_name(cli: Cli, tmp_path: P
     assert test.returncode == 1 and "<var:URLKEY>" in results
     for text in (run.stdout, run.stderr, test.stdout, test.stderr, results):
         assert "SecretKey-88" not in text
+
+
+def test_close_save_script_on_a_session_that_does_not_record_is_refused_and_keeps_it(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html", "--session", "plain")
+    refused = cli("close", "--session", "plain", "--save-script", "x.ad", ok=None)
+    assert refused.returncode == 2 and "is not recording" in refused.stderr
+    assert "Products" in cli("snapshot", "--session", "plain").stdout  # still open
+    cli("close", "--session", "plain")
+
+
+def test_the_second_of_two_concurrent_closes_says_the_session_is_gone(cli: Cli, web: str, tmp_path: Path) -> None:
+    cli("open", f"{web}/shop/checkout.html", "--session", "twice", "--save-script", "t.ad")
+    cli("fill", "id=name", "Ada", "--session", "twice")
+    both = [
+        subprocess.Popen(
+            [REPLAY, "close", "--session", "twice"], cwd=cli.cwd, env=cli.env, stderr=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    outcomes = sorted((p.wait(timeout=60), p.stderr.read() if p.stderr else "") for p in both)
+    assert outcomes[0][0] == 0 and outcomes[1][0] == 2 and "SESSION_NOT_FOUND" in outcomes[1][1]
+    assert "TARGET_EXISTS" not in outcomes[1][1] and (tmp_path / "t.ad").exists()
+
+
+def test_small_misleading_refusals_say_what_is_wrong(cli: Cli, web: str, tmp_path: Path) -> None:
+    cli("open", f"{web}/shop/checkout.html", "--session", "small")
+    option = cli("select", "id=country", "Atlantis", "--session", "small", "--timeout", "1000", ok=None)
+    assert option.returncode == 1 and "no option has that value or label" in option.stderr
+    assert cli("snapshot", "--session", "small").stdout.startswith("@e0 document")
+    assert "Checkout" in cli("get", "text", "@e0", "--session", "small").stdout  # @e0, the document, is a ref
+    empty = cli("snapshot", "-s", "", "--session", "small", ok=None)
+    assert empty.returncode == 2 and "needs a value, got an empty one" in empty.stderr
+    (tmp_path / "f.ad").write_text(f"open {web}/shop/index.html\n")
+    digest_alone = cli("run", "f.ad", "--plan-digest", "abc", ok=None)
+    assert digest_alone.returncode == 2 and "needs --from" in digest_alone.stderr
+    cli("close", "--session", "small")
+
+
+def test_a_browser_that_cannot_launch_says_why(tmp_path: Path) -> None:
+    with private_home() as home:  # each its own daemon: the daemon reads these as it starts
+        headed = Cli(home, str(tmp_path))
+        headed.env.pop("DISPLAY", None)
+        headed.env.pop("WAYLAND_DISPLAY", None)
+        no_display = headed("open", "http://127.0.0.1:9/", "--headed", ok=None)
+    with private_home() as home:
+        missing = Cli(home, str(tmp_path), env={"REPLAY_CHROMIUM": str(tmp_path / "nope")})
+        not_there = missing("open", "http://127.0.0.1:9/", ok=None)
+    assert no_display.returncode == 1 and "needs a display" in no_display.stderr
+    assert (
+        not_there.returncode == 1 and "REPLAY_CHROMIUM=" in not_there.stderr and "not an executable" in not_there.stderr
+    )

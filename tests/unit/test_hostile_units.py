@@ -14,6 +14,7 @@ from replay.errors import ReplayError
 from replay.files import NotRegular, read_regular
 from replay.heal.audit import Audit
 from replay.script import parse
+from replay.script.formatter import format_action
 from replay.script.loader import read_text
 from replay.script.redact import script_excerpt, secrets_of
 from replay.script.resolve import resolve_action
@@ -127,3 +128,26 @@ def test_a_recursive_glob_never_follows_a_symlinked_folder(tmp_path: Path, monke
     (tmp_path / "dir" / "sub" / "up").symlink_to("..")  # a loop: glob.glob would walk it forever
     monkeypatch.chdir(tmp_path)
     assert discover(["dir/**/*.ad"]) == ["dir/a.ad", "dir/sub/b.ad"]
+
+
+@pytest.mark.parametrize(
+    ("line", "says"),
+    [
+        ("click role=button nth=1234567", "nth is at most 999999"),
+        ("scroll down -1", "amount must be a number of at least 0"),
+        ("snapshot -d abc", "flag -d takes a whole number"),
+    ],
+)
+def test_a_refusal_says_what_is_wrong_with_the_value(line: str, says: str) -> None:
+    with pytest.raises(ReplayError) as err:
+        parse(f"open http://x/\n{line}\n", "t.ad")
+    assert err.value.code == "INVALID_ARGS" and says in err.value.message
+
+
+def test_a_single_quoted_value_may_hold_a_double_quote() -> None:
+    action = parse("click label='say \"hi\"'\n", "t.ad").actions[0]
+    assert format_action(action) == 'click label="say \\"hi\\""'
+
+
+def test_at_e0_the_document_is_a_ref() -> None:
+    assert parse("get text @e0\n", "t.ad").actions[0].param("target").ref == "@e0"
