@@ -317,8 +317,8 @@ def _last_line(path: str) -> str:
             fh.seek(max(0, fh.tell() - 4096))
             lines = fh.read().decode("utf-8", "replace").strip().splitlines()
     except OSError:
-        return "no log"
-    return lines[-1] if lines else "no log"
+        return "it left no log (is the disk full or read-only?)"
+    return lines[-1] if lines else "it left no log (is the disk full or read-only?)"
 
 
 def _alive(pid: int) -> bool:

@@ -640,6 +640,8 @@ async def run(home: str, idle_timeout: float, linger: float) -> int:
     daemon = Daemon(home, idle_timeout=idle_timeout, linger=linger)
     clear_staging(home)  # what a killed daemon was publishing: its journal still holds it
     daemon.recovered = repair.recover(home)
+    with open(os.path.join(home, "daemon.pid"), "w") as fh:  # before the socket: a full disk fails here
+        fh.write(str(os.getpid()))
     old_umask = os.umask(0o177)
     try:
         server = await asyncio.start_unix_server(
@@ -648,8 +650,6 @@ async def run(home: str, idle_timeout: float, linger: float) -> int:
     finally:
         os.umask(old_umask)
     os.chmod(path, 0o600)
-    with open(os.path.join(home, "daemon.pid"), "w") as fh:
-        fh.write(str(os.getpid()))
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, daemon.stop.set)
@@ -682,6 +682,9 @@ def main(argv: list[str] | None = None) -> None:
         sys.exit(asyncio.run(run(os.path.abspath(args.home), args.idle_timeout, args.linger)))
     except ReplayError as err:  # e.g. a home another user owns: refused, said once
         log.error("%s: %s (%s)", err.code, err.message, err.hint)
+        sys.exit(1)
+    except OSError as exc:  # a full disk, a read-only home: nothing served, said once
+        log.error("IO_ERROR: cannot serve %s: %s", args.home, exc.strerror or exc)
         sys.exit(1)
 
 

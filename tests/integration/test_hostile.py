@@ -420,3 +420,17 @@ def test_a_browser_that_cannot_launch_says_why(tmp_path: Path) -> None:
     assert (
         not_there.returncode == 1 and "REPLAY_CHROMIUM=" in not_there.stderr and "not an executable" in not_there.stderr
     )
+
+
+@needs_root
+def test_a_home_on_a_full_or_read_only_disk_is_a_clear_error(tmp_path: Path) -> None:
+    with small_disk("200k") as disk:
+        (disk / "h").mkdir()
+        with contextlib.suppress(OSError):
+            (disk / "filler").write_bytes(b"\0" * 400_000)  # the disk is full
+        full = Cli(str(disk / "h"), str(tmp_path))("open", "http://127.0.0.1:9/", ok=None)
+        subprocess.run(["mount", "-o", "remount,ro", str(disk)], check=True)
+        read_only = Cli(str(disk / "ro"), str(tmp_path))("open", "http://127.0.0.1:9/", ok=None)
+    assert full.returncode == 1 and "DAEMON_UNAVAILABLE" in full.stderr and "did not start" in full.stderr
+    assert read_only.returncode == 1 and "Read-only file system" in read_only.stderr
+    assert "Traceback" not in full.stderr + read_only.stderr
