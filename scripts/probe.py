@@ -31,14 +31,25 @@ HEAL_EXITS = frozenset({0, 1, 2, 4, 5, 6})  # replay heal: 5 healed pending revi
 ERROR_LINE = re.compile(r"^(?:error: (?:.+?: )?[A-Z][A-Z_]+: |Error: )", re.M)
 
 
+FIFO = None  # in Probe.files: a named pipe nobody writes to
+
+
+@dataclass(frozen=True)
+class Link:
+    """In Probe.files: a symbolic link to ``target``."""
+
+    target: str
+
+
 @dataclass
 class Probe:
     area: str
     what: str
     argv: list[str]
-    files: dict[str, str | bytes] | None = None
+    files: dict[str, str | bytes | Link | None] | None = None
     timeout: float = 30.0
     ok_exit: frozenset[int] = frozenset(DOCUMENTED_EXITS)
+    env: dict[str, str] | None = None  # over the probe's environment (a daemon's settings, another home)
 
 
 @dataclass
@@ -118,6 +129,17 @@ def _bad_scripts() -> list[tuple[str, str | bytes]]:
         ("find of nothing", head + "find\n"),
         ("one line of 1 MB", head + "open http://x/" + "a" * 1_000_000 + "\n"),
         ("100,000 lines", head + "open http://x/\n" + "back\n" * 100_000),
+        # the 2026-12 audit's
+        ("a regex that would take 24 GB", head + 'click label~="a{1000000000}"\n'),
+        ("a regex of nested counts", head + 'click label~="((a{100}){100}){100}"\n'),
+        (
+            "annotation label of half a surrogate pair",
+            head + '# replay:target-v1 {"role":"button","label":"\\ud800"}\nclick id=a\n',
+        ),
+        ("nth of 7 digits", head + "click role=button nth=1234567\n"),
+        ("single-quoted value holding a double quote", head + "open http://x/\nclick label='say \"hi\"'\n"),
+        ("scroll by -1", head + "scroll down -1\n"),
+        ("snapshot -d abc", head + "snapshot -d abc\n"),
     ]
 
 
@@ -130,7 +152,59 @@ def probes(url: str) -> list[Probe]:
         out.append(Probe("fmt", what, ["fmt", "--check", "bad.ad"], files))
     ok = {"ok.ad": f"open {url}/shop/index.html\n"}
     surrogate = {"s.ad": f'open {url}/shop/checkout.html\nfill id=name "\\ud800x"\n'}
+    for cmd in (["lint"], ["digest"], ["fmt"], ["run"], ["verify"], ["heal", "--agent", "builtin"], ["test"]):
+        out.append(Probe(cmd[0], "a FIFO nobody writes", [*cmd, "fifo.ad"], {"fifo.ad": FIFO}, timeout=20))
+        out.append(Probe(cmd[0], "a device (/dev/zero)", [*cmd, "/dev/zero"], timeout=20))
     out += [
+        Probe(
+            "fmt", "through a symlink", ["fmt", "link.ad"], {"real.ad": "open  http://x/\n", "link.ad": Link("real.ad")}
+        ),
+        Probe("fmt", "--check with --stdout", ["fmt", "--check", "--stdout", "ok.ad"], ok),
+        Probe("run", "--plan-digest without --from", ["run", "ok.ad", "--plan-digest", "abc"], ok),
+        Probe(
+            "test",
+            "a slug folder the user owns",
+            ["test", "src.ad", "--artifacts-dir", "."],
+            {**{"src.ad": ok["ok.ad"]}, "src/keep.txt": "mine"},
+        ),
+        Probe("test", "--junit /dev/full", ["test", "ok.ad", "--junit", "/dev/full", "--trace", "off"], ok),
+        Probe("test", "--html that is a file", ["test", "ok.ad", "--html", "ok.ad"], ok),
+        Probe(
+            "test",
+            "** through a symlink loop",
+            ["test", "loop/**/*.ad"],
+            {"loop/a.ad": ok["ok.ad"], "loop/up": Link("..")},
+        ),
+        Probe(
+            "heal",
+            "--artifacts-dir that is a file",
+            ["heal", "ok.ad", "--artifacts-dir", "ok.ad"],
+            ok,
+            ok_exit=HEAL_EXITS,
+        ),
+        Probe("heal", "--budget-usd nan", ["heal", "ok.ad", "--budget-usd", "nan"], ok, ok_exit=HEAL_EXITS),
+        Probe(
+            "daemon",
+            "REPLAY_IDLE_TIMEOUT=abc",
+            ["open", f"{url}/shop/index.html"],
+            env={"REPLAY_HOME": "/tmp/rp-idle-abc", "REPLAY_IDLE_TIMEOUT": "abc"},
+        ),
+        Probe(
+            "daemon", "REPLAY_HOME that is a file", ["snapshot"], {"home-file": ""}, env={"REPLAY_HOME": "home-file"}
+        ),
+        Probe("daemon", "REPLAY_HOME over 107 bytes", ["snapshot"], env={"REPLAY_HOME": "/tmp/" + "h" * 120}),
+        Probe(
+            "daemon",
+            "a REPLAY_CHROMIUM that is not there",
+            ["open", f"{url}/shop/index.html"],
+            env={"REPLAY_HOME": "/tmp/rp-nochrome", "REPLAY_CHROMIUM": "/no/such/chrome"},
+        ),
+        Probe(
+            "daemon",
+            "--headed with no display",
+            ["open", f"{url}/shop/index.html", "--headed"],
+            env={"REPLAY_HOME": "/tmp/rp-nodisplay", "DISPLAY": "", "WAYLAND_DISPLAY": ""},
+        ),
         Probe("lint", "a file that does not exist", ["lint", "nope.ad"]),
         Probe("lint", "a directory", ["lint", "."]),
         Probe("run", "a file that does not exist", ["run", "nope.ad"]),
@@ -181,14 +255,29 @@ def probes(url: str) -> list[Probe]:
         ("scroll by NaN", ["scroll", "down", "nan"]),
         ("--timeout over an hour", ["click", "id=name", "--timeout", "3600001"]),
         ("close with a bad --save-script dir", ["close", "--save-script", "/proc/nope/x.ad"]),
+        # the 2026-12 audit's
+        ("select an option that is not there", ["select", "id=country", "Atlantis", "--timeout", "500"]),
+        ("get text of @e0, the document", ["get", "text", "@e0"]),
+        ("snapshot -s ''", ["snapshot", "-s", ""]),
+        ("snapshot -d abc", ["snapshot", "-d", "abc"]),
+        ("scroll by -1", ["scroll", "down", "-1"]),
+        ("nth of 7 digits", ["click", "role=button nth=1234567"]),
+        ("a regex that would take 24 GB", ["click", 'label~="a{1000000000}"']),
+        ("close --save-script on a session that does not record", ["close", "--save-script", "x.ad"]),
     ]
     for what, argv in live:
-        out.append(Probe("session", what, [*argv, *session], {"exists.png": b"mine"}))
+        out.append(Probe("session", what, [*argv, *session], {"exists.png": b"mine"}, timeout=60))
     out += [
         Probe("session", "a command on no session", ["snapshot", "--session", "nobody"]),
         Probe("session", "a bad session name", ["snapshot", "--session", "a/b"]),
         Probe("session", "open a non-URL", ["open", "not a url", "--session", "probe2"]),
         Probe("session", "open with invalid UTF-8", ["open", "http://x/\udcff", "--session", "probe3"]),
+        # a page whose script never yields, in a session of its own
+        Probe("busy", "open a page that will freeze", ["open", f"{url}/hostile/busy.html", "--session", "busy"]),
+        Probe("busy", "the click that freezes it", ["click", "id=freeze", "--timeout", "500", "--session", "busy"]),
+        Probe("busy", "snapshot of the frozen page", ["snapshot", "--timeout", "500", "--session", "busy"]),
+        Probe("busy", "get text, after", ["get", "text", "id=status", "--timeout", "500", "--session", "busy"]),
+        Probe("busy", "close it", ["close", "--session", "busy"]),
     ]
     return out
 
@@ -215,11 +304,25 @@ def judge(p: Probe, proc: subprocess.CompletedProcess[str] | None) -> Outcome:
 def run_probe(p: Probe, cwd: Path, env: dict[str, str]) -> Outcome:
     for name, content in (p.files or {}).items():
         path = cwd / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.is_dir() and not path.is_symlink():
+            shutil.rmtree(path)
         path.unlink(missing_ok=True)
-        path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass"))
+        if content is FIFO:
+            os.mkfifo(path)
+        elif isinstance(content, Link):
+            path.symlink_to(content.target)
+        else:
+            path.write_bytes(content if isinstance(content, bytes) else content.encode("utf-8", "surrogatepass"))
     try:
         proc = subprocess.run(
-            [REPLAY, *p.argv], cwd=cwd, env=env, capture_output=True, text=True, errors="replace", timeout=p.timeout
+            [REPLAY, *p.argv],
+            cwd=cwd,
+            env={**env, **(p.env or {})},
+            capture_output=True,
+            text=True,
+            errors="replace",
+            timeout=p.timeout,
         )
     except subprocess.TimeoutExpired:
         return judge(p, None)
@@ -255,6 +358,10 @@ def main() -> int:
     finally:
         subprocess.run([REPLAY, "daemon", "stop"], env=env, capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
+        for other in {p.env["REPLAY_HOME"] for p in probes("") if p.env and "REPLAY_HOME" in p.env}:
+            if os.path.isabs(other) and os.path.isdir(other):  # a daemon a probe started there
+                subprocess.run([REPLAY, "daemon", "stop"], env={**env, "REPLAY_HOME": other}, capture_output=True)
+                shutil.rmtree(other, ignore_errors=True)
     clean = [o for o in outcomes if o.verdict == "clean"]
     print(f"# Hostile-input probe: {len(outcomes)} tried, {len(clean)} clean, {len(outcomes) - len(clean)} not\n")
     print("| area | tried | clean | not clean |")
