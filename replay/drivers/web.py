@@ -394,10 +394,11 @@ class WebDriver:
                 await el.hover(timeout=timeout_ms)
             elif command == "fill":
                 await el.fill(str(params["text"]), timeout=timeout_ms)
-            elif command == "check":
-                await el.check(timeout=timeout_ms)
-            elif command == "uncheck":
-                await el.uncheck(timeout=timeout_ms)
+            elif command in ("check", "uncheck"):
+                # a click when the state differs: Playwright's own check() then re-reads the state from
+                # the same element, which an app that re-renders the row on change has just replaced
+                if await el.is_checked(timeout=timeout_ms) != (command == "check"):
+                    await el.click(timeout=timeout_ms)
             elif command == "select":
                 value = str(params["value"])
                 try:

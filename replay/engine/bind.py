@@ -18,7 +18,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector
 from replay.script.text import fold
-from replay.tree.identity import verify
+from replay.tree.identity import identity_members, record_evidence, verify
 from replay.tree.match import Resolution, describe, resolve
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
@@ -71,10 +71,26 @@ async def _bind_ref(state: StepState, target: Target) -> Bound:
     issued, node = ref_node(state, target)
     fresh = await capture(state)
     index = await state.driver.locate(issued.generation, node.position, fresh.generation)
+    assert target.ref is not None
+    if index is None and (twin := rebound(issued, node, fresh)) is not None:
+        # the app re-rendered the node (a row's DOM replaced on every change): the one node that
+        # carries its full identity is the same element, and the response says so (SPEC §4 Refs)
+        resolution = Resolution("rebound", 1, ref=target.ref, refs_generation=issued.generation)
+        return Bound(fresh, twin, (fresh.generation, twin.position), resolution, twin)
     found = fresh.nodes[index] if index is not None else None
     handle = (fresh.generation, index) if index is not None else (issued.generation, node.position)
-    assert target.ref is not None
     return Bound(fresh, found, handle, Resolution.of_ref(target.ref, issued.generation), node)
+
+
+def rebound(issued: Capture, node: Node, fresh: Capture) -> Node | None:
+    """The node of ``fresh`` that is ``node`` of ``issued`` by its full identity (role, id or label or
+    key text, anchor, ancestry), when exactly one carries it and that identity verifies at look
+    time; else None (the ref stays stale: never a guess)."""
+    ev = record_evidence(issued, node)
+    if not ev.verified or identity_members(issued, ev) != [node]:
+        return None
+    members = identity_members(fresh, ev)
+    return members[0] if len(members) == 1 else None
 
 
 async def _bind_selector(state: StepState, step: Step, selector: Selector) -> Bound:

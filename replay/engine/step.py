@@ -268,9 +268,7 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
         ev.verification,
         selector,
         node,
-        recording_warning(
-            selector, positional=mat.positional, verified=ev.verified, identified=bool(ev.id or ev.label or ev.anchor)
-        ),
+        recording_warning(selector, positional=mat.positional, verified=ev.verified, identified=ev.identifiable),
     )
 
 

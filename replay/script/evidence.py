@@ -22,6 +22,11 @@ MAX_PAYLOAD_BYTES = 4096
 MAX_ANCESTRY = 8
 VERIFIED = "verified"
 UNVERIFIABLE = "unverifiable"
+# what singled the node out when it has neither id nor label (SPEC §5): its own key text, or being
+# the only node of its role inside its anchor (or its scope)
+KEY_TEXT = "keyText"
+STRUCTURAL = "structural"
+BASES = (KEY_TEXT, STRUCTURAL)
 
 
 def normalize_string(text: str | None) -> str | None:
@@ -97,6 +102,9 @@ class TargetEvidence:
     rect: Rect | None = None
     page: Page | None = None
     verification: str = VERIFIED
+    basis: str | None = None  # KEY_TEXT or STRUCTURAL; None: the id, the label or the anchor
+    key_text: str | None = None  # its own key text (SPEC §4), compared exactly when basis is KEY_TEXT
+    scope: Anchor | None = None  # STRUCTURAL without an anchor: the labeled or landmark ancestor it is alone in
 
     @property
     def verified(self) -> bool:
@@ -119,12 +127,21 @@ class TargetEvidence:
             self.viewport_order,
             self.scroll_region,
             self.verification,
+            self.basis,
+            self.key_text,
+            self.scope,
         )
 
     @property
     def identifiable(self) -> bool:
         """A verified annotation needs a role and at least one of id, label, anchor (SPEC §5)."""
-        return self.role is not None and (self.id is not None or self.label is not None or self.anchor is not None)
+        return self.role is not None and (
+            self.id is not None
+            or self.label is not None
+            or self.anchor is not None
+            or (self.basis == KEY_TEXT and self.key_text is not None)
+            or (self.basis == STRUCTURAL and self.scope is not None)
+        )
 
 
 def page_path(url: str, base: str | None = None) -> str:
@@ -248,16 +265,11 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
                 raise _bad(f"'rect.{k}' must be a finite number", where)
             nums.append(float(v))
         rect = Rect(*nums)
-    anchor = None
-    raw_anchor = _object(obj, "anchor", where)
-    if raw_anchor is not None:
-        role = _role(raw_anchor, "'anchor'", where)
-        anchor = Anchor(
-            role,
-            _string(raw_anchor, "label", where, label=True),
-            _string(raw_anchor, "text", where, label=True),
-            _string(raw_anchor, "id", where),
-        )
+    anchor = _anchor(obj, "anchor", where)
+    scope = _anchor(obj, "scope", where)
+    basis = obj.get("basis")
+    if basis is not None and basis not in BASES:
+        raise _bad(f"'basis' must be one of {', '.join(BASES)}", where)
     page = None
     raw_page = _object(obj, "page", where)
     if raw_page is not None:
@@ -279,14 +291,38 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         rect=rect,
         page=page,
         verification=verification,
+        basis=basis,
+        key_text=_string(obj, "keyText", where, label=True),
+        scope=scope,
     )
     if evidence.verified and not evidence.identifiable:
         raise _bad(
-            "a verified annotation needs 'role' and an 'id', a 'label' or an 'anchor'",
+            "a verified annotation needs 'role' and an 'id', a 'label', an 'anchor', a 'keyText' or a 'scope'",
             where,
             'record it again, or mark it "verification":"unverifiable"',
         )
     return evidence
+
+
+def _anchor(obj: dict[str, Any], key: str, where: Location | None) -> Anchor | None:
+    raw = _object(obj, key, where)
+    if raw is None:
+        return None
+    return Anchor(
+        _role(raw, repr(key), where),
+        _string(raw, "label", where, label=True),
+        _string(raw, "text", where, label=True),
+        _string(raw, "id", where),
+    )
+
+
+def _anchor_json(a: Anchor) -> dict[str, Any]:
+    return {
+        "role": a.role,
+        **({"label": a.label} if a.label is not None else {}),
+        **({"text": a.text} if a.text is not None else {}),
+        **({"id": a.id} if a.id is not None else {}),
+    }
 
 
 def _to_json(ev: TargetEvidence) -> dict[str, Any]:
@@ -297,14 +333,14 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
         out["role"] = ev.role
     if ev.label is not None:
         out["label"] = ev.label
+    if ev.key_text is not None:
+        out["keyText"] = ev.key_text
     if ev.anchor is not None:
-        a = ev.anchor
-        out["anchor"] = {
-            "role": a.role,
-            **({"label": a.label} if a.label is not None else {}),
-            **({"text": a.text} if a.text is not None else {}),
-            **({"id": a.id} if a.id is not None else {}),
-        }
+        out["anchor"] = _anchor_json(ev.anchor)
+    if ev.scope is not None:
+        out["scope"] = _anchor_json(ev.scope)
+    if ev.basis is not None:
+        out["basis"] = ev.basis
     if ev.placeholder is not None:
         out["placeholder"] = ev.placeholder
     if ev.text is not None:
@@ -343,9 +379,10 @@ def _dump(obj: dict[str, Any]) -> str:
 
 
 def _fits_strings(ev: TargetEvidence) -> bool:
-    strings = [ev.role, ev.id, ev.label, ev.placeholder, ev.text]
-    if ev.anchor:
-        strings += [ev.anchor.role, ev.anchor.label, ev.anchor.text, ev.anchor.id]
+    strings = [ev.role, ev.id, ev.label, ev.placeholder, ev.text, ev.key_text]
+    for a in (ev.anchor, ev.scope):
+        if a:
+            strings += [a.role, a.label, a.text, a.id]
     strings += [s for a in ev.ancestry for s in (a.role, a.label)]
     if ev.scroll_region:
         strings += [ev.scroll_region.role, ev.scroll_region.label, ev.scroll_region.id]
@@ -358,22 +395,25 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
     """Apply the normalization rules to every string of ``ev``."""
     region = ev.scroll_region
     page = ev.page
-    anchor = ev.anchor
+
+    def anchor_of(anchor: Anchor | None) -> Anchor | None:
+        if anchor is None:
+            return None
+        return Anchor(
+            normalize_string(anchor.role) or "generic",
+            normalize(anchor.label),
+            normalize(anchor.text),
+            normalize_string(anchor.id),
+        )
+
     return replace(
         ev,
         role=normalize_string(ev.role),
         id=normalize_string(ev.id),
         label=normalize(ev.label),
-        anchor=(
-            Anchor(
-                normalize_string(anchor.role) or "generic",
-                normalize(anchor.label),
-                normalize(anchor.text),
-                normalize_string(anchor.id),
-            )
-            if anchor
-            else None
-        ),
+        anchor=anchor_of(ev.anchor),
+        scope=anchor_of(ev.scope),
+        key_text=normalize(ev.key_text),
         placeholder=normalize(ev.placeholder),
         text=normalize(ev.text),
         ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize(a.label)) for a in ev.ancestry),

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.script.evidence import (
+    KEY_TEXT,
     MAX_ANCESTRY,
+    STRUCTURAL,
     UNVERIFIABLE,
     VERIFIED,
     Ancestor,
@@ -90,7 +92,8 @@ def sibling_of(node: Node) -> int:
 
 
 def carries_identity(node: Node, ev: TargetEvidence) -> bool:
-    """Identity tier: id+role (or role+label) and the leaf-anchored ancestry prefix, case-sensitive."""
+    """Identity tier: id+role, else role+label, else role+own key text, else role inside its anchor
+    (structural: the only one of its role there); then the leaf-anchored ancestry prefix, case-sensitive."""
     if ev.role is None or node.role != ev.role:
         return False
     if ev.id is not None:
@@ -99,9 +102,14 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     elif ev.label is not None:
         if normalize(node.label) != ev.label:
             return False
-    elif ev.anchor is None:
+    elif ev.basis == KEY_TEXT:
+        if ev.key_text is None or normalize(node.key_text) != ev.key_text:
+            return False
+    elif ev.anchor is None and ev.scope is None:
         return False
     if ev.anchor is not None and find_anchor(node, ev.anchor) is None:
+        return False
+    if ev.basis == STRUCTURAL and not alone_in(node, ev.anchor or ev.scope):
         return False
     if ev.ancestry:
         actual = node.ancestors()
@@ -136,6 +144,56 @@ def anchor_matches(node: Node, anchor: Anchor) -> bool:
 def find_anchor(node: Node, anchor: Anchor) -> Node | None:
     """The nearest of the node's ancestors (≤ 8 up) that is the recorded anchor."""
     return next((a for a in node.ancestors()[:MAX_ANCESTRY] if anchor_matches(a, anchor)), None)
+
+
+def alone_in(node: Node, container: Anchor | None) -> bool:
+    """Whether the nearest ancestor that is ``container`` holds no other node of ``node``'s role."""
+    found = find_anchor(node, container) if container is not None else None
+    return found is not None and _only_of_role(found, node)
+
+
+def _only_of_role(container: Node, node: Node) -> bool:
+    return not any(d is not node and isinstance(d, Node) and d.role == node.role for d in container.iterdescendants())
+
+
+# rows and the like: named by their own key text when they carry no label (SPEC §4, §5 rule 3)
+ROW_ROLES = frozenset({"listitem", "row", "treeitem", "option", "article", "gridcell", "cell", "tab", "menuitem"})
+# containers an unlabeled control may be alone in, named by role (and label) only: their key text is
+# whatever comes first on a whole page region, not what they are (SPEC §5 rule 5)
+LANDMARK_ROLES = frozenset(
+    {"form", "dialog", "alertdialog", "main", "navigation", "region", "list", "table", "grid", "tabpanel", "search"}
+)
+
+
+def own_anchor(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
+    """For a node with neither id nor label: the nearest ancestor (≤ 8 up) that can be named — by a
+    unique test id, a label, or (a row) its key text — else the nearest landmark holding it alone."""
+    for ancestor in node.ancestors()[:MAX_ANCESTRY]:
+        if id_is_unique(capture, ancestor):
+            return ancestor, Anchor(ancestor.role, id=ancestor.test_id)
+        if ancestor.label:
+            return ancestor, Anchor(ancestor.role, label=normalize(ancestor.label))
+        text = normalize(ancestor.key_text)
+        if ancestor.role in ROW_ROLES and text:
+            return ancestor, Anchor(ancestor.role, text=text)
+    return None
+
+
+def _scope_of(node: Node) -> tuple[Node, Anchor] | None:
+    """The nearest landmark ancestor holding no other node of ``node``'s role, named by role (and label)."""
+    for ancestor in node.ancestors()[:MAX_ANCESTRY]:
+        if ancestor.role in LANDMARK_ROLES and _only_of_role(ancestor, node):
+            return ancestor, Anchor(ancestor.role, label=normalize(ancestor.label))
+    return None
+
+
+def _key_text_singles_out(capture: Capture, node: Node) -> str | None:
+    """The node's own key text when no other node of its role says the same (SPEC §5 rule 3)."""
+    text = normalize(node.key_text)
+    if not text or not (node.role in ROW_ROLES or node.role == "generic" or node.actionable):
+        return None  # a landmark's first text is whatever its region shows first, not what it is
+    same = [n for n in capture.by_value("role", node.role) if n is not node and normalize(n.key_text) == text]
+    return None if same else text
 
 
 def anchor_of(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
@@ -223,14 +281,29 @@ def evidence_target(capture: Capture, node: Node) -> Node:
 
 
 def record_evidence(capture: Capture, node: Node, base: str | None = None) -> TargetEvidence:
-    """The identity evidence of ``node`` in ``capture`` (before the self-check)."""
+    """The identity evidence of ``node`` in ``capture`` (before the self-check): what singles it out,
+    first that applies (SPEC §5) — its id, its label, its own key text, its role inside its anchor,
+    the only node of its role in its anchor or scope; else nothing verifies it."""
     unique_id = node.test_id if id_is_unique(capture, node) else None
     x, y, w, h = node.rect
+    label = normalize(node.label)
     found = anchor_of(capture, node)
+    basis = key_text = scope = None
+    if unique_id is None and not label:
+        key_text = _key_text_singles_out(capture, node)
+        if key_text is not None:
+            basis, found = KEY_TEXT, None
+        else:
+            found = found or own_anchor(capture, node)  # always one for a node with neither id nor label
+            if found is not None and _only_of_role(found[0], node):
+                basis = STRUCTURAL
+            elif found is None:
+                in_scope = _scope_of(node)
+                if in_scope is not None:
+                    basis, scope = STRUCTURAL, in_scope[1]
     anchor = found[1] if found is not None else None
     if found is not None and found[1].id is not None and not id_is_unique(capture, found[0]):
         anchor = Anchor(found[1].role, found[1].label, found[1].text)
-    label = normalize(node.label)
     text = normalize((node.content or "")[:KEY_TEXT_CHARS])
     ev = TargetEvidence(
         role=node.role,
@@ -244,7 +317,10 @@ def record_evidence(capture: Capture, node: Node, base: str | None = None) -> Ta
         scroll_region=region_identity(region_of(node)),
         rect=Rect(x, y, w, h),
         page=Page(page_path(capture.url, base), normalize(capture.title)),
-        verification=VERIFIED if (unique_id or label or anchor) else UNVERIFIABLE,
+        verification=VERIFIED if (unique_id or label or anchor or basis) else UNVERIFIABLE,
+        basis=basis,
+        key_text=key_text,
+        scope=scope,
     )
     ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})
     # what is written is what a reader will see: pass through the codec (bounds, normalization)

@@ -62,7 +62,11 @@ CANDIDATES: tuple[tuple[str, str, Build], ...] = (
     ("label", "label", _field("label")),
     ("placeholder", "placeholder", _field("placeholder")),
     ("text", "text", _field("text")),
+    ("key text", "key text", _role_has_text(lambda n: n.key_text)),  # a row by what it says, not where it is
 )
+# Sources of their own even when they say what the accessible name says: a name taken from the
+# placeholder today may come from a <label> tomorrow, and the placeholder is then what still matches.
+OWN_SOURCES = frozenset({"placeholder"})
 # How an anchoring ancestor is singled out (it must be unique in the whole tree).
 ANCHOR_CANDIDATES: tuple[Build, ...] = (
     _id,
@@ -105,14 +109,16 @@ def materialize(capture: Capture, node: Node) -> Materialized:
         if terms is None or not _singles_out(capture, terms, node):
             continue
         said = {str(t.value) for t in terms if t.key not in ("role", "id")}
-        if chosen and (source in {s for _, s, _ in chosen} or said <= values):
-            continue  # a fallback from the same source, or repeating a value, adds nothing
+        if chosen and (source in {s for _, s, _ in chosen} or (said <= values and source not in OWN_SOURCES)):
+            continue  # the same source, or the same words that named it (a name from content is its text)
         chosen.append((name, source, Alternative(terms=terms)))
         values |= said
         if len(chosen) > MAX_FALLBACKS:
             break
     if len(chosen) <= MAX_FALLBACKS:
-        anchored = _anchored(capture, node, skip={s for _, s, _ in chosen})
+        # a fallback by position would act on whatever row sits there once the named one is gone
+        skip = {s for _, s, _ in chosen} | ({"position"} if chosen else set())
+        anchored = _anchored(capture, node, skip=skip)
         if anchored is not None:
             chosen.append(("anchor", "anchor", anchored))
     if chosen:

@@ -95,8 +95,23 @@ def render_text(capture: Capture, *, interactive: bool = False, scope: str | Non
     lines = []
     for n in nodes:
         depth = sum(1 for a in n.iterancestors() if isinstance(a, Node) and a.position in shown)
-        lines.append("  " * depth + line(n))
+        lines.append("  " * depth + line(n) + (_lives_in(capture, n) if interactive else ""))
     return "\n".join(lines)
+
+
+def _lives_in(capture: Capture, node: Node) -> str:
+    """For an unnamed control in ``snapshot -i``: the row or labeled ancestor it belongs to
+    (``  in listitem "Pay rent"``), so the right ref can be picked without a full snapshot."""
+    if node.label or node.test_id or not node.actionable:
+        return ""
+    from replay.tree.identity import own_anchor
+
+    found = own_anchor(capture, node)
+    if found is None:
+        return ""
+    anchor = found[1]
+    name = anchor.label or anchor.text or anchor.id
+    return f"  in {anchor.role} " + json.dumps(name, ensure_ascii=False) if name else ""
 
 
 def render_json(capture: Capture, *, interactive: bool = False, scope: str | None = None) -> dict[str, Any]:

@@ -77,7 +77,7 @@ def test_verification_defaults_to_verified() -> None:
         ('{"role":"button","label":"x","rect":{"x":1,"y":2,"width":"3","height":4}}', "finite number"),
         ('{"role":"button","label":"x","verification":"maybe"}', "'verification'"),
         ('{"label":"x"}', "needs 'role'"),
-        ('{"role":"button"}', "needs 'role' and an 'id', a 'label' or an 'anchor'"),
+        ('{"role":"button"}', "needs 'role' and an 'id', a 'label', an 'anchor'"),
     ],
 )
 def test_malformed_or_badly_typed_payload_is_invalid_args(payload: str, message: str) -> None:

@@ -111,14 +111,24 @@ def test_a_ref_action_is_journaled_with_a_materialized_selector_and_fresh_eviden
     assert result["recorded"] is True and result["selector"] == entry.selector
 
 
-def test_a_recorded_element_nothing_identifies_is_warned_about_as_such_not_as_a_look_alike(tmp_path: Path) -> None:
-    # the only combobox on the screen, with no label and no id: no look-alike, nothing to verify it by
+def test_an_unlabeled_control_alone_in_its_landmark_is_verified_structurally(tmp_path: Path) -> None:
     s = session(tmp_path, screen(N("main", text="Tickets")(N("heading", label="Tickets"), N("combobox", tag="select"))))
     s.recording = Recording()
     typed(s, "snapshot", "-i")
     result = typed(s, "select", "@e3", "High")
+    evidence = json.loads(s.journal.entries[-1].evidence or "{}")
+    assert s.journal.entries[-1].verification == "verified" and "warning" not in result
+    assert evidence["basis"] == "structural" and evidence["scope"] == {"role": "main"}
+
+
+def test_a_recorded_element_nothing_identifies_is_warned_about_as_such_not_as_a_look_alike(tmp_path: Path) -> None:
+    # the only combobox on the screen, with no label, no id and no landmark or row around it
+    s = session(tmp_path, screen(N("heading", label="Tickets"), N("combobox", tag="select")))
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    result = typed(s, "select", "@e2", "High")
     assert s.journal.entries[-1].verification == "unverifiable"
-    assert "(no label, no unique test id, no row of its own)" in result["warning"]
+    assert "look-alike" not in result["warning"] and "give the element a label or a test id" in result["warning"]
     rows = session(tmp_path / "rows", ROWS)  # two "Delete" buttons, each in a row with a text
     rows.recording = Recording()
     typed(rows, "snapshot", "-i")

@@ -74,8 +74,15 @@ def test_an_anchored_fallback_never_repeats_the_source_already_written() -> None
 
 
 def test_a_fallback_from_the_same_source_or_with_the_same_value_is_not_written() -> None:
+    cap = capture(N("heading", label="Teapot", text="Teapot"))  # a name from content is its text
+    assert sel(cap, cap.nodes[1]) == 'role=heading label="Teapot"'
+
+
+def test_a_placeholder_is_written_as_a_fallback_even_when_it_named_the_field() -> None:
     cap = capture(N("textbox", label="What needs to be done?", placeholder="What needs to be done?"))
-    assert sel(cap, cap.nodes[1]) == 'role=textbox label="What needs to be done?"'
+    assert (
+        sel(cap, cap.nodes[1]) == 'role=textbox label="What needs to be done?" || placeholder="What needs to be done?"'
+    )
     cap = capture(N("textbox", label="Todo", placeholder="What needs to be done?"))
     assert sel(cap, cap.nodes[1]) == 'role=textbox label="Todo" || placeholder="What needs to be done?"'
 
