@@ -1,0 +1,155 @@
+"""Flows recorded through the CLI on real TodoMVC apps from npm (fixtures/todomvc.py): rows named by
+what they say, hover-revealed and edit-mode controls by their row, re-rendered rows rebound (issue 21)."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .conftest import FAST, Cli, diverge
+
+TODOS = ("Pay rent", "Buy milk", "Call mom")
+NEW = 'role=textbox label="What needs to be done?"'
+
+
+def ref(text: str, pattern: str) -> str:
+    """The ref of the first snapshot line matching ``pattern``."""
+    found = next((line.split()[0] for line in text.splitlines() if re.search(pattern, line)), None)
+    assert found is not None, (pattern, text)
+    return found
+
+
+def record(cli: Cli, web: str, app: str, out: str) -> dict[str, str]:
+    """The issue's flow, as a new user records it from snapshot refs; returns each step's 'recorded as'."""
+    s = ("--session", f"rec-{app}")
+    said: dict[str, str] = {}
+    cli("open", f"{web}/todomvc/{app}/index.html", "--save-script", out, *s)
+    for todo in TODOS:
+        cli("fill", NEW, todo, *s)
+        cli("press", "Enter", *s)
+    said["hover"] = cli("hover", ref(cli("snapshot", *s).stdout, r'listitem text="Pay rent"'), *s).stdout
+    destroy = ref(cli("snapshot", "-i", *s).stdout, r'button  in listitem "Pay rent"')
+    said["destroy"] = cli("click", destroy, *s).stdout
+    said["dblclick"] = cli("dblclick", ref(cli("snapshot", *s).stdout, r'generic text="Buy milk"'), *s).stdout
+    said["edit"] = cli(
+        "fill", ref(cli("snapshot", "-i", *s).stdout, r'textbox value="Buy milk"'), "Buy oat milk", *s
+    ).stdout
+    cli("press", "Enter", *s)
+    said["check"] = cli(
+        "check", ref(cli("snapshot", "-i", *s).stdout, r'checkbox  in listitem "Buy oat milk"'), *s
+    ).stdout
+    cli("close", *s)
+    return said
+
+
+@pytest.fixture(scope="module")
+def recorded(shared_home: str, web: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    root = tmp_path_factory.mktemp("todomvc")
+    said = record(Cli(shared_home, str(root)), web, "backbone", "flow.ad")
+    return root / "flow.ad", said
+
+
+def steps(flow: Path) -> list[str]:
+    return [line for line in flow.read_text().splitlines() if line and not line.startswith("#")]
+
+
+def evidence(flow: Path, command: str) -> dict[str, object]:
+    lines = flow.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.startswith(command + " "))
+    return dict(json.loads(lines[at - 1].split(" ", 2)[2]))
+
+
+def test_a_row_and_its_hover_revealed_button_are_recorded_by_the_rows_own_text(
+    recorded: tuple[Path, dict[str, str]],
+) -> None:
+    flow, said = recorded
+    assert 'recorded as: role=listitem has-text="Pay rent" (verified)' in said["hover"]
+    assert 'recorded as: role=listitem has-text="Pay rent" >> role=button (verified)' in said["destroy"]
+    assert evidence(flow, "hover")["basis"] == "keyText" and evidence(flow, "hover")["keyText"] == "Pay rent"
+    destroy = evidence(flow, "click")
+    assert destroy["basis"] == "structural" and destroy["anchor"] == {"role": "listitem", "text": "Pay rent"}
+
+
+def test_an_edit_box_a_double_click_opened_is_recorded_verified_as_the_only_one_in_its_list(
+    recorded: tuple[Path, dict[str, str]],
+) -> None:
+    flow, said = recorded
+    assert "(verified)" in said["dblclick"] and "(verified)" in said["edit"] and "(verified)" in said["check"]
+    edit = [line for line in steps(flow) if "Buy oat milk" in line][0]
+    assert edit.startswith("fill") and "nth=" not in edit
+    box = evidence(flow, 'fill "id=\\"todo-list\\"')
+    assert box["basis"] == "structural" and box["anchor"] == {"role": "list", "id": "todo-list"}
+
+
+def test_a_recorded_flow_replays_clean_on_the_app_it_was_recorded_on(
+    recorded: tuple[Path, dict[str, str]], cli: Cli
+) -> None:
+    flow, _ = recorded
+    assert cli("run", str(flow)).stdout.startswith("replayed 13 steps")
+
+
+@pytest.mark.parametrize("app", ["vanillajs", "vue", "knockoutjs"])
+def test_a_flow_recorded_on_one_implementation_replays_on_another(
+    recorded: tuple[Path, dict[str, str]], cli: Cli, tmp_path: Path, app: str
+) -> None:
+    flow, _ = recorded
+    other = tmp_path / f"{app}.ad"
+    other.write_text(flow.read_text().replace("/todomvc/backbone/", f"/todomvc/{app}/"))
+    assert cli("run", str(other), *FAST).stdout.startswith("replayed 13 steps")
+
+
+def test_re_sorted_rows_still_act_on_the_recorded_row(
+    recorded: tuple[Path, dict[str, str]], cli: Cli, tmp_path: Path
+) -> None:
+    flow, _ = recorded
+    order = dict(zip(TODOS, ("Call mom", "Pay rent", "Buy milk"), strict=True))  # "Pay rent" is now second
+    lines = []
+    for line in flow.read_text().splitlines():
+        typed = next(
+            (t for t in TODOS if line.startswith("fill") and "new-todo" in line and line.endswith(f'"{t}"')), None
+        )
+        lines.append(line[: -len(typed) - 2] + f'"{order[typed]}"' if typed else line)
+    resorted = tmp_path / "resorted.ad"
+    resorted.write_text("\n".join(lines) + "\n")
+    assert [t for t in steps(resorted) if "new-todo" in t][0].endswith('"Call mom"')
+    assert cli("run", str(resorted)).stdout.startswith("replayed 13 steps")
+
+
+def test_a_removed_row_stops_before_acting_on_another(
+    recorded: tuple[Path, dict[str, str]], cli: Cli, tmp_path: Path
+) -> None:
+    flow, _ = recorded
+    lines = flow.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if line.endswith('"Pay rent"') and line.startswith("fill"))
+    del lines[at - 1 : at + 2]  # its annotation, the fill and its Enter: "Pay rent" is never added
+    removed = tmp_path / "removed.ad"
+    removed.write_text("\n".join(lines) + "\n")
+    d = diverge(cli, "run", str(removed), *FAST)
+    assert d["kind"] == "selector-miss" and d["step"]["index"] == 6  # the hover of "Pay rent", before acting
+
+
+def test_a_row_re_rendered_between_the_look_and_the_act_is_rebound(cli: Cli, web: str) -> None:
+    s = ("--session", "rerender")
+    cli("open", f"{web}/todomvc/backbone/index.html", *s)
+    for todo in TODOS[:2]:
+        cli("fill", NEW, todo, *s)
+        cli("press", "Enter", *s)
+    shown = cli("snapshot", "-i", *s).stdout
+    first = ref(shown, r'checkbox  in listitem "Pay rent"')
+    cli("check", first, *s)  # Backbone replaces the row's DOM on every change
+    again = cli.json("uncheck", first, *s)["result"]
+    assert again["resolution"]["kind"] == "rebound" and again["resolution"]["ref"] == first
+    assert "[checked]" not in cli("snapshot", "-i", *s).stdout.split("Pay rent")[0].splitlines()[-1]
+    cli("close", *s)
+
+
+def test_snapshot_i_says_where_an_unnamed_control_lives(cli: Cli, web: str) -> None:
+    s = ("--session", "lives")
+    cli("open", f"{web}/todomvc/vue/index.html", *s)
+    cli("fill", NEW, "Pay rent", *s)
+    cli("press", "Enter", *s)
+    assert re.search(r'@e\d+ checkbox  in listitem "Pay rent"', cli("snapshot", "-i", *s).stdout)
+    cli("close", *s)
