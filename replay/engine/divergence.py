@@ -18,8 +18,9 @@ from replay.limits import LEVELS
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence, encode
 from replay.script.redact import action_text
+from replay.script.text import fold
 from replay.tree.model import Capture, Node
-from replay.tree.suggest import rank
+from replay.tree.suggest import MAX_SUGGESTIONS, rank
 from replay.tree.verdict import DivergenceKind
 
 VERSION = 1
@@ -225,6 +226,32 @@ def build_suggestions(capture: Capture | None, evidence: TargetEvidence | None) 
     return out
 
 
+AWAITING = ("wait", "is")  # steps that wait for a state to show: page-aware repair hints (SPEC §6)
+
+
+def awaited_text(action: Action) -> str | None:
+    """The text a ``wait text "…"`` or an ``is visible "…"`` waits for, else None."""
+    if action.command == "wait" and action.form == "text":
+        return str(action.param("text"))
+    target = action.target if action.command == "is" else None
+    if target is not None and target.selector is None and target.ref is None:
+        return target.hint
+    if target is not None and target.selector is not None and len(target.selector.alternatives) == 2:
+        texts = {str(t.value) for alt in target.selector.alternatives for t in alt.terms if t.key in ("label", "text")}
+        return texts.pop() if len(texts) == 1 else None  # a bare text: label="X" || text="X"
+    return None
+
+
+def holders(capture: Capture | None, text: str) -> list[dict[str, Any]]:
+    """A wait's suggestions: the nodes that carry the awaited text (never another text to wait for)."""
+    if capture is None or hints.is_sparse(capture):
+        return []
+    want = fold(text)
+    found = [n for n in capture.nodes[1:] if want in fold(n.content) or want == fold(n.label)]
+    innermost = [n for n in found if not any(c in found for c in n.iterdescendants())]
+    return [{**node_view(n), "score": 1.0, "basis": "text"} for n in innermost[:MAX_SUGGESTIONS]]
+
+
 def evidence_json(ev: TargetEvidence | None) -> dict[str, Any] | None:
     """The recorded evidence as JSON (its canonical payload)."""
     return json.loads(encode(ev)) if ev is not None else None
@@ -264,7 +291,8 @@ def build_divergence(
     base: str | None = None,
 ) -> Divergence:
     """The one builder: hint, resume, screen, suggestions and binding from the same full capture."""
-    repair = hints.repair_hint(binding.kind, evidence, capture, base)
+    awaited = awaited_text(action)
+    repair = hints.repair_hint(binding.kind, evidence, capture, base, awaited=action.command in AWAITING)
     target_binding: dict[str, Any] = {
         "classification": binding.kind,
         "matchCount": binding.match_count,
@@ -282,7 +310,7 @@ def build_divergence(
         cause=binding.cause,
         repair_hint=repair,
         screen=build_screen(capture, capture_error),
-        suggestions=build_suggestions(capture, evidence),
+        suggestions=holders(capture, awaited) if awaited is not None else build_suggestions(capture, evidence),
         resume=resume_for(repair, index, plan_len, plan_digest, held=held),
         binding=target_binding,
         session=session,

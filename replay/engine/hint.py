@@ -58,6 +58,16 @@ def is_sparse(capture: Capture) -> bool:
     return True
 
 
+def awaited_container(ev: TargetEvidence) -> Container | None:
+    """The container a wait's or an assertion's text is expected in: as ``recorded_container``, but a
+    landmark with no label (a ``main`` that every page has) says nothing about which screen it is,
+    so then the recorded page is (SPEC §6 waits)."""
+    container = recorded_container(ev)
+    if container is not None and container.source == "ancestry-landmark":
+        return Container("page", path=ev.page.path) if ev.page is not None and ev.page.path else None
+    return container
+
+
 def recorded_container(ev: TargetEvidence) -> Container | None:
     """First of: the anchor; scroll region; nearest labeled ancestor; nearest landmark ancestor; the page.
 
@@ -122,14 +132,24 @@ _BY_KIND: dict[tuple[DivergenceKind, bool], RepairHint] = {
 
 
 def repair_hint(
-    kind: DivergenceKind, evidence: TargetEvidence | None, capture: Capture | None, base: str | None = None
+    kind: DivergenceKind,
+    evidence: TargetEvidence | None,
+    capture: Capture | None,
+    base: str | None = None,
+    *,
+    awaited: bool = False,
 ) -> RepairHint:
-    """The one mechanical hint for a divergence, from the evidence and the full capture."""
+    """The one mechanical hint for a divergence, from the evidence and the full capture; ``awaited``:
+    a timed-out wait or text assertion, which is a state to repair whenever the recorded page or
+    the awaited text's container is not showing (an interstitial first, SPEC §6)."""
     if evidence is None or capture is None or is_sparse(capture):
         return RepairHint.MANUAL
     if kind in (DivergenceKind.IDENTITY_MISMATCH, DivergenceKind.IDENTITY_UNVERIFIABLE):
         return _BY_KIND[(DivergenceKind(kind), True)]  # the container does not matter for these
-    container = recorded_container(evidence)
+    if awaited and evidence.page is not None and evidence.page.path:
+        if page_path(capture.url, base) != evidence.page.path:
+            return RepairHint.STATE_REPAIR
+    container = awaited_container(evidence) if awaited else recorded_container(evidence)
     if container is None:
         return RepairHint.MANUAL
     return _BY_KIND[(DivergenceKind(kind), container_present(container, capture, base))]

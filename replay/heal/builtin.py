@@ -11,18 +11,20 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from replay.engine.hint import RepairHint, container_present_for, recorded_container
+from replay.engine.hint import Container, RepairHint, container_present_for, recorded_container
 from replay.errors import InvalidArgs
 from replay.script.ast import Target
 from replay.script.evidence import TargetEvidence
+from replay.tree.identity import find_anchor
 from replay.tree.model import Capture, Node
-from replay.tree.suggest import rank
+from replay.tree.suggest import Suggestion, rank
 
 if TYPE_CHECKING:
     from replay.session.session import Session
 
 MIN_SCORE = 0.8
 MIN_MARGIN = 0.15
+RIVALS = 8  # candidates ranked to find the best plausible rival among
 
 
 @dataclass(frozen=True)
@@ -52,12 +54,12 @@ def decide(
         return Decision(None, None, f"{hint}: the built-in healer only performs record-and-heal and caution steps")
     if evidence is None or capture is None:
         return Decision(None, None, "no recorded evidence or no screen to compare it with")
-    ranked = rank(capture, evidence, limit=2)
+    ranked = rank(capture, evidence, limit=RIVALS)
     if not ranked:
         return Decision(None, None, "no element on screen resembles the recorded one")
     best = ranked[0]
-    second = ranked[1].score if len(ranked) > 1 else 0.0
     container = recorded_container(evidence)
+    second = _plausible_rival(ranked, evidence, container, capture, base)
     checks = (
         (best.node.role == evidence.role, f"the best candidate is a {best.node.role}, not a {evidence.role}"),
         (
@@ -77,6 +79,24 @@ def decide(
     return Decision(
         best.node, best.score, f"{best.node.ref} scores {best.score}, {round(best.score - second, 3)} ahead"
     )
+
+
+def _plausible_rival(
+    ranked: list[Suggestion], evidence: TargetEvidence, container: Container | None, capture: Capture, base: str | None
+) -> float:
+    """The score of the best rival the healer could be wrong about (SPEC §8): the recorded role, in the
+    recorded container, in the recorded anchor's row when one was recorded. A "Cancel" of another role
+    or in another form is no rival. When none of the ranked is one and more were cut, the lowest
+    ranked score stands in for those (never less strict than the whole capture)."""
+    for s in ranked[1:]:
+        if s.node.role != evidence.role:
+            continue
+        if container is not None and not container_present_for(container, s.node, capture, base):
+            continue
+        if evidence.anchor is not None and find_anchor(s.node, evidence.anchor) is None:
+            continue
+        return s.score
+    return ranked[-1].score if len(ranked) == RIVALS else 0.0
 
 
 async def perform(session: Session) -> dict[str, Any]:

@@ -100,7 +100,7 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
         if node.test_id != ev.id:
             return False
     elif ev.label is not None:
-        if normalize(node.label) != ev.label:
+        if normalize(node.label) != ev.label and not _named_by_placeholder(node, ev):
             return False
     elif ev.basis == KEY_TEXT:
         if ev.key_text is None or normalize(node.key_text) != ev.key_text:
@@ -119,6 +119,12 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
             if have.role != want.role or normalize(have.label) != want.label:
                 return False
     return True
+
+
+def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
+    """A field whose recorded name came from its placeholder still has that placeholder: its name
+    now comes from elsewhere (a visually hidden <label> added), it is the same field (SPEC §4)."""
+    return ev.placeholder is not None and ev.placeholder == ev.label and normalize(node.placeholder) == ev.placeholder
 
 
 def anchor_identity(node: Node, wide: bool = False) -> Anchor:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from replay.script.evidence import MAX_ANCESTRY
 from replay.script.selector import HAS_TEXT, NTH, Alternative, Selector, Term
+from replay.tree.identity import LANDMARK_ROLES
 from replay.tree.match import link_matches, resolve, resolve_matches
 from replay.tree.model import Capture, Node
 
@@ -45,11 +46,14 @@ def _role(capture: Capture, n: Node) -> tuple[Term, ...] | None:
 
 
 def _role_has_text(text_of: Callable[[Node], str | None]) -> Build:
-    """``role=R has-text="…"`` of one of the node's texts (its key text, or its text less its controls')."""
+    """``role=R has-text="…"`` of one of the node's texts (its key text, or its text less its controls');
+    never for a landmark, whose first text is whatever its region shows first, not what it is."""
 
     def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
         text = text_of(n)
-        return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text)) if text and n.role != "generic" else None
+        if not text or n.role == "generic" or n.role in LANDMARK_ROLES:
+            return None
+        return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text))
 
     return candidate
 
@@ -71,6 +75,7 @@ OWN_SOURCES = frozenset({"placeholder"})
 ANCHOR_CANDIDATES: tuple[Build, ...] = (
     _id,
     _role_label,
+    lambda capture, n: _role(capture, n) if n.role in LANDMARK_ROLES else None,  # the page's one main
     _role_has_text(lambda n: n.key_text),
     _role_has_text(lambda n: n.rest_text),  # rows whose first texts repeat
 )

@@ -6,6 +6,7 @@ One weight table; the divergence report and the built-in healer use the same ran
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -18,15 +19,19 @@ from replay.tree.identity import ancestry_of, find_anchor, region_identity, regi
 from replay.tree.model import Capture, Node
 
 # component -> weight. A score is the weighted agreement over the components the evidence can
-# speak to: all but ``anchor`` always (they sum to 1.0), ``anchor`` when one was recorded.
+# speak to: all but ``id`` and ``anchor`` always, those two when recorded (all but ``anchor`` sum to 1).
+# What a score means (SPEC §6; docs/healing.md): the structure alone — role, ancestry, region,
+# sibling, position — is at most half of what the evidence speaks to, so a node that shares only
+# where the recorded one sat scores ≤ 0.5; a name that keeps a word of the recorded one lifts it
+# past 0.8 (a rename); the same name, placeholder or text (a strong secondary identity) past 0.9.
 WEIGHTS: dict[str, float] = {
-    "role": 0.30,
-    "label": 0.25,  # label, else placeholder or text equality
-    "id": 0.10,
-    "ancestry": 0.15,
-    "region": 0.05,
-    "sibling": 0.05,
-    "position": 0.10,
+    "role": 0.18,
+    "label": 0.46,  # label, else placeholder or text: word-aware similarity (see _words_similar)
+    "id": 0.08,
+    "ancestry": 0.12,
+    "region": 0.04,
+    "sibling": 0.04,
+    "position": 0.08,
     "anchor": 0.15,  # the node sits in the recorded row, card or list item
 }
 MAX_SUGGESTIONS = 5
@@ -53,7 +58,27 @@ def _compare(a: str | None, b: str | None, measure: Callable[[str, str], float])
 
 
 def _similar(a: str | None, b: str | None) -> float:
-    return _compare(a, b, lambda x, y: SequenceMatcher(None, x, y).ratio())
+    return _compare(a, b, lambda x, y: _words_similar(x, y, SequenceMatcher(None, x, y).ratio()))
+
+
+# words that say nothing of what a control is
+_STOP_WORDS = frozenset({"a", "an", "the", "to", "of", "and", "or", "for", "in", "on", "at", "by", "your", "my"})
+_WORD = re.compile(r"\w+")
+
+
+@lru_cache(maxsize=4096)
+def _words(text: str) -> frozenset[str]:
+    return frozenset(w for w in _WORD.findall(text) if len(w) > 1 and w not in _STOP_WORDS)
+
+
+def _words_similar(recorded: str, found: str, ratio: float) -> float:
+    """How alike two (casefolded, unequal) names are: one that keeps a word of the recorded name
+    ("Save draft" → "Save changes", "Add a task" → "New task") is a rename, 0.55..0.95 by the share of
+    the recorded words kept and the characters' ``ratio``; one that keeps none ("Cancel") at most 0.2.
+    Monotone in ``ratio``, so a bound of it bounds this too."""
+    mine = _words(recorded)
+    kept = len(mine & _words(found)) / len(mine) if mine else 0.0
+    return 0.55 + 0.2 * kept + 0.2 * ratio if kept else 0.2 * ratio
 
 
 class _Memo:
@@ -161,7 +186,7 @@ def _shared(x: str, y: str) -> float:
 def _quick(a: str | None, b: str | None) -> float:
     """An upper bound of ``_similar`` from the characters both share (difflib's quick_ratio), in
     O(len(b)) per distinct character of the recorded ``a`` (``str.count`` runs in C)."""
-    return _compare(a, b, _shared)
+    return _compare(a, b, lambda x, y: _words_similar(x, y, _shared(x, y)))
 
 
 def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
@@ -177,7 +202,7 @@ def score(capture: Capture, node: Node, ev: TargetEvidence) -> tuple[float, tupl
 
 def _scale(ev: TargetEvidence) -> float:
     """The sum of the weights of the components ``ev`` can speak to."""
-    return sum(w for k, w in WEIGHTS.items() if k != "anchor" or ev.anchor is not None)
+    return sum(w for k, w in WEIGHTS.items() if (k != "anchor" or ev.anchor) and (k != "id" or ev.id))
 
 
 def _total(parts: dict[str, float], ev: TargetEvidence) -> float:
