@@ -153,3 +153,75 @@ def test_snapshot_i_says_where_an_unnamed_control_lives(cli: Cli, web: str) -> N
     cli("press", "Enter", *s)
     assert re.search(r'@e\d+ checkbox  in listitem "Pay rent"', cli("snapshot", "-i", *s).stdout)
     cli("close", *s)
+
+
+# the banking app on Bootstrap 4 (v1) and 5 (v2, v3), from npm --------------------------------------
+
+
+@pytest.fixture(scope="module")
+def bank(shared_home: str, web: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Sign in, wait for the dashboard, note a transfer and save it as a draft, recorded on v1 from refs."""
+    root = tmp_path_factory.mktemp("bank")
+    cli = Cli(shared_home, str(root))
+    s = ("--session", "bank")
+    cli("open", f"{web}/banking/v1/login.html", "--save-script", "bank.ad", *s)
+    shown = cli("snapshot", "-i", *s).stdout
+    cli("fill", ref(shown, 'textbox "Email"'), "ada@example.com", *s)
+    cli("fill", ref(shown, 'textbox "Password"'), "hunter2", *s)
+    cli("click", ref(shown, 'button "Sign in"'), *s)
+    cli("wait", "text", "Dashboard", *s)
+    shown = cli("snapshot", "-i", *s).stdout
+    cli("fill", ref(shown, 'textbox "Add a note"'), "Rent for May", *s)
+    cli("click", ref(shown, 'button "Save draft"'), *s)
+    cli("close", *s)
+    return root / "bank.ad"
+
+
+def on(flow: Path, version: str, where: Path) -> Path:
+    """The flow pointed at another version of the app."""
+    other = where / f"bank-{version}.ad"
+    other.write_text(flow.read_text().replace("/banking/v1/", f"/banking/{version}/"))
+    return other
+
+
+def test_a_field_named_by_its_placeholder_replays_through_the_placeholder_after_a_label_is_added(
+    bank: Path, cli: Cli, tmp_path: Path
+) -> None:
+    assert 'placeholder=\\"Add a note\\"' in bank.read_text()  # a fallback from another source, same words
+    d = diverge(cli, "run", str(on(bank, "v2", tmp_path)), *FAST)
+    assert d["step"]["index"] == 7  # the fill (step 6) replayed clean; the renamed button stops
+
+
+def test_a_renamed_button_beside_an_unrelated_one_is_healed_by_the_builtin_healer(
+    bank: Path, cli: Cli, tmp_path: Path
+) -> None:
+    flow = on(bank, "v2", tmp_path)
+    d = diverge(cli, "run", str(flow), *FAST)
+    scores = {s["label"]: s["score"] for s in d["suggestions"] if s["role"] == "button"}
+    assert scores["Save changes"] >= 0.8 and scores["Cancel"] <= 0.5 and d["repairHint"] == "record-and-heal"
+    healed = cli("heal", str(flow), "--agent", "builtin", *FAST, ok=None)
+    assert healed.returncode == 5, healed.stdout + healed.stderr
+    assert 'click role=button label="Save changes"' in (tmp_path / "bank-v2.healed.ad").read_text()
+
+
+def test_a_field_that_lost_its_placeholder_is_healed_by_its_new_name(bank: Path, cli: Cli, tmp_path: Path) -> None:
+    flow = on(bank, "v3", tmp_path)
+    d = diverge(cli, "run", str(flow), *FAST)
+    assert (
+        d["step"]["index"] == 6 and d["suggestions"][0]["label"] == "New note" and d["suggestions"][0]["score"] >= 0.8
+    )
+    assert cli("heal", str(flow), "--agent", "builtin", *FAST, ok=None).returncode == 5
+    healed = (tmp_path / "bank-v3.healed.ad").read_text()
+    assert 'role=textbox label=\\"New note\\"' in healed and 'label="Save changes"' in healed
+
+
+def test_a_wait_that_times_out_on_an_interstitial_is_state_repair_with_no_other_text_suggested(
+    bank: Path, cli: Cli, tmp_path: Path
+) -> None:
+    d = diverge(cli, "run", str(on(bank, "v2-notice", tmp_path)), *FAST)
+    assert d["step"]["index"] == 5 and d["kind"] == "selector-miss" and d["repairHint"] == "state-repair"
+    assert d["suggestions"] == []  # "Important notice" is another text, never one to wait for
+
+
+def test_the_recorded_banking_flow_replays_clean_on_its_own_version(bank: Path, cli: Cli) -> None:
+    assert cli("run", str(bank)).stdout.startswith("replayed 7 steps")
