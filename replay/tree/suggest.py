@@ -32,7 +32,7 @@ WEIGHTS: dict[str, float] = {
     "region": 0.04,
     "sibling": 0.04,
     "position": 0.08,
-    "anchor": 0.15,  # the node sits in the recorded row, card or list item
+    "anchor": 0.35,  # the node sits in the recorded row, card or list item: identity-level evidence
 }
 MAX_SUGGESTIONS = 5
 MIN_SCORE = 0.35
@@ -106,8 +106,9 @@ def _cheap(
     if ev.sibling is not None:
         out["sibling"] = 1.0 if sibling_of(node) == ev.sibling else 0.0
     out["position"] = _position(capture, node, ev) if position is None else position
-    if ev.anchor is not None:
-        out["anchor"] = 1.0 if find_anchor(node, ev.anchor) is not None else 0.0
+    if ev.anchor is not None and find_anchor(node, ev.anchor) is not None:
+        # in the recorded row, and at the recorded place in it: a row's second button stays its second
+        out["anchor"] = 1.0 if ev.sibling is None or out["sibling"] == 1.0 else 0.75
     return out
 
 
