@@ -592,6 +592,56 @@ def bench_heal() -> tuple[list[tuple[str, float]], list[tuple[str, str, str, str
     return [(k, round(statistics.median(phases[k]), 1)) for k in order if k in phases], corpus
 
 
+def bench_drift() -> list[Any]:
+    """The drift corpus (fixtures/drift/corpus.py) through the CLI: record, replay on its own version and
+    on the drifted one, and `replay heal --agent builtin` on each divergence."""
+    sys.path.insert(0, str(ROOT))
+    from fixtures.drift.corpus import run
+
+    replay = str(Path(sys.executable).with_name("replay"))
+    home = tempfile.mkdtemp(prefix="rd-", dir="/tmp")
+    try:
+        with serve() as url, tempfile.TemporaryDirectory() as work:
+            return run(replay, url, home, Path(work))
+    finally:
+        subprocess.run([replay, "daemon", "stop"], env={**os.environ, "REPLAY_HOME": home}, capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def print_drift(outcomes: list[Any]) -> None:
+    """The confusion table of issue 21: the summary, then every case."""
+    recordings = {o.case.recording.name: o for o in outcomes}
+    libraries = {o.case.recording.name.split("-")[0] for o in outcomes}
+    clean_wanted = [o for o in outcomes if o.case.expect == "clean"]
+    heal_wanted = [o for o in outcomes if o.case.expect.startswith("heal:")]
+    stop_wanted = [o for o in outcomes if o.case.expect in ("state-repair", "escalate")]
+    healed = [o for o in outcomes if o.heal == "healed"]
+    heal_ms = [o.heal_ms for o in outcomes if o.heal_ms is not None]
+    kinds = len({o.case.kind for o in outcomes})
+    print(f"## The drift corpus: {len(outcomes)} cases, {kinds} kinds, apps {sorted(libraries)}\n")
+    print("| figure | result |\n|---|---|")
+    verified = sum(o.verified for o in recordings.values())
+    print(f"| flows recorded with every step verified | {verified} / {len(recordings)} |")
+    print(
+        f"| replay clean on their own version | {sum(o.own_clean for o in recordings.values())} / {len(recordings)} |"
+    )
+    print(f"| clean on drift where clean is right | {sum(o.correct for o in clean_wanted)} / {len(clean_wanted)} |")
+    stopped = sum(o.correct for o in stop_wanted)
+    print(f"| stopped before acting where a person must decide | {stopped} / {len(stop_wanted)} |")
+    print(f"| built-in heals correct | {sum(o.correct for o in heal_wanted)} / {len(heal_wanted)} healable |")
+    print(f"| built-in heals escalated | {sum(o.heal == 'escalated' for o in heal_wanted)} of the healable |")
+    print(f"| built-in heals **false** | {sum(o.false_heal for o in outcomes)} |")
+    print(f"| outcome as expected | {sum(o.correct for o in outcomes)} / {len(outcomes)} |")
+    if heal_ms:
+        print(f"| time per `replay heal` (median) | {statistics.median(heal_ms):.0f} ms |")
+    print(f"| heals performed | {len(healed)} |\n")
+    print("| case | kind | expected | replay on the drifted app | healer | verdict |\n|---|---|---|---|---|---|")
+    for o in outcomes:
+        verdict = "correct" if o.correct else ("**false heal**" if o.false_heal else "wrong")
+        print(f"| {o.case.name} | {o.case.kind} | {o.case.expect} | {o.result} | {o.heal or '—'} | {verdict} |")
+    print()
+
+
 PW_SUITE = """
 import pytest
 
@@ -826,6 +876,8 @@ def main() -> None:
         for nodes, actionable, total, per, cap_ms, positional in bench_materialize():
             print(f"| {nodes} | {actionable} | {total} | {per} | {cap_ms} | {positional} |")
         print()
+    if "drift" in which and "heal" not in which:
+        print_drift(bench_drift())
     if "heal" in which:
         timings, corpus = bench_heal()
         print("## replay heal --agent builtin on the renamed button (median of runs, warm daemon)\n")
@@ -839,6 +891,7 @@ def main() -> None:
         for name, want, did, verdict in corpus:
             print(f"| {name} | {want} | {did} | {verdict} |")
         print()
+        print_drift(bench_drift())
     if "suite" in which:
         print_suite(bench_suite())
     for mode, actions in (("memory", 2000), ("memory-long", 8000)):
