@@ -1,0 +1,45 @@
+"""The drift corpus (fixtures/drift/corpus.py), all of it, through the CLI: every flow records with
+every step verified and replays clean on its own app, and every case ends as expected — with no false
+heal anywhere (issue 21)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import REPLAY, ROOT
+
+sys.path.insert(0, str(ROOT))
+
+from fixtures.drift.corpus import cases, run  # noqa: E402
+
+NAMES = [c.name for c in cases()]
+pytestmark = pytest.mark.xdist_group("drift-corpus")  # one worker runs the corpus once, not each worker
+
+
+@pytest.fixture(scope="module")
+def outcomes(shared_home: str, web: str, tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    return {o.case.name: o for o in run(REPLAY, web, shared_home, Path(tmp_path_factory.mktemp("drift")))}
+
+
+def test_the_corpus_has_sixty_cases_of_ten_kinds_or_more_on_three_apps() -> None:
+    found = cases()
+    assert len(found) >= 60 and len({c.kind for c in found}) >= 10
+    assert {c.recording.name.split("-")[0] for c in found} == {"todomvc", "banking", "material"}
+
+
+def test_every_flow_records_with_every_step_verified_and_replays_on_its_own_app(outcomes: dict[str, Any]) -> None:
+    assert all(o.verified and o.own_clean for o in outcomes.values())
+
+
+def test_the_builtin_healer_never_heals_falsely(outcomes: dict[str, Any]) -> None:
+    assert [name for name, o in outcomes.items() if o.false_heal] == []
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_a_drift_case_ends_as_expected(outcomes: dict[str, Any], name: str) -> None:
+    o = outcomes[name]
+    assert o.correct, (o.case.expect, o.result, o.heal)
