@@ -2,6 +2,9 @@
 // state it keeps is an array of the captured elements on `window`, so refs can act later.
 (opts) => {
   const TEST_ID_ATTRS = opts.testIdAttributes;
+  // a DOM id a framework made up at run time (Element Plus' el-id-3002-0, React's :r1:, a GUID) names
+  // nothing: it differs on every load, so it is no id (test ids are kept whatever they look like)
+  const GENERATED_ID = /\d{3,}|^:.*:$|[0-9a-f]{8}-[0-9a-f]{4}-/i;
   const gen = opts.generation;
   const MAX_TEXT = 200;
   const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'columnheader', 'rowheader',
@@ -195,7 +198,7 @@
 
   function testIdOf(el) {
     for (const a of TEST_ID_ATTRS) { const v = el.getAttribute(a); if (v) return v; }
-    return el.id || '';
+    return el.id && !GENERATED_ID.test(el.id) ? el.id : '';
   }
 
   // whether the element has text of its own (a text child that is not only whitespace)

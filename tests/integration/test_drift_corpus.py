@@ -25,10 +25,10 @@ def outcomes(shared_home: str, web: str, tmp_path_factory: pytest.TempPathFactor
     return {o.case.name: o for o in run(REPLAY, web, shared_home, Path(tmp_path_factory.mktemp("drift")))}
 
 
-def test_the_corpus_has_sixty_cases_of_ten_kinds_or_more_on_three_apps() -> None:
+def test_the_corpus_has_sixty_cases_of_ten_kinds_or_more_on_four_apps() -> None:
     found = cases()
     assert len(found) >= 60 and len({c.kind for c in found}) >= 10
-    assert {c.recording.name.split("-")[0] for c in found} == {"todomvc", "banking", "material"}
+    assert {c.recording.name.split("-")[0] for c in found} == {"todomvc", "banking", "material", "element"}
 
 
 def test_every_flow_records_with_every_step_verified_and_replays_on_its_own_app(outcomes: dict[str, Any]) -> None:
