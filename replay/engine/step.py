@@ -97,6 +97,9 @@ async def execute(
     except ReplayError as err:  # its message may quote what a variable made (a URL with a key in it)
         err.redacted(secrets_of([action], values or {}))
         raise
+    except StepStopped as stop:  # (its error quotes the resolved selector)
+        stop.error.redacted(secrets_of([action], values or {}))
+        raise
     except TimeoutError:
         # a page whose JavaScript never yields answers nothing: stop its script, say so (SPEC §12)
         await state.driver.interrupt()

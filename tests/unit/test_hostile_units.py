@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import time
@@ -10,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.errors import ReplayError
+from replay.errors import Location, ReplayError
 from replay.files import NotRegular, read_regular
 from replay.heal.audit import Audit
 from replay.script import parse
@@ -151,3 +152,24 @@ def test_a_single_quoted_value_may_hold_a_double_quote() -> None:
 
 def test_at_e0_the_document_is_a_ref() -> None:
     assert parse("get text @e0\n", "t.ad").actions[0].param("target").ref == "@e0"
+
+
+def test_a_step_that_cannot_bind_shows_a_variables_value_as_its_name(tmp_path: Path) -> None:
+    from replay.engine import step as pipeline
+    from replay.engine.state import StepStopped
+    from replay.script.parser import parse_action
+    from replay.session.session import Session
+
+    from ..fakes.driver import FakeClock, FakeDriver
+
+    s = Session("s", str(tmp_path), FakeDriver(screen_of_one_button()), clock=FakeClock())
+    line = parse_action('click label="${WHO}"', Location("<line>", 1))  # a script line: ${WHO} is a reference
+    with pytest.raises(StepStopped) as stop:
+        asyncio.run(pipeline.execute(s, line, values={"WHO": "Secret-Name-42"}, timeout_ms=50))
+    assert "Secret-Name-42" not in stop.value.error.message and "<var:WHO>" in stop.value.error.message
+
+
+def screen_of_one_button() -> dict[str, object]:
+    from .treebuild import screen
+
+    return screen(N("button", label="Save"))
