@@ -136,6 +136,14 @@ class Cli:
         return dict(json.loads(proc.stdout.strip().splitlines()[-1]))
 
 
+# the JSON-RPC request that opens an MCP session, for tests that speak to `replay mcp` over raw stdio
+MCP_INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
+}
+
 FAST = ("--timeout", "1000")  # a divergence waits out its step timeout: keep it short in tests
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from replay.client import Client
 
-from .conftest import REPLAY, Cli, pid_alive, wait_until
+from .conftest import MCP_INITIALIZE, REPLAY, Cli, pid_alive, wait_until
 
 pytestmark = pytest.mark.own_daemon  # these tests kill daemons, browsers and clients
 
@@ -174,12 +174,6 @@ def test_a_command_during_idle_exit_is_served_by_a_new_daemon(home: str, web: st
 
 
 def test_the_mcp_server_answers_malformed_json_with_a_parse_error(cli: Cli) -> None:
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-    }
     server = subprocess.Popen(
         [REPLAY, "mcp"],
         cwd=cli.cwd,
@@ -190,7 +184,7 @@ def test_the_mcp_server_answers_malformed_json_with_a_parse_error(cli: Cli) -> N
         text=True,
     )
     assert server.stdin is not None and server.stdout is not None
-    server.stdin.write(json.dumps(init) + "\n{not json\n")
+    server.stdin.write(json.dumps(MCP_INITIALIZE) + "\n{not json\n")
     server.stdin.flush()
     answers = [json.loads(server.stdout.readline()) for _ in range(2)]
     server.stdin.close()

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import REPLAY, Cli, private_home, stop_daemon, wait_until
+from .conftest import MCP_INITIALIZE, REPLAY, Cli, private_home, stop_daemon, wait_until
 
 SECRET = "PwSecret-7731"
 URL_KEY = "UrlKey-5521"
@@ -312,13 +312,7 @@ def test_mcp_refuses_what_the_cli_refuses_with_invalid_args(cli: Cli, web: str, 
 
 
 def test_an_mcp_request_whose_id_is_an_object_is_answered_invalid_request(cli: Cli) -> None:
-    init = {
-        "jsonrpc": "2.0",
-        "id": 1,
-        "method": "initialize",
-        "params": {"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {"name": "t", "version": "1"}},
-    }
-    lines = [init, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
+    lines = [MCP_INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"}]
     lines += [{"jsonrpc": "2.0", "id": {"a": 1}, "method": "tools/list"}, {"jsonrpc": "2.0", "id": 2, "method": "ping"}]
     server = subprocess.Popen(
         [REPLAY, "mcp"], cwd=cli.cwd, env=cli.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
