@@ -94,11 +94,8 @@ async def execute(
     budget = budget_ms(step)
     try:
         return await asyncio.wait_for(handler(state, step), budget / 1000)
-    except ReplayError as err:  # its message may quote what a variable made (a URL with a key in it)
-        err.redacted(secrets_of([action], values or {}))
-        raise
-    except StepStopped as stop:  # (its error quotes the resolved selector)
-        stop.error.redacted(secrets_of([action], values or {}))
+    except (ReplayError, StepStopped) as err:  # its message may quote what a variable made (a URL's key)
+        (err.error if isinstance(err, StepStopped) else err).redacted(secrets_of([action], values or {}))
         raise
     except TimeoutError:
         # a page whose JavaScript never yields answers nothing: stop its script, say so (SPEC §12)
