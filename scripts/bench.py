@@ -614,7 +614,7 @@ def print_drift(outcomes: list[Any]) -> None:
     libraries = {o.case.recording.name.split("-")[0] for o in outcomes}
     clean_wanted = [o for o in outcomes if o.case.expect == "clean"]
     heal_wanted = [o for o in outcomes if o.case.expect.startswith("heal:")]
-    stop_wanted = [o for o in outcomes if o.case.expect in ("state-repair", "escalate")]
+    stop_wanted = [o for o in outcomes if o.case.expect == "state-repair" or o.case.expect.startswith("escalate:")]
     healed = [o for o in outcomes if o.heal == "healed"]
     heal_ms = [o.heal_ms for o in outcomes if o.heal_ms is not None]
     kinds = len({o.case.kind for o in outcomes})
@@ -626,6 +626,10 @@ def print_drift(outcomes: list[Any]) -> None:
         f"| replay clean on their own version | {sum(o.own_clean for o in recordings.values())} / {len(recordings)} |"
     )
     print(f"| clean on drift where clean is right | {sum(o.correct for o in clean_wanted)} / {len(clean_wanted)} |")
+    hinted = sum(o.hint in ("record-and-heal", "caution") for o in heal_wanted) + sum(
+        o.hint == o.case.expect.removeprefix("escalate:") for o in stop_wanted
+    )
+    print(f"| correct repairHint where a stop is right | {hinted} / {len(heal_wanted) + len(stop_wanted)} |")
     stopped = sum(o.correct for o in stop_wanted)
     print(f"| stopped before acting where a person must decide | {stopped} / {len(stop_wanted)} |")
     print(f"| built-in heals correct | {sum(o.correct for o in heal_wanted)} / {len(heal_wanted)} healable |")

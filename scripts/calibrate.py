@@ -1,22 +1,21 @@
 """Fit the suggestion weights (replay/tree/suggest.py WEIGHTS) on the drift corpus (issue 21, SPEC §6).
 
-    scripts/calibrate            # set up, record the corpus's flows, replay each drift in-process, search
+    scripts/calibrate               # fit on the stored screens (fixtures/drift/screens.jsonl), print
+    scripts/calibrate --recapture   # first replay the corpus in-process and store its screens anew
+    scripts/calibrate --write       # and write the fitted table into replay/tree/suggest.py
 
 Each case of fixtures/drift/corpus.py that stops before acting with a repair the built-in healer may
 perform gives one labeled screen: the divergence's capture, the recorded evidence, and which nodes are
 right — for a ``heal:TEXT`` case the nodes of the recorded role that say TEXT or sit in what says it,
-for the others none. A table is judged by the built-in healer's decision on every screen: a heal on a
-right node counts, a heal on any other node is a false heal. The search (coordinate steps from the
-current table, the non-anchor weights kept summing to 1) keeps a step only when it keeps every heal and
-no false heal, keeps SPEC §6's meaning (the structure alone at most 0.5), and widens the smallest
-safety margin: the healable cases' lead over the 0.8 floor and the 0.15 rival margin, and the other
-cases' distance below acting. It prints the fitted table, the
-current one, and both tables' figures; it changes nothing (copy a table into suggest.py by hand, and
-only if the test suite still holds: the corpus does not yet carry every rule the tests check).
+for the others none. Two screens built by hand carry the rules the unit tests check beside the corpus
+(a control in its re-sorted, renamed row; a "Cancel" beside a renamed submit). The judging and the
+search are fixtures/drift/calibration.py; tests/unit/test_calibration.py checks that the table in use
+is the one this fit gives on the stored screens.
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import os
 import re
@@ -24,35 +23,22 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "fixtures"))
 
-from fixtures.drift.corpus import Case, Cli, cases, record  # noqa: E402
+from fixtures.drift import calibration  # noqa: E402
+from fixtures.drift.calibration import Screen  # noqa: E402
+from fixtures.drift.corpus import Cli, Recording, cases, record  # noqa: E402
 from fixtures.serve import serve  # noqa: E402
 from replay.errors import DivergenceError  # noqa: E402
-from replay.heal import builtin  # noqa: E402
 from replay.script.evidence import TargetEvidence  # noqa: E402
 from replay.tree import suggest  # noqa: E402
 from replay.tree.model import Capture, Node  # noqa: E402
 
-STEP = 0.02
-ROUNDS = 6
-
-
-@dataclass
-class Screen:
-    """One divergence the healer may act on, labeled."""
-
-    case: Case
-    hint: str
-    evidence: TargetEvidence
-    capture: Capture
-    right: list[Node]
-    matched: Node | None
+SUGGEST = ROOT / "replay" / "tree" / "suggest.py"
 
 
 async def divergence_of(flow: Path, values: dict[str, str]) -> tuple[str, TargetEvidence, Capture, Node | None] | None:
@@ -111,72 +97,51 @@ def right_nodes(capture: Capture, ev: TargetEvidence, expect: str) -> list[Node]
     return out
 
 
-def judge(screens: list[Screen], wrong: list[str] | None = None) -> tuple[int, int, float]:
-    """(right heals, false heals, the smallest margin) of the current WEIGHTS on every screen; the
-    cases of the false heals go to ``wrong``. A decision on a disabled element is no heal: its action
-    fails and the healer escalates, as a run shows."""
-    right = false = 0
-    margin = 1.0
-    for s in screens:
-        decision = builtin.decide(s.hint, s.evidence, s.capture, matched=s.matched)
-        if decision.node is not None and not decision.node.enabled:
-            continue
-        ranked = suggest.rank(s.capture, s.evidence, limit=builtin.RIVALS)
-        top = ranked[0].score if ranked else 0.0
-        if s.right:
-            if decision.node in s.right:
-                right += 1
-                second = builtin._plausible_rival(
-                    ranked, s.evidence, builtin.recorded_container(s.evidence), s.capture, None
-                )
-                margin = min(margin, top - builtin.MIN_SCORE, (top - second) - builtin.MIN_MARGIN)
-            elif decision.node is not None:
-                false += 1
-                (wrong if wrong is not None else []).append(s.case.name)
-        elif decision.node is not None:
-            false += 1
-            (wrong if wrong is not None else []).append(s.case.name)
-        else:
-            margin = min(margin, builtin.MIN_SCORE - top if top < builtin.MIN_SCORE else margin)
-    return right, false, round(margin, 3)
+def rule_screens() -> list[Screen]:
+    """The two rules of SPEC §6 the unit tests check, as labeled screens (tests/unit/test_suggest.py)."""
+    from replay.script.evidence import Ancestor, Anchor, Rect
+    from tests.unit.treebuild import N, capture
+
+    def row(name: str, y: float) -> N:
+        return N("listitem", text=f"{name} Remove")(
+            N("generic", text=name, rect=(0, y, 40, 20)), N("button", label="Remove", rect=(50, y, 60, 20))
+        )
+
+    rows = capture(N("list", label="Members")(row("Carol", 0), row("Alice", 30), row("Bob", 60)))
+    bob_delete = TargetEvidence(
+        role="button",
+        label="Delete",
+        anchor=Anchor("listitem", text="Bob"),
+        ancestry=(Ancestor("listitem"), Ancestor("list", "Members")),
+        sibling=1,
+        rect=Rect(50, 30, 60, 20),  # where Bob's row was
+    )
+    bob = [n for n in rows.nodes if n.label == "Remove" and n.parent_node.key_text == "Bob"]  # type: ignore[union-attr]
+    form = capture(
+        N("main")(
+            N("form", label="Checkout")(
+                N("textbox", label="Name", rect=(20, 300, 100, 20)),
+                N("button", label="Cancel", rect=(140, 400, 100, 20)),
+                N("button", label="Submit order", rect=(20, 400, 100, 20)),
+            ),
+        )
+    )
+    place_order = TargetEvidence(
+        role="button",
+        label="Place order",
+        ancestry=(Ancestor("form", "Checkout"), Ancestor("main")),
+        sibling=2,
+        rect=Rect(20, 400, 100, 20),
+    )
+    submit = [n for n in form.nodes if n.label == "Submit order"]
+    return [
+        Screen("rule: a control in its re-sorted, renamed row", "record-and-heal", bob_delete, rows, bob, None, False),
+        Screen("rule: a Cancel beside a renamed submit", "record-and-heal", place_order, form, submit, None),
+    ]
 
 
-STRUCTURE = ("role", "ancestry", "region", "sibling", "position")
-
-
-def within_spec() -> bool:
-    """SPEC §6's meaning of a score: what shares only where the recorded element sat (the structure)
-    scores ≤ 0.5 — also when no id was recorded (the id's weight then leaves the scale)."""
-    return sum(suggest.WEIGHTS[k] for k in STRUCTURE) <= 0.5 * (1 - suggest.WEIGHTS["id"]) + 1e-9
-
-
-def search(screens: list[Screen]) -> dict[str, float]:
-    """Coordinate steps from the current table, keeping heals, no false heal, and widening the margin."""
-    best = judge(screens)
-    names = [k for k in suggest.WEIGHTS if k != "anchor"]
-    for _ in range(ROUNDS):
-        improved = False
-        for name in [*names, "anchor"]:
-            for delta in (STEP, -STEP):
-                saved = dict(suggest.WEIGHTS)
-                suggest.WEIGHTS[name] = round(max(0.0, suggest.WEIGHTS[name] + delta), 3)
-                if name != "anchor":  # the others absorb the change: they still sum to 1
-                    rest = [k for k in names if k != name]
-                    total = sum(suggest.WEIGHTS[k] for k in rest)
-                    for k in rest:
-                        suggest.WEIGHTS[k] = round(suggest.WEIGHTS[k] * (1 - suggest.WEIGHTS[name]) / total, 3)
-                got = judge(screens)
-                if got[1] == 0 and got[0] >= best[0] and got[2] > best[2] and within_spec():
-                    best, improved = got, True
-                else:
-                    suggest.WEIGHTS.clear()
-                    suggest.WEIGHTS.update(saved)
-        if not improved:
-            break
-    return dict(suggest.WEIGHTS)
-
-
-def main() -> int:
+def recapture() -> list[Screen]:
+    """Record the corpus's flows through the CLI and replay each drift in-process; its labeled screens."""
     replay = str(Path(sys.executable).with_name("replay"))
     home = tempfile.mkdtemp(prefix="rc-", dir="/tmp")
     screens: list[Screen] = []
@@ -197,28 +162,79 @@ def main() -> int:
                 if found is None or found[0] not in ("record-and-heal", "caution"):
                     continue
                 hint, ev, capture, matched = found
-                screens.append(Screen(case, hint, ev, capture, right_nodes(capture, ev, case.expect), matched))
+                screens.append(Screen(case.name, hint, ev, capture, right_nodes(capture, ev, case.expect), matched))
+            screens.append(members_screen(cli, url, Path(work)))
     finally:
         subprocess.run([replay, "daemon", "stop"], env={**os.environ, "REPLAY_HOME": home}, capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
+    return screens + rule_screens()
+
+
+MEMBERS = Recording(
+    "members",
+    "members/v1/index.html",
+    (
+        ("check", "//listitem.*Bob/>>checkbox"),
+        ("click", "//listitem.*Bob/>>button"),
+        ("click", '//listitem.*Bob/>>button "Delete"'),
+    ),
+)
+
+
+def members_screen(cli: Cli, url: str, work: Path) -> Screen:
+    """A rule the integration tests check on our own members fixture (tests/integration/test_rows.py):
+    Bob's "Delete", renamed "Remove" on re-sorted rows, leads his row's unlabeled star by ≥ 0.1. A
+    person decides that rename (no word kept): the lead is the rule, not a heal."""
+    flow = work / "members.ad"
+    record(cli, url, MEMBERS, flow)
+    flow.write_text(flow.read_text().replace("/members/v1/", "/members/renamed/"))
+    found = asyncio.run(divergence_of(flow, {}))
+    assert found is not None, "the members flow replayed clean on the renamed rows"
+    hint, ev, capture, matched = found
+    right = [
+        n for n in capture.by_value("role", "button") if n.label == "Remove" and "Bob" in (n.parent_node.content or "")
+    ]  # type: ignore[union-attr]
+    return Screen("rule: the members fixture's renamed row", hint, ev, capture, right, matched, False)
+
+
+def write(table: dict[str, float]) -> None:
+    """Replace the numbers of ``WEIGHTS`` in suggest.py (its comments stay)."""
+    text = SUGGEST.read_text()
+    start = text.index("WEIGHTS: dict[str, float] = {")
+    end = text.index("\n}\n", start)
+    block = text[start:end]
+    for name, value in table.items():
+        block = re.sub(rf'("{name}": )[0-9.]+', rf"\g<1>{value}", block)
+    SUGGEST.write_text(text[:start] + block + text[end:])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Fit the suggestion weights on the drift corpus.")
+    parser.add_argument("--recapture", action="store_true", help="replay the corpus and store its screens anew")
+    parser.add_argument("--write", action="store_true", help="write the fitted table into replay/tree/suggest.py")
+    args = parser.parse_args()
+    if args.recapture or not calibration.SCREENS.exists():
+        calibration.save(recapture())
+    screens = calibration.load()
     current = dict(suggest.WEIGHTS)
-    wrong: list[str] = []
-    before = judge(screens, wrong)
-    fitted = search(screens)
-    after = judge(screens)
-    healable = sum(1 for s in screens if s.right)
+    fitted = calibration.fit(screens)
+    healable = sum(1 for s in screens if s.right and s.healable)
     print(
-        f"# Suggestion weights fitted on the drift corpus: {len(screens)} screens the healer may act on, "
-        f"{healable} healable\n"
+        f"# Suggestion weights fitted on the drift corpus: {len(screens)} screens the healer may act on "
+        f"({len(screens) - 3} from the corpus, 3 rules), {healable} healable\n"
     )
-    print("| weight | current | fitted |\n|---|---:|---:|")
+    print("| weight | start | fitted | in use |\n|---|---:|---:|---:|")
     for k in current:
-        print(f"| {k} | {current[k]} | {fitted[k]} |")
-    print("\n| table | right heals | false heals | smallest margin |\n|---|---:|---:|---:|")
-    print(f"| current | {before[0]} / {healable} | {before[1]} | {before[2]} |")
-    print(f"| fitted | {after[0]} / {healable} | {after[1]} | {after[2]} |")
-    if wrong:
-        print(f"\nfalse heals with the current table: {', '.join(wrong)}")
+        print(f"| {k} | {calibration.START[k]} | {fitted[k]} | {current[k]} |")
+    print("\n| table | right heals | false heals | rules broken | smallest margin |\n|---|---:|---:|---:|---:|")
+    for name, table in (("start", calibration.START), ("fitted", fitted), ("in use", current)):
+        j = calibration.judge(screens, table)
+        print(f"| {name} | {j.right} / {healable} | {j.false} | {j.broken} | {j.margin} |")
+        for what in (*j.false_cases, *j.broken_cases):
+            print(f"|   {what} | | | | |")
+    if args.write:
+        write(fitted)
+        print(f"\nwrote the fitted table into {SUGGEST.relative_to(ROOT)}")
     return 0
 
 

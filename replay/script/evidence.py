@@ -95,6 +95,8 @@ class TargetEvidence:
     anchor: Anchor | None = None  # part of the identity when recorded
     placeholder: str | None = None  # secondary signals for suggestions and healing, never compared
     text: str | None = None
+    name: str | None = None  # a form control's name attribute (secondary, never compared)
+    input_type: str | None = None  # an input's type (secondary, never compared)
     ancestry: tuple[Ancestor, ...] = ()
     sibling: int | None = None
     viewport_order: int | None = None
@@ -114,8 +116,8 @@ class TargetEvidence:
     def identity(self) -> tuple[object, ...]:
         """The identity and disambiguation fields: what a healed script's diff may change a line for.
 
-        Diagnostics (``rect``, ``page``) and secondary signals (``placeholder``, ``text``) drift
-        without making the element another one.
+        Diagnostics (``rect``, ``page``) and secondary signals (``placeholder``, ``text``, ``name``,
+        ``input_type``) drift without making the element another one.
         """
         return (
             self.id,
@@ -284,6 +286,8 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         anchor=anchor,
         placeholder=_string(obj, "placeholder", where, label=True),
         text=_string(obj, "text", where, label=True),
+        name=_string(obj, "name", where),
+        input_type=_string(obj, "type", where),
         ancestry=tuple(ancestry),
         sibling=_int(obj, "sibling", where),
         viewport_order=_int(obj, "viewportOrder", where),
@@ -345,6 +349,10 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
         out["placeholder"] = ev.placeholder
     if ev.text is not None:
         out["text"] = ev.text
+    if ev.name is not None:
+        out["name"] = ev.name
+    if ev.input_type is not None:
+        out["type"] = ev.input_type
     if ev.ancestry:
         out["ancestry"] = [{"role": a.role, **({"label": a.label} if a.label is not None else {})} for a in ev.ancestry]
     if ev.sibling is not None:
@@ -379,7 +387,7 @@ def _dump(obj: dict[str, Any]) -> str:
 
 
 def _fits_strings(ev: TargetEvidence) -> bool:
-    strings = [ev.role, ev.id, ev.label, ev.placeholder, ev.text, ev.key_text]
+    strings = [ev.role, ev.id, ev.label, ev.placeholder, ev.text, ev.key_text, ev.name, ev.input_type]
     for a in (ev.anchor, ev.scope):
         if a:
             strings += [a.role, a.label, a.text, a.id]
@@ -416,6 +424,8 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
         key_text=normalize(ev.key_text),
         placeholder=normalize(ev.placeholder),
         text=normalize(ev.text),
+        name=normalize_string(ev.name),
+        input_type=normalize_string(ev.input_type),
         ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize(a.label)) for a in ev.ancestry),
         scroll_region=(
             Region(normalize_string(region.role) or "generic", normalize(region.label), normalize_string(region.id))

@@ -15,6 +15,7 @@
     'spinbutton', 'treeitem', 'gridcell']);
   const NOT_TEXT_INPUTS = new Set(['button', 'submit', 'reset', 'image', 'checkbox', 'radio', 'range', 'color', 'file', 'hidden']);
   const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE']);
+  const FORM_TAGS = new Set(['input', 'select', 'textarea', 'button']);
   const KNOWN_ROLES = new Set(['alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote',
     'button', 'caption', 'cell', 'checkbox', 'code', 'columnheader', 'combobox', 'complementary',
     'contentinfo', 'definition', 'deletion', 'dialog', 'directory', 'document', 'emphasis', 'feed',
@@ -286,7 +287,9 @@
       index = nodes.length;
       nodes.push([parent, role || 'generic', label, id, value, '', el.getAttribute('placeholder') || '', tag,
         el.getAttribute('href'), Math.round(x * 100) / 100, Math.round(y * 100) / 100, Math.round(w * 100) / 100,
-        Math.round(h * 100) / 100, flags, frame]);
+        Math.round(h * 100) / 100, flags, frame,
+        // a form control's name attribute and an input's type: secondary signals for suggestions (SPEC §5)
+        FORM_TAGS.has(tag) ? (el.getAttribute('name') || '') : '', tag === 'input' ? type : '']);
       elements.push(el);
       if (probe) probes.push(index, r.left + w / 2, r.top + h / 2);
     }
@@ -393,6 +396,8 @@
     if (r[6]) a += " placeholder='" + esc(r[6]) + "'";
     if (r[8]) a += " href='" + esc(r[8]) + "'";
     if (r[14]) a += " frame='" + r[14] + "'";
+    if (r[15]) a += " name='" + esc(r[15]) + "'";
+    if (r[16]) a += " type='" + esc(r[16]) + "'";
     out.push(a + '>');
     open.push(i);
   }

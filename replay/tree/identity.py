@@ -318,6 +318,8 @@ def record_evidence(capture: Capture, node: Node, base: str | None = None) -> Ta
         anchor=anchor,
         placeholder=normalize(node.placeholder),
         text=text if text != label else None,
+        name=node.form_name,
+        input_type=node.input_type,
         ancestry=ancestry_of(node),
         sibling=sibling_of(node),
         scroll_region=region_identity(region_of(node)),

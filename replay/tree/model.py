@@ -19,7 +19,7 @@ F_SCROLLABLE = 128
 F_ACTIONABLE = 256
 
 # A node's attributes: i (document order), role, tag, x, y, w, h, f (flags), and when present
-# label, id, value, text, placeholder, href, frame.
+# label, id, value, text, placeholder, href, frame, name (a form control's name attribute), type (an input's).
 
 
 class Node(etree.ElementBase):
@@ -68,6 +68,16 @@ class Node(etree.ElementBase):
     def placeholder(self) -> str | None:
         """Placeholder attribute, or None."""
         return self._s("placeholder")
+
+    @property
+    def form_name(self) -> str | None:
+        """A form control's ``name`` attribute (a secondary signal, SPEC §5)."""
+        return self._s("name")
+
+    @property
+    def input_type(self) -> str | None:
+        """An input's ``type`` attribute, lower-cased."""
+        return self._s("type")
 
     @property
     def tag_name(self) -> str:
@@ -180,6 +190,8 @@ class Node(etree.ElementBase):
             "value": self.value,
             "text": self.content,
             "placeholder": self.placeholder,
+            "name": self.form_name,
+            "type": self.input_type,
             "tag": self.tag_name,
             "href": self.href,
             "rect": {"x": x, "y": y, "width": w, "height": h},

@@ -25,14 +25,14 @@ from replay.tree.model import Capture, Node
 # where the recorded one sat scores ≤ 0.5; a name that keeps a word of the recorded one lifts it
 # past 0.8 (a rename); the same name, placeholder or text (a strong secondary identity) past 0.9.
 WEIGHTS: dict[str, float] = {
-    "role": 0.18,
-    "label": 0.46,  # label, else placeholder or text: word-aware similarity (see _words_similar)
-    "id": 0.08,
-    "ancestry": 0.12,
-    "region": 0.04,
-    "sibling": 0.04,
-    "position": 0.08,
-    "anchor": 0.35,  # the node sits in the recorded row, card or list item: identity-level evidence
+    "role": 0.145,
+    "label": 0.535,  # label, else placeholder or text: word-aware similarity (see _words_similar)
+    "id": 0.109,
+    "ancestry": 0.104,
+    "region": 0.02,
+    "sibling": 0.022,
+    "position": 0.065,
+    "anchor": 0.39,  # the node sits in the recorded row, card or list item: identity-level evidence
 }
 MAX_SUGGESTIONS = 5
 MIN_SCORE = 0.35
@@ -135,12 +135,18 @@ def _near(capture: Capture, ev: TargetEvidence) -> Callable[[Node], float]:
 
 
 # A node's strings the label and id components read: label, text, placeholder, test id (None when empty).
-Strings = tuple[str | None, str | None, str | None, str | None]
+Strings = tuple[str | None, str | None, str | None, str | None, str | None]  # label, text, placeholder, id, name
 
 
 def _strings_of(node: Node) -> Strings:
-    get = node.get  # node.label, .content, .placeholder, .test_id without their properties (every node)
-    return (get("label") or None, get("text") or None, get("placeholder") or None, get("id") or None)
+    get = node.get  # node.label, .content, .placeholder, .test_id, .form_name without their properties (every node)
+    return (
+        get("label") or None,
+        get("text") or None,
+        get("placeholder") or None,
+        get("id") or None,
+        get("name") or None,
+    )
 
 
 def _strings(
@@ -150,7 +156,7 @@ def _strings(
     measure: Callable[[str | None, str | None], float] = _similar,
 ) -> dict[str, float]:
     """The ``label`` and ``id`` components by ``measure`` (``_quick``: their cheap upper bounds)."""
-    label, content, placeholder, test_id = strings
+    label, content, placeholder, test_id, _ = strings
     if ev.label:
         out["label"] = max(
             measure(ev.label, normalize(label)),
@@ -158,16 +164,18 @@ def _strings(
             measure(ev.label, placeholder),
         )
     if _same_placeholder_or_text(strings, ev):
-        out["label"] = 1.0  # the same placeholder or text is as good as the same name
+        out["label"] = 1.0  # the same placeholder, text or form name attribute is as good as the same name
     if ev.id:
         out["id"] = measure(ev.id, test_id)
     return out
 
 
 def _same_placeholder_or_text(strings: Strings, ev: TargetEvidence) -> bool:
-    """Whether the node has the recorded placeholder or text (folded)."""
-    _, content, placeholder, _ = strings
+    """Whether the node has the recorded placeholder, text (folded) or form control name (exact)."""
+    _, content, placeholder, _, name = strings
     if ev.placeholder and fold(ev.placeholder) == fold(placeholder):
+        return True
+    if ev.name and ev.name == name:
         return True
     return bool(ev.text) and fold(ev.text) == fold(content)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import shutil
@@ -11,7 +12,7 @@ from typing import Any
 import pytest
 from lxml import etree
 
-from .conftest import ROOT, Chromium, Cli
+from .conftest import ROOT, Chromium, Cli, wait_until
 
 FLOW = ROOT / "fixtures" / "flows" / "checkout.ad"
 FAST = ("--step-timeout", "1000")  # a missing element gives up after 1 s, not the default 5
@@ -240,6 +241,12 @@ def test_connect_attaches_every_session_to_a_remote_playwright_server(cli: Cli, 
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         server.wait(timeout=30)
+    # the Python wrapper exits before its node server has let go of the port: wait until nothing
+    # listens there, else the next run may still reach the dying server (and pass)
+    if not wait_until(lambda: not _listening(port), timeout=10):
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(server.pid, signal.SIGKILL)
+        assert wait_until(lambda: not _listening(port), timeout=10)
     # the browser really was the server's: with the server gone, the same suite cannot run
     gone = cli("test", str(flows), "--connect", f"ws://127.0.0.1:{port}/", "--json", ok=None)
     result = json.loads(gone.stdout.strip().splitlines()[-1])["result"]["results"][0]
@@ -271,3 +278,11 @@ def test_a_trace_shows_the_scripts_actions_not_replays_captures(cli: Cli, web: s
     methods = [e.get("method") for e in events if e.get("type") == "before"]
     assert {"click", "fill"} <= set(methods), methods
     assert not [m for m in methods if m and m.startswith("evaluate")], methods
+
+
+def _listening(port: int) -> bool:
+    """Whether something accepts connections on 127.0.0.1:``port``."""
+    import socket
+
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0

@@ -25,7 +25,7 @@ EV = TargetEvidence(role="button", label="Place order", ancestry=(Ancestor("form
 
 def big_capture(n: int = 400):  # type: ignore[no-untyped-def]
     return capture(
-        N("form", label="Checkout")(*[N("button", label=f"Button number {i} " + "x" * 300) for i in range(n)])
+        N("form", label="Checkout")(*[N("button", label=f"Place order number {i} " + "x" * 300) for i in range(n)])
     )
 
 

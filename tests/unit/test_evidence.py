@@ -132,3 +132,14 @@ def test_both_annotation_prefixes_are_read() -> None:
     assert match_annotation('# agent-device:target-v1 {"a":1}') == '{"a":1}'
     assert match_annotation("# replay:target-v1x {}") is None
     assert match_annotation("# a plain comment") is None
+
+
+def test_a_form_controls_name_and_input_type_are_recorded_and_round_trip() -> None:
+    from replay.tree.identity import record_evidence
+
+    from .treebuild import N, capture
+
+    cap = capture(N("form", label="Sign in")(N("textbox", label="Email", name="user[email]", type="email")))
+    ev = record_evidence(cap, cap.nodes[2])
+    assert (ev.name, ev.input_type) == ("user[email]", "email")
+    assert '"name":"user[email]","type":"email"' in encode(ev) and decode(encode(ev)) == ev

@@ -36,6 +36,8 @@ class N:
     checked: bool = False
     value: str | None = None
     tag: str = "div"
+    name: str = ""  # a form control's name attribute
+    type: str = ""  # an input's type
 
     def __call__(self, *children: N) -> N:
         self.children = list(children)
@@ -74,6 +76,8 @@ def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.
                 h,
                 flags,
                 0,
+                node.name,
+                node.type,
             ]
         )
         me = len(rows) - 1
@@ -87,11 +91,13 @@ def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.
 
 def rows_to_xml(rows: list[list[Any]]) -> str:
     """The XML capture.js produces, from rows [parent, role, label, id, value, text, placeholder, tag, href, x, y, w, h,
-    flags, frame]."""
+    flags, frame, name?, type?]."""
     from lxml import etree
 
     elements: list[Any] = []
-    for i, (parent, role, label, tid, value, text, ph, tag, href, x, y, w, h, flags, frame) in enumerate(rows):
+    for i, row in enumerate(rows):
+        parent, role, label, tid, value, text, ph, tag, href, x, y, w, h, flags, frame = row[:15]
+        name, input_type = (row[15:17] + ["", ""])[:2]
         attrib = {
             "i": str(i),
             "role": role,
@@ -102,7 +108,8 @@ def rows_to_xml(rows: list[list[Any]]) -> str:
             "h": str(h),
             "f": str(flags),
         }
-        for key, val in (("label", label), ("id", tid), ("text", text), ("placeholder", ph), ("href", href)):
+        pairs = (("label", label), ("id", tid), ("text", text), ("placeholder", ph), ("href", href))
+        for key, val in (*pairs, ("name", name), ("type", input_type)):
             if val:
                 attrib[key] = str(val)
         if value is not None:
