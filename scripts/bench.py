@@ -3,7 +3,9 @@
 scripts/bench            # all (a regular, byte-compiled install in .venv-bench, not the editable one)
 scripts/bench capture    # tree capture vs Playwright's aria_snapshot, by tree nodes, generated and mixed pages
 scripts/bench roundtrip  # warm-daemon CLI round trips
-scripts/bench fifty      # a clean 50-step flow: replay (CLI and in-process) vs warm hand-written Playwright
+scripts/bench fifty      # a clean 50-step flow: replay (CLI and in-process) vs warm hand-written Playwright,
+                         # on the shop's page and inside an 800-row table (~5,000 more tree nodes)
+scripts/bench scaling    # the same flow's per-action cost at ~100, 1k, 5k and 20k more tree nodes
 scripts/bench fifty-vs OTHER/bin/replay  # the same through `replay run` of this install and another, A/B in one run
 scripts/bench verify     # verification + divergence at 5k nodes: 0/20/100/300 look-alikes, selector-miss
 scripts/bench materialize # recording's materialization for every actionable node of a 5k-node page
@@ -197,13 +199,16 @@ FIFTY = [
 ]
 
 
-def record_fifty(url: str, home: str) -> Path:
-    """Record a clean 50-step flow (open + 49 actions) on the fixture shop, with evidence."""
+SMALL, BIG = "index.html", "admin.html"  # the shop's page, and the same inside an 800-row orders table
+
+
+def record_fifty(url: str, home: str, page: str = SMALL) -> Path:
+    """Record a clean 50-step flow (open + 49 actions) on the fixture shop's ``page``, with evidence."""
     from replay.client import Client
 
-    out = Path(home) / "fifty.ad"
+    out = Path(home) / f"fifty-{page.split('.')[0]}.ad"
     c = Client("bench-record", home=home, cwd=home)
-    c.open(f"{url}/shop/index.html", save_script=str(out))
+    c.open(f"{url}/shop/{page}", save_script=str(out))
     snap = c.snapshot(interactive=True)["text"]
     refs = {needle: next(line.split()[0] for line in snap.splitlines() if needle in line) for _, needle, _ in FIFTY}
     for i in range(49):
@@ -229,14 +234,14 @@ class WarmPlaywright:
         self.pw = await async_playwright().start()
         self.browser = await self.pw.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
 
-    def fifty(self, url: str) -> float:
-        return self.loop.run_until_complete(self._fifty(url))
+    def fifty(self, url: str, shop_page: str = SMALL) -> float:
+        return self.loop.run_until_complete(self._fifty(url, shop_page))
 
-    async def _fifty(self, url: str) -> float:
+    async def _fifty(self, url: str, shop_page: str) -> float:
         t = time.perf_counter()
         context = await self.browser.new_context(viewport={"width": 1280, "height": 800})
         page = await context.new_page()
-        await page.goto(f"{url}/shop/index.html", wait_until="load")
+        await page.goto(f"{url}/shop/{shop_page}", wait_until="load")
         for i in range(49):
             await FIFTY[i % len(FIFTY)][2](page)
         await context.close()
@@ -269,9 +274,10 @@ class WarmPlaywright:
 PAIRS = 9
 
 
-def bench_fifty() -> dict[str, Any]:
-    """The clean 50-step flow three ways — `replay run` as typed, replay in-process (`Client.run`)
-    and warm hand-written Playwright — in ``PAIRS`` rounds, the order reversed every other round."""
+def bench_fifty(page: str = SMALL) -> dict[str, Any]:
+    """The clean 50-step flow on the shop's ``page`` three ways — `replay run` as typed, replay
+    in-process (`Client.run`) and warm hand-written Playwright — in ``PAIRS`` rounds, the order
+    reversed every other round."""
     from replay.client import Client
 
     home = tempfile.mkdtemp(prefix="rb-", dir="/tmp")
@@ -280,7 +286,7 @@ def bench_fifty() -> dict[str, Any]:
     playwright = WarmPlaywright()
     try:
         with serve() as url:
-            flow = record_fifty(url, home)
+            flow = record_fifty(url, home, page)
             client = Client(home=home, cwd=home)
 
             def cli() -> float:
@@ -296,7 +302,7 @@ def bench_fifty() -> dict[str, Any]:
             sides = {
                 "replay run (CLI)": cli,
                 "replay in-process": in_process,
-                "Playwright": lambda: playwright.fifty(url),
+                "Playwright": lambda: playwright.fifty(url, page),
             }
             for side in sides.values():  # warm each: browser launched, caches hot, imports done
                 side()
@@ -802,6 +808,105 @@ def print_memory(rss: list[tuple[int, float, float, float]], actions: int) -> No
     print()
 
 
+def print_fifty(r: dict[str, Any], what: str) -> None:
+    times = r["times"]
+    print(
+        f"## A clean 50-step flow on {what} (open, {r['actions']} actions, close): replay beside warm "
+        f"hand-written Playwright ({PAIRS} alternating rounds)\n"
+    )
+    print("| side | median (ms) |")
+    print("|---|---:|")
+    for name, samples in times.items():
+        print(f"| {name} | {statistics.median(samples) * 1000:.0f} |")
+    print("\n| budget | figure (median of per-round ratios, min–max) | |")
+    print("|---|---|---|")
+    for name, budget in (("replay in-process", 1.05), ("replay run (CLI)", 1.10)):
+        mid, lo, hi = paired(times[name], times["Playwright"])
+        print(
+            f"| {name} ≤ {budget:.2f}× Playwright | {mid:.2f}× ({lo:.2f}–{hi:.2f}) | "
+            f"{'met' if mid <= budget else 'not met'} |"
+        )
+    playwright_ms = statistics.median(times["Playwright"]) * 1000
+    actions = r["actions"]  # the open and the close are a new context and its close on both sides
+    print(f"\nPer action (the {actions} between the open and the close), medians of this run:\n")
+    print("| | ms |\n|---|---:|")
+    print(f"| Playwright, the whole flow per action | {playwright_ms / actions:.1f} |")
+    for name in ("replay in-process", "replay run (CLI)"):
+        extra = (statistics.median(times[name]) * 1000 - playwright_ms) / actions
+        print(f"| {name}: replay's extra per action | {extra:.1f} |")
+    for budget in (1.05, 1.10):
+        print(f"| extra per action a {budget:.2f}× budget allows | {(budget - 1) * playwright_ms / actions:.1f} |")
+    print(f"| a no-op browser round trip (the least one look before a step costs) | {r['round_trip'] * 1000:.1f} |")
+    print()
+
+
+SIZES = (17, 167, 833, 3333)  # orders-table rows: ~100, 1,000, 5,000 and 20,000 more tree nodes
+
+
+def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float]]:
+    """The 50-step flow in-process and in warm Playwright on the admin page with ``SIZES`` rows:
+    (rows, tree nodes, replay ms per action, Playwright ms per action), medians of alternating pairs."""
+    from replay.client import Client
+    from replay.drivers.web import WebBrowser
+
+    home = tempfile.mkdtemp(prefix="rb-", dir="/tmp")
+    playwright = WarmPlaywright()
+    out = []
+    try:
+        with serve() as url:
+            flow = record_fifty(url, home, f"{BIG}?rows={SIZES[0]}")
+            client = Client(home=home, cwd=home)
+            lines = [line for line in flow.read_text().splitlines() if line and not line.startswith(("#", "context"))]
+            actions = sum(1 for line in lines if line.split()[0] not in ("open", "close"))
+            for rows in SIZES:
+                sized = flow.with_name(f"fifty-{rows}.ad")
+                sized.write_text(flow.read_text().replace(f"?rows={SIZES[0]}", f"?rows={rows}"))
+
+                def ours(path: Path = sized) -> float:
+                    t = time.perf_counter()
+                    client.run(str(path))
+                    return time.perf_counter() - t
+
+                def theirs(n: int = rows) -> float:
+                    return playwright.fifty(url, f"{BIG}?rows={n}")
+
+                ours()
+                theirs()
+                samples: dict[str, list[float]] = {"ours": [], "theirs": []}
+                for k in range(pairs):
+                    for name, side in ((("ours", ours), ("theirs", theirs)))[:: 1 if k % 2 == 0 else -1]:
+                        samples[name].append(side())
+
+                async def count(n: int = rows) -> int:
+                    browser = WebBrowser()
+                    await browser.start()
+                    driver = await browser.new_driver()
+                    await driver.navigate(f"{url}/shop/{BIG}?rows={n}", 30000)
+                    nodes = len((await driver.capture(1)).nodes)
+                    await driver.close()
+                    await browser.stop()
+                    return nodes
+
+                nodes = asyncio.run(count())
+                per = [statistics.median(samples[k]) * 1000 / actions for k in ("ours", "theirs")]
+                out.append((rows, nodes, round(per[0], 1), round(per[1], 1)))
+    finally:
+        playwright.close()
+        Client(home=home).shutdown()
+        shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+def print_scaling(rows: list[tuple[int, int, float, float]]) -> None:
+    print("## A verified step's cost by page size: the 50-step flow in-process beside warm Playwright\n")
+    print("| orders rows | tree nodes | replay per action (ms) | Playwright per action (ms) | ratio |")
+    print("|---:|---:|---:|---:|---:|")
+    for n, nodes, ours, theirs in rows:
+        print(f"| {n} | {nodes} | {ours} | {theirs} | {ours / theirs:.2f}× |")
+    growth = rows[-1][2] - rows[0][2]
+    print(f"\nreplay's per-action time from the smallest to the largest page: {growth:+.1f} ms\n")
+
+
 def main() -> None:
     which = sys.argv[1:] or ["capture", "roundtrip", "fifty", "verify", "materialize", "memory", "heal", "suite"]
     print(
@@ -821,36 +926,10 @@ def main() -> None:
         )
         print()
     if "fifty" in which:
-        r = bench_fifty()
-        times = r["times"]
-        print(
-            f"## A clean 50-step flow (open, {r['actions']} actions, close): replay beside warm hand-written "
-            f"Playwright ({PAIRS} alternating rounds)\n"
-        )
-        print("| side | median (ms) |")
-        print("|---|---:|")
-        for name, samples in times.items():
-            print(f"| {name} | {statistics.median(samples) * 1000:.0f} |")
-        print("\n| budget | figure (median of per-round ratios, min–max) | |")
-        print("|---|---|---|")
-        for name, budget in (("replay in-process", 1.05), ("replay run (CLI)", 1.10)):
-            mid, lo, hi = paired(times[name], times["Playwright"])
-            print(
-                f"| {name} ≤ {budget:.2f}× Playwright | {mid:.2f}× ({lo:.2f}–{hi:.2f}) | "
-                f"{'met' if mid <= budget else 'not met'} |"
-            )
-        playwright_ms = statistics.median(times["Playwright"]) * 1000
-        actions = r["actions"]  # the open and the close are a new context and its close on both sides
-        print(f"\nPer action (the {actions} between the open and the close), medians of this run:\n")
-        print("| | ms |\n|---|---:|")
-        print(f"| Playwright, the whole flow per action | {playwright_ms / actions:.1f} |")
-        for name in ("replay in-process", "replay run (CLI)"):
-            extra = (statistics.median(times[name]) * 1000 - playwright_ms) / actions
-            print(f"| {name}: replay's extra per action | {extra:.1f} |")
-        for budget in (1.05, 1.10):
-            print(f"| extra per action a {budget:.2f}× budget allows | {(budget - 1) * playwright_ms / actions:.1f} |")
-        print(f"| a no-op browser round trip (the least one look before a step costs) | {r['round_trip'] * 1000:.1f} |")
-        print()
+        for page, what in ((SMALL, "the shop's page"), (BIG, "the same page inside an 800-row orders table")):
+            print_fifty(bench_fifty(page), what)
+    if "scaling" in which:
+        print_scaling(bench_scaling())
     if "fifty-vs" in which:
         other = sys.argv[sys.argv.index("fifty-vs") + 1]
         times = bench_fifty_vs(other)

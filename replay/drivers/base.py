@@ -23,6 +23,13 @@ class Driver(Protocol):
         """
         ...
 
+    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
+        """The targeted view of SPEC §13 as ``generation``, in one round trip: every node the first link
+        of any of ``spec["links"]`` (term dicts) can match, with its subtree, and their ancestors; the
+        subtrees of ancestors of ``spec["fullRoles"]`` whole. None when the backend cannot promise that
+        (the caller then takes the full capture)."""
+        ...
+
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         """Perform element op ``command`` on node ``index`` of ``generation`` through actionability checks.
 

@@ -223,6 +223,23 @@ class WebDriver:
                 self._capture_fn = self._capture_id = self._world = None
                 if attempt == 2:
                     raise from_playwright(exc, action="capture") from None
+        assert text is not None  # (None only answers a view)
+        return self._built(text, generation, keep)
+
+    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
+        """The targeted view (capture.js with ``view``): one evaluate, None where it cannot be promised."""
+        opts = {"testIdAttributes": TEST_ID_ATTRIBUTES, "generation": generation, "keep": keep, "view": spec}
+        for attempt in (1, 2):
+            try:
+                text = await self._evaluate_capture(opts)
+                break
+            except Exception as exc:  # noqa: BLE001 - a new document invalidates the function: retry once
+                self._capture_fn = self._capture_id = self._world = None
+                if attempt == 2:
+                    raise from_playwright(exc, action="capture") from None
+        return None if text is None else self._built(text, generation, keep)
+
+    def _built(self, text: str, generation: int, keep: int | None) -> Capture:
         raw = read_capture(text)
         taken = build_capture(raw)
         self._subframes[generation] = [(str(url), int(lo), int(hi)) for url, lo, hi in raw.get("frames", [])]
@@ -231,7 +248,7 @@ class WebDriver:
             self._world_of.pop(old, None)
         return taken
 
-    async def _evaluate_capture(self, opts: dict[str, Any]) -> str:
+    async def _evaluate_capture(self, opts: dict[str, Any]) -> str | None:
         """Run capture.js and return its text; the function is compiled once per document (sending
         20 KB of source with every capture costs more than the walk itself).
 
@@ -253,7 +270,7 @@ class WebDriver:
             self._world_of[generation] = MAIN
             if self._capture_fn is None:
                 self._capture_fn = await self.page.evaluate_handle(f"() => ({CAPTURE_JS.strip()})")
-            return cast(str, await self._capture_fn.evaluate("(capture, opts) => capture(opts)", opts))
+            return cast("str | None", await self._capture_fn.evaluate("(capture, opts) => capture(opts)", opts))
         self._world_of[generation] = UTILITY
         if self._capture_id is None:
             made = await self._cdp.send(
@@ -261,7 +278,8 @@ class WebDriver:
             )
             self._capture_id = made["result"]["objectId"]
         return cast(
-            str, await self._call({"objectId": self._capture_id}, "function (opts) { return this(opts); }", opts)
+            "str | None",
+            await self._call({"objectId": self._capture_id}, "function (opts) { return this(opts); }", opts),
         )
 
     async def _call(self, where: dict[str, Any], function: str, arg: Any) -> Any:

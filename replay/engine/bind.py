@@ -11,7 +11,7 @@ from typing import Any
 from replay.engine.divergence import Binding
 from replay.engine.hint import container_present, recorded_container
 from replay.engine.poll import poll_until
-from replay.engine.state import Step, StepState, StepStopped, capture
+from replay.engine.state import Step, StepState, StepStopped, capture, view
 from replay.errors import ActionFailed, AmbiguousMatch, ElementNotFound, ReplayError, StaleRef
 from replay.script.ast import Target
 from replay.script.evidence import TargetEvidence
@@ -121,8 +121,38 @@ async def _bind_selector(state: StepState, step: Step, selector: Selector) -> Bo
     raise StepStopped(error, Binding(DivergenceKind.SELECTOR_MISS, "no node matches the selector", 0), taken)
 
 
+def view_spec(selector: Selector, ev: TargetEvidence) -> dict[str, Any]:
+    """What the page needs to take a targeted view for ``selector`` verified against ``ev``: the first
+    link of each alternative (the page brings back every node it may match, with its subtree), and the
+    roles whose ancestors identity reads whole (the anchor's, the scope's)."""
+    links = [[{"key": t.key, "op": t.op, "value": t.value} for t in chain[0]] for chain in selector.expanded()]
+    roles = sorted({a.role for a in (ev.anchor, ev.scope) if a is not None})
+    return {"links": links, "fullRoles": roles}
+
+
+async def _verified_in_view(state: StepState, selector: Selector, ev: TargetEvidence) -> Bound | None:
+    """The happy path of SPEC §13: verification on the targeted view, trusted only where the view
+    decides exactly as the full capture would — verified, with one node carrying the identity (the
+    view holds every match with its subtree and ancestors; isolating one of several look-alikes reads
+    the whole page: that is the full capture's to decide). None: take the full capture."""
+    taken = await view(state, view_spec(selector, ev))
+    if taken is None:
+        return None
+    verdict = verify(taken, selector, ev)
+    if not verdict.verified or verdict.target is None or len(verdict.members) != 1:
+        return None
+    resolution = verdict.resolution or Resolution("unique", 1)
+    return Bound(taken, verdict.target, (taken.generation, verdict.target.position), resolution, verdict.target)
+
+
 async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: TargetEvidence) -> Bound:
-    """SPEC §5: poll until the recorded element is the one the selector finds, or stop before acting."""
+    """SPEC §5: poll until the recorded element is the one the selector finds, or stop before acting.
+    Outside recording (which writes from the full capture) a verified step first looks at the targeted
+    view; whatever the view cannot decide, the full capture decides as before."""
+    if state.recording is None and ev.verified:
+        quick = await _verified_in_view(state, selector, ev)
+        if quick is not None:
+            return quick
 
     async def probe() -> tuple[bool, Any]:
         taken = await capture(state)

@@ -104,6 +104,16 @@ async def capture(state: StepState) -> Capture:
     return await state.driver.capture(state.generation, keep)
 
 
+async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:
+    """A targeted view under a new generation (SPEC §13), or None where the driver cannot take one
+    (then no generation is used up: the full capture that follows is numbered as it always was)."""
+    keep = state.refs_capture.generation if state.refs_capture is not None else None
+    taken = await state.driver.view(state.generation + 1, keep, spec)
+    if taken is not None:
+        state.generation += 1
+    return taken
+
+
 def journal(
     state: StepState,
     step: Step,

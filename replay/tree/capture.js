@@ -234,7 +234,8 @@
   // leaves in `nameOut` what the subtree adds to an ancestor's accessible name from content (the
   // rules of textFrom, computed in the same walk instead of walking each subtree again).
   let nameOut = '';
-  function visit(el, parent, frame, ox, oy, active, parentCursor) {
+  // `shallow`: the element's own node only, not its subtree (a targeted view's ancestors: no text)
+  function visit(el, parent, frame, ox, oy, active, parentCursor, shallow) {
     nameOut = '';
     const tagName = el.tagName;
     if (SKIP_TAGS.has(tagName)) return '';
@@ -295,7 +296,9 @@
     }
     let text = '';
     let name = '';
-    if (tagName === 'IFRAME') {
+    if (shallow) {
+      // its text and name stay empty: only an element whose label comes from them is walked whole
+    } else if (tagName === 'IFRAME') {
       let doc = null;
       try { doc = el.contentDocument; } catch (e) { doc = null; }
       if (doc && doc.documentElement) {
@@ -353,13 +356,237 @@
     return text;
   }
 
+  // ---- The targeted view (SPEC §13): the nodes a verified step's selector can match, each with
+  // its whole subtree, and their ancestors (own fields only) — the same nodes, fields and order as
+  // the full capture's, without walking the rest of the page. The page is not narrowed by what the
+  // selector says exactly (Python decides that on the view): only by what can be told without doubt
+  // (the role's elements, a test id's attribute, an ASCII equality), so every node the selector can
+  // match in the full capture is in the view. Returns false where that cannot be promised (shadow
+  // roots, a link with neither role nor id): the caller takes the full capture.
+  const ROLE_TAGS = {
+    link: 'a[href],area[href]', button: 'button,input', checkbox: 'input', radio: 'input', slider: 'input',
+    spinbutton: 'input', searchbox: 'input', textbox: 'input,textarea', combobox: 'input,select',
+    listbox: 'select', option: 'option', img: 'img', heading: 'h1,h2,h3,h4,h5,h6', list: 'ul,ol,menu',
+    listitem: 'li', navigation: 'nav', main: 'main', complementary: 'aside', article: 'article',
+    banner: 'header', contentinfo: 'footer', region: 'section', form: 'form', dialog: 'dialog',
+    table: 'table', row: 'tr', cell: 'td', columnheader: 'th', rowgroup: 'thead,tbody,tfoot',
+    group: 'fieldset,details', paragraph: 'p', separator: 'hr', progressbar: 'progress', meter: 'meter',
+    status: 'output', figure: 'figure', blockquote: 'blockquote', search: 'search',
+  };
+  const PLAIN = /^[\x20-\x7e]*$/;  // printable ASCII: norm and case-folding agree with Python's here
+  const fold = (s) => norm(s).toLowerCase();
+
+  function cssFor(terms) {
+    const role = terms.find((t) => t.key === 'role' && t.op === '=' && typeof t.value === 'string');
+    if (role) {
+      const r = role.value.toLowerCase();
+      if (r === 'generic' || !PLAIN.test(r)) return null;
+      return ROLE_TAGS[r] ? ROLE_TAGS[r] + ',[role]' : '[role]';
+    }
+    const id = terms.find((t) => t.key === 'id' && t.op === '=' && typeof t.value === 'string');
+    if (id && PLAIN.test(id.value) && id.value) {
+      const v = JSON.stringify(norm(id.value));
+      return [...TEST_ID_ATTRS, 'id'].map((a) => '[' + a + '=' + v + ' i]').join(',');
+    }
+    return null;
+  }
+
+  const ROW_FIELD = { label: 2, id: 3, value: 4, text: 5, placeholder: 6, tag: 7, href: 8 };
+  // whether a candidate's node may match the terms: false only when a term surely fails
+  function mayMatch(row, terms) {
+    for (const t of terms) {
+      if (t.op !== '=' || typeof t.value !== 'string' || !PLAIN.test(t.value)) continue;
+      if (t.key === 'role') { if ((row[1] || 'generic') !== t.value.toLowerCase()) return false; continue; }
+      const have = t.key === 'has-text' ? row[5] : (ROW_FIELD[t.key] !== undefined ? row[ROW_FIELD[t.key]] : undefined);
+      if (have === undefined) continue;
+      if (t.key === 'value' && (have === null || have === undefined)) return false;  // no value: never matches
+      const h = have === null ? '' : String(have);
+      if (!PLAIN.test(h)) continue;
+      if (t.key === 'has-text') { if (!fold(h).includes(fold(t.value))) return false; }
+      else if ((!h && t.key !== 'value') || fold(h) !== fold(t.value)) return false;  // (an empty field is absent)
+    }
+    return true;
+  }
+
+  // Where candidates are looked for: the top document, every same-origin iframe's document and every
+  // shadow root in them (each root's `querySelectorAll` sees its own tree only).
+  const bodies = new Map();  // document -> the element the walk starts under (body, or the root element)
+  function rootsOf(top) {
+    const roots = [top];
+    bodies.set(top, top.body);
+    for (let i = 0; i < roots.length; i++) {
+      const root = roots[i];
+      // every element once, in C as far as it goes (a TreeWalker beats iterating a collection in JS)
+      const walker = (root.nodeType === 9 ? root : root.ownerDocument).createTreeWalker(root, 1);
+      for (let e = walker.nextNode(); e; e = walker.nextNode()) if (e.shadowRoot) roots.push(e.shadowRoot);
+      for (const f of root.querySelectorAll('iframe')) {
+        let d = null;
+        try { d = f.contentDocument; } catch (x) { d = null; }
+        if (d && d.documentElement && !bodies.has(d)) { bodies.set(d, d.body || d.documentElement); roots.push(d); }
+      }
+    }
+    return roots;
+  }
+
+  // The element the walk reaches `a` from (kidsOf's flat tree: a shadow root's children hang under its
+  // host, a slotted node under its slot's parent, slots themselves are never visited); null when the
+  // walk never reaches `a`; undefined where this cannot be told simply (a slot's fallback content):
+  // the view is then not promised.
+  function walkParent(a) {
+    let s = a.assignedSlot;
+    if (s) {
+      while (s.assignedSlot) s = s.assignedSlot;  // a slot slotted on: flattened into the last one's place
+      const sp = s.parentNode;
+      return sp && sp.nodeType === 11 ? sp.host : sp;
+    }
+    const p = a.parentNode;
+    if (!p) return null;
+    if (p.nodeType === 11) return p.host || null;  // a shadow root's child (a fragment's: not in the page)
+    if (p.nodeType !== 1) return null;
+    if (p.shadowRoot) return null;  // a host's light child that no slot shows
+    if (p.tagName === 'SLOT' && p.getRootNode().nodeType === 11) return undefined;  // fallback content
+    return p;
+  }
+
+  // The element's chain from the top document down to it (crossing shadow roots and iframes), null
+  // when the walk never reaches it (hidden, skipped, outside the body, a frame it does not enter),
+  // undefined when that cannot be told.
+  function chainOf(el) {
+    const out = [];
+    let a = el;
+    for (;;) {
+      const body = bodies.get(a.ownerDocument);
+      if (body === undefined || body === null) return null;
+      while (a !== body) {
+        if (SKIP_TAGS.has(a.tagName)) return null;
+        if (a.tagName === 'SLOT' && a.getRootNode().nodeType === 11) return null;  // replaced by what it shows
+        if (isHiddenStyle(a, styleOf(a).display, !a.hasAttributes())) return null;
+        out.push(a);
+        const up = walkParent(a);
+        if (up === undefined) return undefined;
+        if (up === null) return null;
+        a = up;
+      }
+      if (a.ownerDocument === document) break;
+      const frameEl = a.ownerDocument.defaultView.frameElement;
+      if (!frameEl || frameEl.tagName !== 'IFRAME') return null;
+      a = frameEl;
+    }
+    return out.reverse();
+  }
+
+  // how many shadow hosts the walk passed on its way to chain[k] (visit_children's shadowDepth there)
+  const hostsAbove = (chain, k) => { let n = 0; for (let i = 0; i < k; i++) if (chain[i].shadowRoot) n++; return n; };
+
+  const before = (x, y) => {  // walk order of two chains (neither a prefix of the other)
+    let i = 0;
+    while (x[i] === y[i]) i++;
+    const a = x[i], b = y[i];
+    const parent = i > 0 ? x[i - 1] : null;
+    if (parent && parent.tagName !== 'IFRAME' && (parent.shadowRoot || hostsAbove(x, i) > 0)) {
+      const kids = Array.from(kidsOf(parent, true));  // the flat tree's order, slotted nodes where their slot is
+      return kids.indexOf(a) < kids.indexOf(b) ? -1 : 1;
+    }
+    return (a.compareDocumentPosition(b) & 4) ? -1 : 1;  // DOCUMENT_POSITION_FOLLOWING
+  };
+
+  function takeView(spec) {
+    const roots = rootsOf(document);
+    const full = new Set(spec.fullRoles || []);
+    const picked = [];
+    const taken = new Set();
+    for (const terms of spec.links) {
+      const css = cssFor(terms);
+      if (css === null) return false;
+      const role = terms.find((t) => t.key === 'role' && t.op === '=' && typeof t.value === 'string');
+      const r = role ? role.value.toLowerCase() : null;
+      for (const root of roots) {
+        for (const el of root.querySelectorAll(css)) {
+          if (taken.has(el) || (r !== null && roleOf(el, !el.hasAttributes()) !== r)) continue;
+          const chain = chainOf(el);
+          if (chain === undefined) return false;
+          if (chain === null) continue;
+          // its own node, walked dry (then dropped) to test what can be tested
+          const at = nodes.length, kept = elements.length, probed = probes.length, fr = frames.length, fc = frameCount;
+          shadowDepth = hostsAbove(chain, chain.length - 1);
+          visit(el, 0, 0, 0, 0, null, '', false);
+          shadowDepth = 0;
+          const row = nodes[at];
+          nodes.length = at; elements.length = kept; probes.length = probed; frames.length = fr; frameCount = fc;
+          if (row !== undefined && mayMatch(row, terms)) { picked.push(chain); taken.add(el); }
+        }
+      }
+    }
+    // what is walked whole: each pick, or its outermost ancestor whose own fields need its subtree (a
+    // name from content, an anchor's or a scope's role: their text and key text come from it)
+    const wholes = [];
+    for (const chain of picked) {
+      let cut = chain.length;
+      for (let i = chain.length - 2; i >= 0; i--) {
+        const a = chain[i];
+        const r = roleOf(a, !a.hasAttributes());
+        if (r ? NAME_FROM_CONTENT.has(r) || full.has(r) : full.has('generic')) cut = i + 1;
+      }
+      wholes.push(chain.slice(0, cut));
+    }
+    wholes.sort(before_or_prefix);
+    // emit in walk order: each whole's missing ancestors (own node only), then the whole subtree
+    const open = [];  // [element, node index its children hang under, frame, ox, oy, active, children's cursor]
+    const top = { parent: 0, frame: 0, ox: 0, oy: 0, active: deepActive(document), cursor: document.body ? styleOf(document.body).cursor : '' };
+    let last = null;
+    for (const chain of wholes) {
+      if (last && chain.length >= last.length && last.every((e, i) => chain[i] === e)) continue;  // walked with the last
+      while (open.length && (open.length > chain.length - 1 || open[open.length - 1].el !== chain[open.length - 1])) {
+        closeOne(open);
+      }
+      for (let i = open.length; i < chain.length; i++) {
+        const el = chain[i];
+        const ctx = open.length ? open[open.length - 1] : top;
+        const at = nodes.length;
+        shadowDepth = hostsAbove(chain, i);
+        visit(el, ctx.parent, ctx.frame, ctx.ox, ctx.oy, ctx.active, ctx.cursor, i < chain.length - 1);
+        shadowDepth = 0;
+        if (i === chain.length - 1) break;
+        const index = nodes.length > at ? at : ctx.parent;
+        if (el.tagName === 'IFRAME') {
+          const d = el.contentDocument;
+          const fr = el.getBoundingClientRect();
+          frameCount += 1;
+          const range = [d.location ? d.location.href : '', nodes.length, 0];
+          frames.push(range);
+          open.push({ el, parent: index, frame: frameCount, ox: ctx.ox + fr.left + el.clientLeft,
+            oy: ctx.oy + fr.top + el.clientTop, active: deepActive(d), cursor: '', range });
+        } else {
+          open.push({ el, parent: index, frame: ctx.frame, ox: ctx.ox, oy: ctx.oy, active: ctx.active, cursor: styleOf(el).cursor });
+        }
+      }
+      last = chain;
+    }
+    while (open.length) closeOne(open);
+    return true;
+  }
+
+  function closeOne(open) {
+    const o = open.pop();
+    if (o.range) o.range[2] = nodes.length;
+  }
+
+  // walk order, a chain before the chains it is a prefix of
+  function before_or_prefix(x, y) {
+    const n = Math.min(x.length, y.length);
+    for (let i = 0; i < n; i++) if (x[i] !== y[i]) return before(x, y);
+    return x.length - y.length;
+  }
+
   const doc = document;
   const se = doc.scrollingElement || doc.documentElement;
   let rootFlags = 1 | 2;
   if (se.scrollHeight > se.clientHeight + 1 || se.scrollWidth > se.clientWidth + 1) rootFlags |= 128;
   nodes.push([-1, 'document', norm(doc.title), '', null, '', '', 'html', null, 0, 0, vw, vh, rootFlags, 0]);
   elements.push(doc.documentElement);
-  if (doc.body) visit_children(doc.body, 0, 0, 0, 0, deepActive(doc), styleOf(doc.body).cursor);
+  if (opts.view) {
+    if (!takeView(opts.view)) return null;
+  } else if (doc.body) visit_children(doc.body, 0, 0, 0, 0, deepActive(doc), styleOf(doc.body).cursor);
 
   // hittable: the topmost element at the centre is the node or inside it. One batch after the walk,
   // not one between its reads: ~10 % of a small page's capture.

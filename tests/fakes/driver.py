@@ -37,6 +37,7 @@ class FakeDriver:
         self.values: dict[str, Any] = {"get_text": "text", "get_value": "value", "get_attrs": {}}
         self.shown: dict[int, int] = {}  # generation → screen index
         self.captures = 0
+        self.views = 0  # targeted views asked for (the fake takes none)
         self.closed = False
 
     @property
@@ -54,6 +55,10 @@ class FakeDriver:
         self.shown[generation] = index
         self.calls.append(("capture", generation))
         return build_capture({**self.screens[index], "generation": generation})
+
+    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
+        self.views += 1  # (not in ``calls``: a view that is not taken changes nothing the engine does)
+        return None  # no targeted view: the engine takes the full capture
 
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         self.calls.append(("act", generation, index, command, dict(params)))
