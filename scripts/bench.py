@@ -167,6 +167,13 @@ def bench_roundtrip() -> dict[str, float]:
             out["python startup + CLI import (replay --version)"] = median_ms(
                 [run("--version") for _ in range(REPEAT * 2)]
             )
+
+            def bare() -> float:
+                t = time.perf_counter()
+                subprocess.run([sys.executable, "-c", "pass"], check=True, capture_output=True)
+                return time.perf_counter() - t
+
+            out["bare python -c pass"] = median_ms([bare() for _ in range(REPEAT * 2)])
             from replay.client import Client
 
             client = Client(home=home, cwd=home)
@@ -454,7 +461,7 @@ def look_alike_page(blocks: int, look_alikes: int) -> str:
     return mixed_page(blocks).replace("</main>", tail + "</main>")
 
 
-def bench_verify() -> list[tuple[str, int, float, float]]:
+def bench_verify() -> tuple[list[tuple[str, int, float, float]], float]:
     """Verification (+ the divergence, when there is one) on fresh captures of the mixed page at ~5k
     tree nodes: the verified path among 0/20/100/300 look-alikes, and the selector-miss path."""
     from replay.drivers.web import WebBrowser
@@ -473,11 +480,19 @@ def bench_verify() -> list[tuple[str, int, float, float]]:
             blocks = max(1, round((5000 - 3 * n) / per_block))
             await driver.page.set_content(look_alike_page(blocks, n))
             out.append((n, await driver.capture(2 + n)))
+            if n == 0:  # one capture of the selector-miss case's page: what its report is held against
+                samples = []
+                for g in range(REPEAT * 2):
+                    t = time.perf_counter()
+                    await driver.capture(1000 + g)
+                    samples.append(time.perf_counter() - t)
+                capture_ms.append(median_ms(samples))
         await driver.close()
         await browser.stop()
         return out
 
     rows = []
+    capture_ms: list[float] = []
     for n, cap in asyncio.run(captures()):
         if n:
             node = [m for m in cap.nodes if m.role == "button" and m.label == "Delete"][-1]
@@ -516,7 +531,7 @@ def bench_verify() -> list[tuple[str, int, float, float]]:
                 samples_v.append(t1 - t)
                 samples_d.append(time.perf_counter() - t1)
             rows.append((name, len(cap.nodes), median_ms(samples_v), median_ms(samples_d)))
-    return rows
+    return rows, capture_ms[0]
 
 
 def bench_materialize() -> list[tuple[int, int, float, float, float, int]]:
@@ -908,7 +923,8 @@ def print_scaling(rows: list[tuple[int, int, float, float]]) -> None:
 
 
 def main() -> None:
-    which = sys.argv[1:] or ["capture", "roundtrip", "fifty", "verify", "materialize", "memory", "heal", "suite"]
+    every = ["capture", "roundtrip", "fifty", "scaling", "verify", "materialize", "memory", "heal", "suite"]
+    which = sys.argv[1:] or every
     print(
         f"# replay benchmarks — {time.strftime('%Y-%m-%d %H:%M')} — {os.cpu_count()} cores, median of {REPEAT}+ runs\n"
     )
@@ -919,11 +935,13 @@ def main() -> None:
         rows = asyncio.run(bench_capture())
         for page, dom, kept, ours, theirs in rows:
             print(f"| {page} | {dom} | {kept} | {ours} | {theirs} | {ours / theirs:.2f}× |")
-        mixed = min((r for r in rows if r[0] == "mixed"), key=lambda r: abs(r[2] - 5000))
-        print(
-            f"\n| budget | figure | |\n|---|---|---|\n| capture ≤ 60 ms at 5k tree nodes, mixed page | {mixed[3]} ms "
-            f"at {mixed[2]} | {'met' if mixed[3] <= 60 else 'not met'} |"
-        )
+        print("\n| budget (SPEC §13) | figure | |\n|---|---|---|")
+        for page, _, kept, ours, theirs in rows:
+            ratio = ours / theirs
+            print(
+                f"| capture ≤ 0.45× aria_snapshot, {page} page, {kept} tree nodes | {ratio:.2f}× | "
+                f"{'met' if ratio <= 0.45 else 'not met'} |"
+            )
         print()
     if "fifty" in which:
         for page, what in ((SMALL, "the shop's page"), (BIG, "the same page inside an 800-row orders table")):
@@ -943,14 +961,21 @@ def main() -> None:
         print()
     if "verify" in which:
         print("## Verification + divergence on a fresh ~5k-node capture of the mixed page (capture excluded)\n")
-        print("| case | tree nodes | verify (ms) | divergence (ms) | total (ms) | budget | |")
-        print("|---|---:|---:|---:|---:|---:|---|")
-        for name, nodes, v, d in bench_verify():
-            budget = 10.0 if name in ("verified, 0 look-alikes", "selector-miss") else 20.0  # issue 13's two budgets
-            total = round(v + d, 1)
-            print(
-                f"| {name} | {nodes} | {v} | {d} | {total} | {budget:.0f} | {'met' if total <= budget else 'not met'} |"
-            )
+        print("| case | tree nodes | verify (ms) | divergence (ms) | total (ms) |")
+        print("|---|---:|---:|---:|---:|")
+        rows, capture_ms = bench_verify()
+        for name, nodes, v, d in rows:
+            print(f"| {name} | {nodes} | {v} | {d} | {round(v + d, 1)} |")
+        among = next(r for r in rows if r[0].endswith(" 300 look-alikes"))
+        miss = next(r for r in rows if r[0] == "selector-miss")
+        print("\n| budget (SPEC §13) | figure | |\n|---|---|---|")
+        met = "met" if among[2] <= 20 else "not met"
+        print(f"| verification ≤ 20 ms with 300 identical rows | {among[2]} ms | {met} |")
+        ratio = (miss[2] + miss[3]) / capture_ms
+        print(
+            f"| selector-miss report ≤ 0.5× one capture of the same page ({capture_ms} ms) | {ratio:.2f}× | "
+            f"{'met' if ratio <= 0.5 else 'not met'} |"
+        )
         print()
     if "materialize" in which:
         print("## Materialize every actionable node (recording's cost per action), capture as the reference\n")
@@ -987,10 +1012,10 @@ def main() -> None:
         trips = bench_roundtrip()
         for name, ms in trips.items():
             print(f"| {name} | {ms} |")
-        snap = trips["replay snapshot -i"]
+        ratio = trips["replay snapshot -i"] / trips["bare python -c pass"]
         print(
-            f"\n| budget | figure | |\n|---|---|---|\n| `replay snapshot -i` ≤ 50 ms on a warm daemon | {snap} ms | "
-            f"{'met' if snap <= 50 else 'not met'} |"
+            f"\n| budget (SPEC §13) | figure | |\n|---|---|---|\n| `replay snapshot -i` round trip ≤ 2.5× a bare "
+            f"`python -c pass` | {ratio:.2f}× | {'met' if ratio <= 2.5 else 'not met'} |"
         )
         print()
 

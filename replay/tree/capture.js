@@ -398,8 +398,8 @@
       if (t.op !== '=' || typeof t.value !== 'string' || !PLAIN.test(t.value)) continue;
       if (t.key === 'role') { if ((row[1] || 'generic') !== t.value.toLowerCase()) return false; continue; }
       const have = t.key === 'has-text' ? row[5] : (ROW_FIELD[t.key] !== undefined ? row[ROW_FIELD[t.key]] : undefined);
-      if (have === undefined) continue;
-      if (t.key === 'value' && (have === null || have === undefined)) return false;  // no value: never matches
+      if (have === undefined) continue;  // not known (yet)
+      if (t.key === 'value' && have === null) return false;  // no value: never matches
       const h = have === null ? '' : String(have);
       if (!PLAIN.test(h)) continue;
       if (t.key === 'has-text') { if (!fold(h).includes(fold(t.value))) return false; }
@@ -502,7 +502,15 @@
       const r = role ? role.value.toLowerCase() : null;
       for (const root of roots) {
         for (const el of root.querySelectorAll(css)) {
-          if (taken.has(el) || (r !== null && roleOf(el, !el.hasAttributes()) !== r)) continue;
+          if (taken.has(el)) continue;
+          const bare = !el.hasAttributes();
+          const own = roleOf(el, bare);
+          if (r !== null && own !== r) continue;
+          // what its own attributes tell, before walking its subtree (a big region is rejected at once)
+          const label = labelOf(el, own, bare);
+          const early = [0, own, label === null ? undefined : label, bare ? '' : testIdOf(el), undefined, undefined,
+            bare ? '' : (el.getAttribute('placeholder') || ''), el.tagName.toLowerCase(), bare ? null : el.getAttribute('href')];
+          if (!mayMatch(early, terms)) continue;
           const chain = chainOf(el);
           if (chain === undefined) return false;
           if (chain === null) continue;
