@@ -858,9 +858,56 @@ def print_fifty(r: dict[str, Any], what: str) -> None:
 SIZES = (17, 167, 833, 3333)  # orders-table rows: ~100, 1,000, 5,000 and 20,000 more tree nodes
 
 
-def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float]]:
+async def _look_and_act(flow: Path, rounds: int = 3) -> tuple[float, float]:
+    """The flow run in this process with the driver timed: the median look before a step (the
+    targeted view: its round trip, the page's work and building it) and the median act (Playwright's)."""
+    from replay.drivers.web import WebBrowser
+    from replay.engine.runner import Runner, RunOptions
+    from replay.script.loader import load
+    from replay.script.plan import build_plan
+    from replay.session.session import Session
+
+    looks: list[float] = []
+    acts: list[float] = []
+
+    class Timed:
+        def __init__(self, inner: Any) -> None:
+            self.inner = inner
+
+        def __getattr__(self, name: str) -> Any:
+            found = getattr(self.inner, name)
+            into = {"view": looks, "capture": looks, "act": acts}.get(name)
+            if into is None:
+                return found
+
+            async def timed(*args: Any, **kwargs: Any) -> Any:
+                t = time.perf_counter()
+                try:
+                    return await found(*args, **kwargs)
+                finally:
+                    into.append(time.perf_counter() - t)
+
+            return timed
+
+    plan = build_plan(load(str(flow)), None)
+    browser = WebBrowser()
+    await browser.start()
+    home = tempfile.mkdtemp(prefix="rb-", dir="/tmp")
+    try:
+        for _ in range(rounds):
+            driver = Timed(await browser.new_driver())
+            await Runner(Session("bench", home, driver), plan, RunOptions(artifacts_dir=home)).run()  # type: ignore[arg-type]
+            await driver.inner.close()
+    finally:
+        await browser.stop()
+        shutil.rmtree(home, ignore_errors=True)
+    return median_ms(looks), median_ms(acts)
+
+
+def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float, float, float]]:
     """The 50-step flow in-process and in warm Playwright on the admin page with ``SIZES`` rows:
-    (rows, tree nodes, replay ms per action, Playwright ms per action), medians of alternating pairs."""
+    (rows, tree nodes, replay ms per action, Playwright ms per action, replay's look, its act),
+    medians of alternating pairs."""
     from replay.client import Client
     from replay.drivers.web import WebBrowser
 
@@ -903,8 +950,9 @@ def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float]]:
                     return nodes
 
                 nodes = asyncio.run(count())
+                look, act = asyncio.run(_look_and_act(sized))
                 per = [statistics.median(samples[k]) * 1000 / actions for k in ("ours", "theirs")]
-                out.append((rows, nodes, round(per[0], 1), round(per[1], 1)))
+                out.append((rows, nodes, round(per[0], 1), round(per[1], 1), look, act))
     finally:
         playwright.close()
         Client(home=home).shutdown()
@@ -912,14 +960,19 @@ def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float]]:
     return out
 
 
-def print_scaling(rows: list[tuple[int, int, float, float]]) -> None:
+def print_scaling(rows: list[tuple[int, int, float, float, float, float]]) -> None:
     print("## A verified step's cost by page size: the 50-step flow in-process beside warm Playwright\n")
-    print("| orders rows | tree nodes | replay per action (ms) | Playwright per action (ms) | ratio |")
-    print("|---:|---:|---:|---:|---:|")
-    for n, nodes, ours, theirs in rows:
-        print(f"| {n} | {nodes} | {ours} | {theirs} | {ours / theirs:.2f}× |")
-    growth = rows[-1][2] - rows[0][2]
-    print(f"\nreplay's per-action time from the smallest to the largest page: {growth:+.1f} ms\n")
+    print(
+        "| orders rows | tree nodes | replay per action (ms) | Playwright per action (ms) | ratio "
+        "| replay's look before a step (ms) | its act through Playwright (ms) |"
+    )
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    for n, nodes, ours, theirs, look, act in rows:
+        print(f"| {n} | {nodes} | {ours} | {theirs} | {ours / theirs:.2f}× | {look} | {act} |")
+    print(
+        f"\nfrom {rows[0][1]} to {rows[-1][1]} tree nodes: replay per action {rows[-1][2] - rows[0][2]:+.1f} ms, "
+        f"Playwright per action {rows[-1][3] - rows[0][3]:+.1f} ms, replay's look {rows[-1][4] - rows[0][4]:+.1f} ms\n"
+    )
 
 
 def main() -> None:
