@@ -98,42 +98,11 @@ def right_nodes(capture: Capture, ev: TargetEvidence, expect: str) -> list[Node]
 
 
 def rule_screens() -> list[Screen]:
-    """The two rules of SPEC §6 the unit tests check, as labeled screens (tests/unit/test_suggest.py)."""
-    from replay.script.evidence import Ancestor, Anchor, Rect
-    from tests.unit.treebuild import N, capture
+    """The two rules of SPEC §6 the unit tests check (tests/unit/rule_trees.py), as labeled screens."""
+    from tests.unit.rule_trees import renamed_submit, resorted_rows
 
-    def row(name: str, y: float) -> N:
-        return N("listitem", text=f"{name} Remove")(
-            N("generic", text=name, rect=(0, y, 40, 20)), N("button", label="Remove", rect=(50, y, 60, 20))
-        )
-
-    rows = capture(N("list", label="Members")(row("Carol", 0), row("Alice", 30), row("Bob", 60)))
-    bob_delete = TargetEvidence(
-        role="button",
-        label="Delete",
-        anchor=Anchor("listitem", text="Bob"),
-        ancestry=(Ancestor("listitem"), Ancestor("list", "Members")),
-        sibling=1,
-        rect=Rect(50, 30, 60, 20),  # where Bob's row was
-    )
-    bob = [n for n in rows.nodes if n.label == "Remove" and n.parent_node.key_text == "Bob"]  # type: ignore[union-attr]
-    form = capture(
-        N("main")(
-            N("form", label="Checkout")(
-                N("textbox", label="Name", rect=(20, 300, 100, 20)),
-                N("button", label="Cancel", rect=(140, 400, 100, 20)),
-                N("button", label="Submit order", rect=(20, 400, 100, 20)),
-            ),
-        )
-    )
-    place_order = TargetEvidence(
-        role="button",
-        label="Place order",
-        ancestry=(Ancestor("form", "Checkout"), Ancestor("main")),
-        sibling=2,
-        rect=Rect(20, 400, 100, 20),
-    )
-    submit = [n for n in form.nodes if n.label == "Submit order"]
+    rows, bob_delete, bob = resorted_rows()
+    form, place_order, submit = renamed_submit()
     return [
         Screen("rule: a control in its re-sorted, renamed row", "record-and-heal", bob_delete, rows, bob, None, False),
         Screen("rule: a Cancel beside a renamed submit", "record-and-heal", place_order, form, submit, None),

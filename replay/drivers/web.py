@@ -214,21 +214,17 @@ class WebDriver:
         Captured elements stay actable for the last few generations, and for ``keep`` (the refs
         generation of the latest snapshot) until the page goes away.
         """
-        opts = {"testIdAttributes": TEST_ID_ATTRIBUTES, "generation": generation, "keep": keep}
-        for attempt in (1, 2):
-            try:
-                text = await self._evaluate_capture(opts)
-                break
-            except Exception as exc:  # noqa: BLE001 - a new document invalidates the function: retry once
-                self._capture_fn = self._capture_id = self._world = None
-                if attempt == 2:
-                    raise from_playwright(exc, action="capture") from None
-        assert text is not None  # (None only answers a view)
-        return self._built(text, generation, keep)
+        taken = await self._look({"generation": generation, "keep": keep})
+        assert taken is not None  # (None only answers a view)
+        return taken
 
     async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
         """The targeted view (capture.js with ``view``): one evaluate, None where it cannot be promised."""
-        opts = {"testIdAttributes": TEST_ID_ATTRIBUTES, "generation": generation, "keep": keep, "view": spec}
+        return await self._look({"generation": generation, "keep": keep, "view": spec})
+
+    async def _look(self, opts: dict[str, Any]) -> Capture | None:
+        """Run capture.js with ``opts`` and build what it returns (None: a view it could not take)."""
+        opts = {"testIdAttributes": TEST_ID_ATTRIBUTES, **opts}
         for attempt in (1, 2):
             try:
                 text = await self._evaluate_capture(opts)
@@ -237,7 +233,7 @@ class WebDriver:
                 self._capture_fn = self._capture_id = self._world = None
                 if attempt == 2:
                     raise from_playwright(exc, action="capture") from None
-        return None if text is None else self._built(text, generation, keep)
+        return None if text is None else self._built(text, int(opts["generation"]), opts["keep"])
 
     def _built(self, text: str, generation: int, keep: int | None) -> Capture:
         raw = read_capture(text)

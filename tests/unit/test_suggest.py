@@ -2,18 +2,11 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from replay.script.evidence import Ancestor, Anchor, Rect, TargetEvidence
+from replay.script.evidence import Ancestor, Anchor, TargetEvidence
 from replay.tree.suggest import WEIGHTS, rank, score
 
+from .rule_trees import RECORDED, renamed_submit, resorted_rows
 from .treebuild import N, capture
-
-RECORDED = TargetEvidence(
-    role="button",
-    label="Place order",
-    ancestry=(Ancestor("form", "Checkout"), Ancestor("main")),
-    sibling=2,
-    rect=Rect(20, 400, 100, 20),
-)
 
 
 def test_weights_sum_to_one_without_the_anchor_which_counts_only_when_recorded() -> None:
@@ -21,20 +14,7 @@ def test_weights_sum_to_one_without_the_anchor_which_counts_only_when_recorded()
 
 
 def test_the_control_in_the_recorded_row_ranks_first_when_rows_moved_and_it_was_renamed() -> None:
-    def row(name: str, y: float) -> N:
-        return N("listitem", text=f"{name} Remove")(
-            N("generic", text=name, rect=(0, y, 40, 20)), N("button", label="Remove", rect=(50, y, 60, 20))
-        )
-
-    cap = capture(N("list", label="Members")(row("Carol", 0), row("Alice", 30), row("Bob", 60)))
-    bob_delete = TargetEvidence(
-        role="button",
-        label="Delete",
-        anchor=Anchor("listitem", text="Bob"),
-        ancestry=(Ancestor("listitem"), Ancestor("list", "Members")),
-        sibling=1,
-        rect=Rect(50, 30, 60, 20),  # where Bob's row was
-    )
+    cap, bob_delete, _ = resorted_rows()
     ranked = rank(cap, bob_delete)
     assert ranked[0].node.parent_node.key_text == "Bob" and "anchor" in ranked[0].basis  # type: ignore[union-attr]
     others = [score(cap, n, bob_delete)[0] for n in cap.nodes[1:] if n is not ranked[0].node]
@@ -48,17 +28,8 @@ def test_the_same_placeholder_counts_as_the_same_name() -> None:
 
 
 def test_renamed_button_ranks_above_its_neighbours() -> None:
-    cap = capture(
-        N("main")(
-            N("form", label="Checkout")(
-                N("textbox", label="Name", rect=(20, 300, 100, 20)),
-                N("button", label="Cancel", rect=(140, 400, 100, 20)),
-                N("button", label="Submit order", rect=(20, 400, 100, 20)),
-            ),
-            N("link", label="Place an order by phone", rect=(20, 700, 100, 20)),
-        )
-    )
-    ranked = rank(cap, RECORDED)
+    cap, recorded, _ = renamed_submit()
+    ranked = rank(cap, recorded)
     assert ranked[0].node.label == "Submit order"
     assert ranked[0].score > ranked[1].score
     assert "role" in ranked[0].basis and "ancestry" in ranked[0].basis
