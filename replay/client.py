@@ -19,10 +19,10 @@ from replay.session.protocol import (
     check_daemon_env,
     check_home,
     check_peer,
+    check_session_name,
     replay_home,
     session_key,
     socket_path,
-    valid_session_name,
 )
 
 TYPE_CHECKING = False  # (typing costs ~5 ms of every command: only the type checker imports it)
@@ -36,13 +36,17 @@ RETRIES_WHILE_EXITING = 100  # × 50 ms: a daemon that is exiting takes a moment
 class Client:
     """Operations on one session of the per-user daemon; errors raise our ``ReplayError`` family."""
 
-    def __init__(self, session: str | None = None, *, home: str | None = None, cwd: str | None = None) -> None:
+    def __init__(
+        self, session: str | None = None, *, home: str | None = None, cwd: str | None = None, fresh: bool = False
+    ) -> None:
+        """``fresh``: `run` always gets a new ephemeral session, whatever REPLAY_SESSION says (a verification,
+        a suite attempt, a heal's acceptance)."""
         self.home = os.path.abspath(home or replay_home())
         name = session or os.environ.get("REPLAY_SESSION")
-        if name is not None and not valid_session_name(name):
-            raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+        if name is not None:
+            check_session_name(name)
         self.session = session_key(name, cwd or os.getcwd())
-        self.explicit = name is not None  # `run` uses an ephemeral session unless one is named
+        self.explicit = name is not None and not fresh  # `run` uses an ephemeral session unless one is named
         self.cwd = cwd or os.getcwd()
 
     # transport ----------------------------------------------------------------------------

@@ -11,6 +11,7 @@ import math
 from replay.errors import InvalidArgs
 
 MAX_MS = 3_600_000  # every duration: at most an hour
+DEFAULT_TIMEOUT_MS = 5000  # a step's timeout when neither the script's context nor the caller sets one
 LEVELS = ("digest", "default", "full")  # a divergence report's size (engine/divergence.py sizes them)
 MAX_REPAIR = 3  # repair rounds per divergence
 

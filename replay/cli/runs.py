@@ -115,8 +115,7 @@ def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level
     read_text(file)
     values = dict(parse_cli_assignment(p) for p in env_pairs)
     try:
-        fresh = Client(None)
-        fresh.explicit = False  # always a new session, whatever REPLAY_SESSION says
+        fresh = Client(fresh=True)
         result = fresh.run(file, values=values, timeout=timeout, level=level)
     except DivergenceError as err:
         exit_with_divergence(err, file, as_json, f"verification FAILED: {file} diverges in a fresh session")

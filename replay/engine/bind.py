@@ -16,7 +16,7 @@ from replay.errors import ActionFailed, AmbiguousMatch, ElementNotFound, ReplayE
 from replay.script.ast import Target
 from replay.script.evidence import TargetEvidence
 from replay.script.registry import PHASE_ACT
-from replay.script.selector import Selector, format_selector
+from replay.script.selector import Selector, format_selector, ref_index
 from replay.script.text import fold
 from replay.tree.identity import identity_members, record_evidence, verify
 from replay.tree.match import Resolution, describe, resolve
@@ -50,7 +50,7 @@ def ref_node(state: StepState, target: Target) -> tuple[Capture, Node]:
         raise StaleRef(
             f"{target.ref}: no snapshot has issued refs in this session", hint="run `replay snapshot -i` first"
         )
-    index = int(target.ref[2:])
+    index = ref_index(target.ref)
     issued = state.refs_capture
     if index >= len(issued.nodes):  # @e0 is the document, which every snapshot prints
         raise StaleRef(

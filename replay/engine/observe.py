@@ -16,6 +16,7 @@ from replay.engine.state import Step, StepState, StepStopped, brief, capture, jo
 from replay.errors import AssertionFailed, ElementNotFound, StaleRef
 from replay.script.ast import Target
 from replay.script.evidence import encode
+from replay.script.selector import ref_index
 from replay.script.text import fold
 from replay.session.journal import PLAN
 from replay.tree.identity import identity_members, record_evidence, self_check
@@ -126,7 +127,7 @@ async def wait_target(state: StepState, step: Step) -> dict[str, Any]:
     async def probe() -> tuple[bool, tuple[Capture | None, list[Node], bool]]:
         if target.ref is not None:
             issued = state.refs_capture
-            present = await state.driver.is_attached(issued.generation, int(target.ref[2:])) if issued else False
+            present = await state.driver.is_attached(issued.generation, ref_index(target.ref)) if issued else False
             return present != absent, (None, [], present)
         assert target.selector is not None
         taken = await capture(state)

@@ -10,6 +10,7 @@ from typing import Any, NoReturn
 from replay.engine import step as pipeline
 from replay.engine.divergence import Binding, Divergence, build_divergence
 from replay.errors import ActionFailed, AmbiguousMatch, DivergenceError, ReplayError, StaleRef
+from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script.plan import Plan, Step
 from replay.session.journal import PLAN
 from replay.tree.model import Capture
@@ -61,7 +62,7 @@ class RunOptions:
 
     start: int = 1
     values: dict[str, str] = field(default_factory=dict)
-    timeout_ms: int = 5000
+    timeout_ms: int = DEFAULT_TIMEOUT_MS
     level: str = "default"
     artifacts_dir: str = "."
     held: bool | None = None  # repairSessionHeld, for armed runs

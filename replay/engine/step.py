@@ -37,6 +37,7 @@ from replay.errors import (
     TargetExists,
     Timeout,
 )
+from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
 from replay.script.redact import secrets_of
@@ -52,7 +53,6 @@ from replay.tree.model import Node
 
 __all__ = ["PIPELINE_OPS", "StepState", "StepStopped", "capture", "execute"]
 
-DEFAULT_TIMEOUT_MS = 5000
 NAVIGATION_TIMEOUT_MS = 30000
 BUDGET_GRACE_S = MATCH_GRACE_S
 

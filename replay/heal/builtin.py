@@ -15,6 +15,7 @@ from replay.engine.hint import Container, RepairHint, container_present_for, rec
 from replay.errors import InvalidArgs
 from replay.script.ast import Target
 from replay.script.evidence import TargetEvidence
+from replay.script.selector import ref_index
 from replay.tree.identity import find_anchor
 from replay.tree.model import Capture, Node
 from replay.tree.suggest import Suggestion, rank
@@ -112,7 +113,7 @@ async def perform(session: Session) -> dict[str, Any]:
     observed = d.binding.get("observed")
     matched = None
     if capture is not None and isinstance(observed, dict) and str(observed.get("ref", "")).startswith("@e"):
-        at = int(str(observed["ref"])[2:])
+        at = ref_index(str(observed["ref"]))
         matched = capture.nodes[at] if 0 < at < len(capture.nodes) else None
     decision = decide(d.repair_hint, step.action.annotation, capture, matched=matched, base=session.base)
     if decision.node is None:

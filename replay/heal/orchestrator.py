@@ -299,8 +299,7 @@ class Healer:
     def _publish_and_gate(self) -> HealOutcome:
         """Publish the healed script (never over a file), then the acceptance gate: a fresh session."""
         healed = str(self.client.close().get("healed") or "")
-        fresh = Client(None, home=self.client.home, cwd=self.cwd)
-        fresh.explicit = False  # a new session, whatever REPLAY_SESSION says
+        fresh = Client(home=self.client.home, cwd=self.cwd, fresh=True)
         try:
             with self._timed("acceptance"):
                 result = fresh.run(healed, values=self.options.values, timeout=self.options.timeout_ms)

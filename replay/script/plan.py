@@ -7,13 +7,13 @@ import json
 from dataclasses import dataclass
 
 from replay.errors import Location, ReplayError, UnsupportedCommand, UnsupportedPlatform
+from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Script, Target
 from replay.script.registry import PLATFORMS, REGISTRY
 from replay.script.selector import format_selector
 
 DEFAULT_PLATFORM = "web"
-DEFAULT_TIMEOUT_MS = 5000
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,11 @@ _KEY = re.compile(r"[A-Za-z][A-Za-z0-9_-]*")
 REF = re.compile(r"@e(?:0|[1-9][0-9]{0,8})\Z")  # @e0 is the document; a generation never holds a billion nodes
 
 
+def ref_index(ref: str) -> int:
+    """The node index a ref (``@e7``, already checked against ``REF``) names in its generation."""
+    return int(ref[2:])
+
+
 def normalize_text(text: str) -> str:
     """Bare text selectors match normalized, so they are stored normalized (``text.normalize``)."""
     return normalize(text) or ""

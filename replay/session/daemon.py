@@ -46,10 +46,10 @@ from replay.session.protocol import (
     HEARTBEAT_S,
     MAX_MESSAGE,
     check_home,
+    check_session_name,
     peer_uid,
     shown_name,
     socket_path,
-    valid_session_name,
 )
 from replay.session.publish import clear_staging
 from replay.session.session import Session
@@ -132,9 +132,7 @@ class Daemon:
             return await self._run(request)
         if op not in ("divergence", "heal_builtin", "close", "command"):
             raise InvalidArgs(f"unknown request {op!r}", hint="see replay.client.Client for the requests")
-        name = str(request.get("session") or "")
-        if not valid_session_name(name):
-            raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+        name = check_session_name(str(request.get("session") or ""))
         if op == "divergence":
             level = check_level(request.get("level") or "default")
             session = await self._session(name, {}, create=False)
@@ -227,9 +225,7 @@ class Daemon:
 
         script, plan, display = runs.load_plan(request)
         requested = request.get("session")
-        name = str(requested) if requested else f"run-{secrets.token_hex(3)}"
-        if not valid_session_name(name):
-            raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+        name = check_session_name(str(requested) if requested else f"run-{secrets.token_hex(3)}")
         artifacts = str(request.get("artifacts_dir") or os.path.join(self.home, "artifacts", name))
         shown = shown_name(name)
         from_step = request.get("from")

@@ -113,6 +113,15 @@ def valid_session_name(name: str) -> bool:
     return bool(_NAME.match(name))
 
 
+def check_session_name(name: str) -> str:
+    """``name`` when it is a valid session name; else INVALID_ARGS (the one message every surface gives)."""
+    if not valid_session_name(name):
+        from replay.errors import InvalidArgs
+
+        raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+    return name
+
+
 def session_key(name: str | None, cwd: str) -> str:
     """The daemon-side key: explicit names are per user; ``default`` is scoped to the working directory."""
     name = name or os.environ.get("REPLAY_SESSION") or DEFAULT_SESSION

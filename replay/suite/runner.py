@@ -235,8 +235,7 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
     os.makedirs(directory, mode=0o700, exist_ok=True)
     with open_private(os.path.join(directory, os.path.basename(entry.path))) as dst:
         dst.write(script_excerpt(read_text(entry.path)))  # the script as run, without what it types
-    client = Client(home=home)
-    client.explicit = False  # a fresh ephemeral session per attempt
+    client = Client(home=home, fresh=True)  # a fresh ephemeral session per attempt
     t0 = time.monotonic()
     shot = os.path.join(directory, "screenshot.png")
     traced = options.trace in ("on", "retain-on-failure") or (options.trace == "on-first-retry" and number == 2)

@@ -7,6 +7,7 @@ from typing import Any
 
 from replay.errors import InvalidArgs
 from replay.script.parser import parse_target
+from replay.script.selector import ref_index
 from replay.tree.match import resolve
 from replay.tree.model import Capture, Node
 
@@ -54,7 +55,7 @@ def scope_root(capture: Capture, scope: str) -> Node:
     """The node a ``-s SCOPE`` selector or label names."""
     target = parse_target(scope, _where())
     if target.ref is not None:
-        index = int(target.ref[2:])
+        index = ref_index(target.ref)
         if index >= len(capture.nodes):
             raise InvalidArgs(f"-s {scope}: no such ref in this snapshot", hint="take a full snapshot first")
         return capture.nodes[index]
