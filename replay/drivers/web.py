@@ -400,7 +400,7 @@ class WebDriver:
 
     async def _act_on(self, el: Locator, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         try:
-            if command in ("click", "press"):
+            if command == "click":
                 await el.click(timeout=timeout_ms)
             elif command == "dblclick":
                 await el.dblclick(timeout=timeout_ms)

@@ -239,11 +239,6 @@ class Healer:
             self.say(f"{self._label(d, k)}: agent {turn.status}" + (f" — {turn.notes[0]}" if turn.notes else ""))
         return turn
 
-    def _remaining_s(self) -> float | None:
-        if self.options.deadline_s is None:
-            return None
-        return max(0.0, self.options.deadline_s - (time.monotonic() - self.started))
-
     def _label(self, d: dict[str, Any], k: int) -> str:
         return f"{os.path.basename(self.path)}[step {d['step']['index']}] repair {k}/{self.options.repair}"
 
