@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -206,14 +207,22 @@ FIFTY = [
 ]
 
 
-SMALL, BIG = "index.html", "admin.html"  # the shop's page, and the same inside an 800-row orders table
+SMALL = "index.html"  # the shop's page
+
+
+def with_rows(rows: int) -> str:
+    """The shop's page inside an orders table of ``rows`` rows (~6 tree nodes a row; shop.js renders it)."""
+    return f"{SMALL}?rows={rows}"
+
+
+BIG = with_rows(800)
 
 
 def record_fifty(url: str, home: str, page: str = SMALL) -> Path:
     """Record a clean 50-step flow (open + 49 actions) on the fixture shop's ``page``, with evidence."""
     from replay.client import Client
 
-    out = Path(home) / f"fifty-{page.split('.')[0]}.ad"
+    out = Path(home) / f"fifty-{re.sub(r'[^a-z0-9]+', '-', page)}.ad"
     c = Client("bench-record", home=home, cwd=home)
     c.open(f"{url}/shop/{page}", save_script=str(out))
     snap = c.snapshot(interactive=True)["text"]
@@ -905,7 +914,7 @@ async def _look_and_act(flow: Path, rounds: int = 3) -> tuple[float, float]:
 
 
 def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float, float, float]]:
-    """The 50-step flow in-process and in warm Playwright on the admin page with ``SIZES`` rows:
+    """The 50-step flow in-process and in warm Playwright on the shop's page with ``SIZES`` orders rows:
     (rows, tree nodes, replay ms per action, Playwright ms per action, replay's look, its act),
     medians of alternating pairs."""
     from replay.client import Client
@@ -916,7 +925,7 @@ def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float, float, f
     out = []
     try:
         with serve() as url:
-            flow = record_fifty(url, home, f"{BIG}?rows={SIZES[0]}")
+            flow = record_fifty(url, home, with_rows(SIZES[0]))
             client = Client(home=home, cwd=home)
             lines = [line for line in flow.read_text().splitlines() if line and not line.startswith(("#", "context"))]
             actions = sum(1 for line in lines if line.split()[0] not in ("open", "close"))
@@ -930,7 +939,7 @@ def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float, float, f
                     return time.perf_counter() - t
 
                 def theirs(n: int = rows) -> float:
-                    return playwright.fifty(url, f"{BIG}?rows={n}")
+                    return playwright.fifty(url, with_rows(n))
 
                 ours()
                 theirs()
@@ -943,7 +952,7 @@ def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float, float, f
                     browser = WebBrowser()
                     await browser.start()
                     driver = await browser.new_driver()
-                    await driver.navigate(f"{url}/shop/{BIG}?rows={n}", 30000)
+                    await driver.navigate(f"{url}/shop/{with_rows(n)}", 30000)
                     nodes = len((await driver.capture(1)).nodes)
                     await driver.close()
                     await browser.stop()

@@ -97,18 +97,21 @@ def line_of(raw: Action, target: Target | None = None) -> str:
     return format_action(replace(raw, params=params, flags=flags))
 
 
+def _keep(state: StepState) -> int | None:
+    """The refs generation of the latest snapshot: its nodes stay actable whatever is looked at next."""
+    return state.refs_capture.generation if state.refs_capture is not None else None
+
+
 async def capture(state: StepState) -> Capture:
     """A fresh capture under a new generation (the refs generation stays actable)."""
     state.generation += 1
-    keep = state.refs_capture.generation if state.refs_capture is not None else None
-    return await state.driver.capture(state.generation, keep)
+    return await state.driver.capture(state.generation, _keep(state))
 
 
 async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:
     """A targeted view under a new generation (SPEC §13), or None where the driver cannot take one
     (then no generation is used up: the full capture that follows is numbered as it always was)."""
-    keep = state.refs_capture.generation if state.refs_capture is not None else None
-    taken = await state.driver.view(state.generation + 1, keep, spec)
+    taken = await state.driver.view(state.generation + 1, _keep(state), spec)
     if taken is not None:
         state.generation += 1
     return taken
