@@ -30,11 +30,15 @@ from .conftest import ROOT, Chromium
 
 pytestmark = pytest.mark.integration
 
-PAGES = sorted(
-    str(p.relative_to(ROOT / "fixtures" / "web"))
-    for p in (ROOT / "fixtures" / "web").rglob("*.html")
-    if "node_modules" not in p.parts and "dist" not in p.parts
-) + [f"members/{v}/index.html" for v in ("v1", "renamed", "table", "resorted")] + ["shop/index.html?rows=200"]
+PAGES = (
+    sorted(
+        str(p.relative_to(ROOT / "fixtures" / "web"))
+        for p in (ROOT / "fixtures" / "web").rglob("*.html")
+        if "node_modules" not in p.parts and "dist" not in p.parts
+    )
+    + [f"members/{v}/index.html" for v in ("v1", "renamed", "table", "resorted")]
+    + ["shop/index.html?rows=200"]
+)
 FULL = 1  # the full capture's generation, kept actable while the views come and go
 EXAMPLES = 25
 
