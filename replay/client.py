@@ -5,10 +5,9 @@ Imports only the standard library and our light modules, so ``replay click @e3``
 
 from __future__ import annotations
 
-import contextlib
+import _socket  # the C socket type: socket.py's enum conversions cost ~5 ms of every command
 import json
 import os
-import socket
 import sys
 import time
 
@@ -51,10 +50,10 @@ class Client:
 
     # transport ----------------------------------------------------------------------------
 
-    def _connect(self) -> socket.socket:
+    def _connect(self) -> _socket.socket:
         check_home(self.home)  # never talk to a socket in another user's home
         path = socket_path(self.home)
-        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
         sock.settimeout(SILENCE_S)  # a daemon at work says so every HEARTBEAT_S
         try:
             sock.connect(path)
@@ -88,7 +87,7 @@ class Client:
                 close_fds=True,
             )
 
-    def _connect_or_start(self) -> socket.socket:
+    def _connect_or_start(self) -> _socket.socket:
         try:
             return self._connect()
         except (FileNotFoundError, ConnectionRefusedError):
@@ -131,19 +130,20 @@ class Client:
                     details={"absent": True},
                 ) from None
         data = b""
-        with contextlib.closing(sock):
-            try:
-                sock.sendall(line)
-                while not data.endswith(b"\n"):
-                    chunk = sock.recv(1 << 16)
-                    if not chunk:
-                        break
-                    data = (data + chunk).lstrip(b"\n")  # heartbeats: the daemon is still at work
-            except OSError as exc:  # a timeout, a reset: the daemon died or hangs
-                raise DaemonUnavailable(
-                    f"no answer from the session daemon ({exc.__class__.__name__})",
-                    hint=f"see {os.path.join(self.home, 'daemon.log')}",
-                ) from None
+        try:
+            sock.sendall(line)
+            while not data.endswith(b"\n"):
+                chunk = sock.recv(1 << 16)
+                if not chunk:
+                    break
+                data = (data + chunk).lstrip(b"\n")  # heartbeats: the daemon is still at work
+        except OSError as exc:  # a timeout, a reset: the daemon died or hangs
+            raise DaemonUnavailable(
+                f"no answer from the session daemon ({exc.__class__.__name__})",
+                hint=f"see {os.path.join(self.home, 'daemon.log')}",
+            ) from None
+        finally:
+            sock.close()
         if not data:
             raise DaemonUnavailable("the session daemon closed the connection", hint="retry; see daemon.log")
         response = json.loads(data)
@@ -327,9 +327,11 @@ def _last_line(path: str) -> str:
 
 def _alive(pid: int) -> bool:
     """Whether ``pid`` still runs (a daemon this process spawned is reaped, not left a zombie)."""
-    with contextlib.suppress(ChildProcessError):
+    try:
         if os.waitpid(pid, os.WNOHANG)[0] == pid:
             return False
+    except ChildProcessError:
+        pass  # not our child: ask the kernel below
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

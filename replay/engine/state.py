@@ -64,6 +64,7 @@ class Step:
     form: Form
     provenance: str
     timeout_ms: int
+    text_only: bool = False  # the caller shows only the text: a snapshot leaves out its structured nodes
 
     @property
     def record_flag(self) -> bool:

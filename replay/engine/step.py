@@ -67,12 +67,14 @@ async def execute(
     timeout_ms: int | None = None,
     values: Mapping[str, str] | None = None,
     path: str = "<session>",
+    text_only: bool = False,
 ) -> dict[str, Any]:
     """Run one step on the session and journal it; returns the typed result.
 
     ``${VAR}`` references are resolved with ``values`` for dispatch only: the journal keeps the
     action as written, so a recorded line keeps its ``${VAR}`` tokens. An annotated element step
-    (a plan step carrying ``target-v1`` evidence) acts only on the verified path.
+    (a plan step carrying ``target-v1`` evidence) acts only on the verified path. ``text_only``: the
+    caller prints the result's text (a person at the command line), so a snapshot sends no node list.
     """
     state.last_used = state.clock.now()
     action = resolve_action(raw, values or {}, path)
@@ -83,7 +85,7 @@ async def execute(
             f"`{action.command}` cannot be performed on {state.platform}",
             hint=f"available on: {', '.join(spec.platforms) or 'no platform of this tool'}",
         )
-    step = Step(raw, action, spec.form(action.form), provenance, timeout_ms or DEFAULT_TIMEOUT_MS)
+    step = Step(raw, action, spec.form(action.form), provenance, timeout_ms or DEFAULT_TIMEOUT_MS, text_only)
     handler = _HANDLERS.get(step.form.op)
     if handler is None:
         raise InvalidArgs(
@@ -137,8 +139,9 @@ async def _snapshot(state: StepState, step: Step) -> dict[str, Any]:
         "command": "snapshot",
         "refsGeneration": taken.generation,
         "text": snap.render_text(taken, interactive=interactive, scope=scope_text),
-        "snapshot": snap.render_json(taken, interactive=interactive, scope=scope_text),
     }
+    if not step.text_only:
+        result["snapshot"] = snap.render_json(taken, interactive=interactive, scope=scope_text)
     journal(state, step, record=step.written(observation=True), line=step.line())
     return result
 

@@ -314,7 +314,11 @@ class Daemon:
             values = {str(k): str(v) for k, v in _object(options, "values").items()}
             try:
                 result = await step.execute(
-                    session, action, timeout_ms=int(timeout) if timeout else None, values=values
+                    session,
+                    action,
+                    timeout_ms=int(timeout) if timeout else None,
+                    values=values,
+                    text_only=options.get("textOnly") is True,
                 )
             except step.StepStopped as stop:
                 raise stop.error from None

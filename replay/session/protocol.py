@@ -5,12 +5,15 @@ Kept free of heavy imports: the CLI client path must not load Playwright or lxml
 
 from __future__ import annotations
 
+import _socket  # the C socket type: socket.py's enum conversions cost ~5 ms of every command
 import os
 import re
-import socket
 import stat
 import struct
-from collections.abc import Mapping
+
+TYPE_CHECKING = False  # (typing costs ~5 ms of every command: only the type checker imports it)
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 DEFAULT_SESSION = "default"
 # one request or response line, far above any realistic script (a 70 KB `fill` is fine; 40 MB is not)
@@ -35,10 +38,10 @@ def socket_path(home: str) -> str:
 MAX_SOCKET_PATH = 107  # sun_path is 108 bytes with its NUL
 
 
-def peer_uid(sock: socket.socket) -> int | None:
+def peer_uid(sock: _socket.socket) -> int | None:
     """The uid of the process at the other end of a Unix socket (Linux SO_PEERCRED)."""
     try:
-        creds = sock.getsockopt(socket.SOL_SOCKET, socket.SO_PEERCRED, struct.calcsize("3i"))
+        creds = sock.getsockopt(_socket.SOL_SOCKET, _socket.SO_PEERCRED, struct.calcsize("3i"))
     except (OSError, AttributeError):
         return None
     _pid, uid, _gid = struct.unpack("3i", creds)
@@ -96,7 +99,7 @@ def check_daemon_env(environ: Mapping[str, str]) -> None:
             )
 
 
-def check_peer(sock: socket.socket, home: str) -> None:
+def check_peer(sock: _socket.socket, home: str) -> None:
     """Refuse a daemon socket served by another user (checked on the connection itself)."""
     uid = peer_uid(sock)
     if uid is not None and uid != os.getuid():
@@ -122,13 +125,20 @@ def check_session_name(name: str) -> str:
     return name
 
 
+def _sha1_hex(data: bytes) -> str:
+    """SHA-1 in hex (it only names the default session) without loading OpenSSL: ~5 ms of every command."""
+    try:
+        from _sha1 import sha1
+    except ImportError:  # pragma: no cover - a Python built without its own hashes
+        from hashlib import sha1
+    return sha1(data).hexdigest()
+
+
 def session_key(name: str | None, cwd: str) -> str:
     """The daemon-side key: explicit names are per user; ``default`` is scoped to the working directory."""
     name = name or os.environ.get("REPLAY_SESSION") or DEFAULT_SESSION
     if name == DEFAULT_SESSION:
-        import hashlib  # only for the default session: kept off the import path of every command
-
-        digest = hashlib.sha1(os.path.realpath(cwd).encode("utf-8")).hexdigest()[:10]
+        digest = _sha1_hex(os.path.realpath(cwd).encode("utf-8"))[:10]
         return f"{DEFAULT_SESSION}-{digest}"
     return name
 

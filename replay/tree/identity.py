@@ -111,13 +111,13 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
         return False
     if ev.basis == STRUCTURAL and not alone_in(node, ev.anchor or ev.scope):
         return False
-    if ev.ancestry:
-        actual = node.ancestors()
-        if len(actual) < len(ev.ancestry):
+    have = node.parent_node  # the recorded ancestry is a prefix of the node's, nearest first
+    for want in ev.ancestry:
+        if have is None or have.parent_node is None:  # (the document root is no ancestor)
             return False
-        for want, have in zip(ev.ancestry, actual, strict=False):
-            if have.role != want.role or normalize(have.label) != want.label:
-                return False
+        if have.role != want.role or normalize(have.label) != want.label:
+            return False
+        have = have.parent_node
     return True
 
 
@@ -251,12 +251,14 @@ def viewport_order(capture: Capture, node: Node, ev: TargetEvidence) -> int:
     return peers.index(node)
 
 
-def viewport_orders(capture: Capture, ev: TargetEvidence) -> dict[int, int]:
-    """``viewport_order`` of every identity peer at once, by node position: one pass over the tree
-    and one sort per region, so verification stays linear in the number of look-alikes."""
+def viewport_orders(capture: Capture, ev: TargetEvidence, peers: list[Node] | None = None) -> dict[int, int]:
+    """``viewport_order`` of every identity peer (``peers``: the tree's identity members when the
+    caller has them) at once, by node position: one pass over the tree and one sort per region, so
+    verification stays linear in the number of look-alikes."""
     regions: dict[int, list[Node]] = {}
-    for n in identity_members(capture, ev):
-        region = region_of(n)
+    cache: dict[int, Node | None] = {}
+    for n in identity_members(capture, ev) if peers is None else peers:
+        region = region_of(n, cache)
         regions.setdefault(-1 if region is None else region.position, []).append(n)
     orders: dict[int, int] = {}
     for peers in regions.values():
@@ -414,7 +416,7 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
             resolution=resolution,
             mismatches=[f"the selector resolves to {winner.ref}, the recorded element is {target.ref}"],
         )
-    isolated, signal = _isolate(capture, members, ev)
+    isolated, signal = _isolate(capture, matches, members, ev)
     if isolated is None:
         return make(DivergenceKind.IDENTITY_UNVERIFIABLE, resolution=resolution)
     if winner is None:
@@ -429,18 +431,28 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     )
 
 
-def _isolate(capture: Capture, members: list[Node], ev: TargetEvidence) -> tuple[Node | None, str | None]:
+def _isolate(
+    capture: Capture, matches: list[Node], members: list[Node], ev: TargetEvidence
+) -> tuple[Node | None, str | None]:
     if ev.sibling is not None:
         by_sibling = [m for m in members if sibling_of(m) == ev.sibling]
         if len(by_sibling) == 1:
             return by_sibling[0], "sibling"
     if ev.viewport_order is not None:
-        same_region = [m for m in members if region_identity(region_of(m)) == ev.scroll_region]
-        orders = viewport_orders(capture, ev) if same_region else {}
+        regions: dict[int, Node | None] = {}
+        same_region = [m for m in members if region_identity(region_of(m, regions)) == ev.scroll_region]
+        orders = viewport_orders(capture, ev, _tree_members(capture, ev, matches, members)) if same_region else {}
         by_order = [m for m in same_region if orders.get(m.position) == ev.viewport_order]
         if len(by_order) == 1:
             return by_order[0], "viewportOrder"
     return None, None
+
+
+def _tree_members(capture: Capture, ev: TargetEvidence, matches: list[Node], members: list[Node]) -> list[Node]:
+    """The tree's identity members, judging only the nodes ``matches`` did not already decide."""
+    decided, chosen = set(matches), set(members)  # (a capture keeps its nodes: one proxy each)
+    pool = capture.by_value("role", ev.role) if ev.role else []
+    return [n for n in pool if (n in chosen if n in decided else carries_identity(n, ev))]
 
 
 def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvidence) -> TargetEvidence:

@@ -16,7 +16,7 @@ import regex
 from replay.errors import InvalidArgs, Timeout
 from replay.script.selector import HAS_TEXT, NTH, Chain, Selector, Term, compile_regex
 from replay.script.text import fold
-from replay.tree.model import Capture, Node
+from replay.tree.model import INDEXED_KEYS, Capture, Node
 
 MAX_CANDIDATES = 5
 
@@ -93,9 +93,6 @@ _ATTRIBUTE = {
 }
 
 
-_INDEXED = ("id", "label", "text", "placeholder", "value", "href")  # equality answered from Capture.by_value
-
-
 def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | None = None) -> list[Node]:
     """A superset of the matches, narrowed in C by XPath: exact role/tag, and present attributes.
 
@@ -104,7 +101,7 @@ def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | 
     ``within``: only strict descendants of these nodes (the scope of a ``>>`` link).
     """
     if within is None:
-        exact = next((t for t in terms if t.key in _INDEXED and t.op == "=" and isinstance(t.value, str)), None)
+        exact = next((t for t in terms if t.key in INDEXED_KEYS and t.op == "=" and isinstance(t.value, str)), None)
         if exact is not None:
             return capture.by_value(exact.key, fold(str(exact.value)))
     predicates: list[str] = []

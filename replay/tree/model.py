@@ -235,6 +235,8 @@ _PARSER = etree.XMLParser(huge_tree=True, resolve_entities=False, no_network=Tru
 _PARSER.set_element_class_lookup(_LOOKUP)
 
 
+# the text keys ``Capture.by_value`` answers besides ``role``: each an attribute of its own name
+INDEXED_KEYS = ("id", "label", "text", "placeholder", "value", "href")
 _LABELED_OR_ACTIONABLE = "\0labeled-or-actionable"  # (not a selector key) Capture._index's list of them
 
 
@@ -266,7 +268,8 @@ class Capture:
         """Nodes (document order, root excluded) whose field ``key`` folds to ``folded``.
 
         Built once per capture and key: recording and verification ask many equality questions
-        of the same capture, and a lookup beats a scan of every node each time.
+        of the same capture, and a lookup beats a scan of every node each time. (One Python pass
+        reading the attribute: an XPath predicate per value is slower in libxml2.)
         """
         from replay.script.text import fold
 
@@ -276,9 +279,10 @@ class Capture:
             if key == "role":  # lower-case ASCII tokens, "generic" when absent: their own fold
                 for n in self.nodes[1:]:
                     index.setdefault(n.get("role") or "generic", []).append(n)
-            else:
+            else:  # the text keys are attributes of their own name
+                assert key in INDEXED_KEYS, key
                 for n in self.nodes[1:]:
-                    value = n.field(key)
+                    value = n.get(key)
                     if value:
                         index.setdefault(fold(value), []).append(n)
             self._index[key] = index

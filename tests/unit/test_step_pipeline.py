@@ -87,6 +87,14 @@ def test_a_ref_acts_on_its_element_in_the_fresh_capture(tmp_path: Path) -> None:
     assert result["resolution"] == {"kind": "ref", "matchCount": 1, "ref": "@e7", "refsGeneration": 1}
 
 
+def test_a_snapshot_for_its_text_only_sends_the_same_text_and_no_node_list(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    full = typed(s, "snapshot", "-i")
+    brief = typed(s, "snapshot", "-i", text_only=True)
+    assert [n["ref"] for n in full["snapshot"]["nodes"]][:2] == ["@e0", "@e1"]
+    assert "snapshot" not in brief and brief["text"] == full["text"]
+
+
 def test_a_ref_without_a_snapshot_is_stale(tmp_path: Path) -> None:
     with pytest.raises(StaleRef, match="no snapshot"):
         typed(session(tmp_path, ROWS), "click", "@e3")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -113,13 +114,31 @@ def test_the_fast_path_imports_neither_click_nor_the_script_language_nor_typing(
     import sys
 
     code = (
-        "import sys\nfrom replay.cli.fast import main\nsys.argv = ['replay', 'snapshot', '-i', '--session', 'none']\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
+        "from replay.cli.fast import fast\nfast(['snapshot', '-i', '--session', 'none'])\nimport sys\n"
         "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright', 'typing')"
         " or m.startswith('replay.script') or m.startswith('replay.engine')))\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert "LOADED []" in out.stdout, out.stdout + out.stderr
+
+
+def test_a_fast_command_exits_at_once_with_its_code_and_its_output_flushed(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    from replay.errors import SessionNotFound
+
+    # ``os._exit`` skips the interpreter's teardown: what was written must still reach the pipe
+    out = subprocess.run(
+        [sys.executable, "-m", "replay", "snapshot", "-i", "--session", "none", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={"PATH": "/usr/bin:/bin", "REPLAY_HOME": str(tmp_path)},
+    )
+    assert out.returncode == SessionNotFound.exit_code
+    assert json.loads(out.stdout)["error"]["code"] == "SESSION_NOT_FOUND"  # (a pipe: block-buffered)
+    assert out.stderr.startswith("error: SESSION_NOT_FOUND: no session is open\n"), out.stderr
 
 
 def test_a_fast_run_imports_neither_click_nor_the_script_language_nor_typing(tmp_path: Path) -> None:
@@ -132,7 +151,7 @@ def test_a_fast_run_imports_neither_click_nor_the_script_language_nor_typing(tmp
         "import sys\nimport replay.client\n"
         # the daemon's answer, so that no daemon starts: what is imported on the way is the point
         "replay.client.Client.run = lambda self, *a, **k: {'ran': 1, 'elapsedSeconds': 0.1}\n"
-        f"from replay.cli.fast import main\nsys.argv = ['replay', 'run', {str(flow)!r}, '-e', 'A=1']\nmain()\n"
+        f"from replay.cli.fast import fast\nfast(['run', {str(flow)!r}, '-e', 'A=1'])\n"
         "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright', 'typing')"
         " or m.startswith('replay.script') or m.startswith('replay.engine')))\n"
     )
