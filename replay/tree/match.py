@@ -101,7 +101,18 @@ def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | 
     ``within``: only strict descendants of these nodes (the scope of a ``>>`` link).
     """
     if within is None:
-        exact = next((t for t in terms if t.key in INDEXED_KEYS and t.op == "=" and isinstance(t.value, str)), None)
+        # a role's nodes first: verification reads that index anyway (identity starts with the role),
+        # and one pass over the roles costs less than folding every label; generic nodes are too many
+        exact = next(
+            (
+                t
+                for t in terms
+                if t.key == "role" and t.op == "=" and isinstance(t.value, str) and fold(t.value) != "generic"
+            ),
+            None,
+        )
+        if exact is None:
+            exact = next((t for t in terms if t.key in INDEXED_KEYS and t.op == "=" and isinstance(t.value, str)), None)
         if exact is not None:
             return capture.by_value(exact.key, fold(str(exact.value)))
     predicates: list[str] = []
