@@ -39,14 +39,15 @@ def id_is_unique(capture: Capture, node: Node) -> bool:
     return sum(1 for n in capture.nodes if n.test_id == node.test_id) == 1
 
 
-def region_of(node: Node, cache: dict[int, Node | None] | None = None) -> Node | None:
+def region_of(node: Node, cache: dict[Node, Node | None] | None = None) -> Node | None:
     """The nearest scrollable ancestor element, or None for the page itself.
 
     The document is not a region: a page-level scroller is no container (every screen has one).
-    ``cache`` (position → region) lets a caller scoring many nodes derive each from its parent's.
+    ``cache`` (node → region; a capture keeps one proxy per node) lets a caller scoring many nodes
+    derive each from its parent's.
     """
-    if cache is not None and node.position in cache:
-        return cache[node.position]
+    if cache is not None and node in cache:
+        return cache[node]
     parent = node.parent_node
     if parent is None or parent.parent_node is None:
         found = None
@@ -55,7 +56,7 @@ def region_of(node: Node, cache: dict[int, Node | None] | None = None) -> Node |
     else:
         found = region_of(parent, cache)
     if cache is not None:
-        cache[node.position] = found
+        cache[node] = found
     return found
 
 
@@ -256,7 +257,7 @@ def viewport_orders(capture: Capture, ev: TargetEvidence, peers: list[Node] | No
     caller has them) at once, by node position: one pass over the tree and one sort per region, so
     verification stays linear in the number of look-alikes."""
     regions: dict[int, list[Node]] = {}
-    cache: dict[int, Node | None] = {}
+    cache: dict[Node, Node | None] = {}
     for n in identity_members(capture, ev) if peers is None else peers:
         region = region_of(n, cache)
         regions.setdefault(-1 if region is None else region.position, []).append(n)
@@ -439,7 +440,7 @@ def _isolate(
         if len(by_sibling) == 1:
             return by_sibling[0], "sibling"
     if ev.viewport_order is not None:
-        regions: dict[int, Node | None] = {}
+        regions: dict[Node, Node | None] = {}
         same_region = [m for m in members if region_identity(region_of(m, regions)) == ev.scroll_region]
         orders = viewport_orders(capture, ev, _tree_members(capture, ev, matches, members)) if same_region else {}
         by_order = [m for m in same_region if orders.get(m.position) == ev.viewport_order]

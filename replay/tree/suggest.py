@@ -86,7 +86,7 @@ class _Memo:
 
     def __init__(self) -> None:
         self.chains: dict[int, tuple[Ancestor, ...]] = {}
-        self.regions: dict[int, Node | None] = {}
+        self.regions: dict[Node, Node | None] = {}
 
 
 def _cheap(
