@@ -11,6 +11,7 @@ from typing import Any
 
 from replay.engine.bind import ref_node
 from replay.engine.divergence import Binding
+from replay.engine.journal import PLAN
 from replay.engine.poll import poll_until
 from replay.engine.state import Step, StepState, StepStopped, brief, capture, journal
 from replay.errors import AssertionFailed, ElementNotFound, StaleRef
@@ -18,7 +19,6 @@ from replay.script.ast import Target
 from replay.script.evidence import encode
 from replay.script.selector import ref_index
 from replay.script.text import fold
-from replay.session.journal import PLAN
 from replay.tree.identity import identity_members, record_evidence, self_check
 from replay.tree.match import Resolution, describe, match_set, resolve
 from replay.tree.model import Capture, Node

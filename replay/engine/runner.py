@@ -9,10 +9,10 @@ from typing import Any, NoReturn
 
 from replay.engine import step as pipeline
 from replay.engine.divergence import Binding, Divergence, build_divergence
+from replay.engine.journal import PLAN
 from replay.errors import ActionFailed, AmbiguousMatch, DivergenceError, ReplayError, StaleRef
 from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script.plan import Plan, Step
-from replay.session.journal import PLAN
 from replay.tree.model import Capture
 
 

@@ -11,13 +11,13 @@ from typing import Any, Protocol
 
 from replay.drivers.base import Driver
 from replay.engine.divergence import Binding
+from replay.engine.journal import Journal, JournalEntry, written_to_script
 from replay.engine.poll import Clock
 from replay.errors import ReplayError
 from replay.script.ast import Action, Target
 from replay.script.formatter import format_action
 from replay.script.registry import Form
 from replay.script.selector import format_selector
-from replay.session.journal import Journal, JournalEntry, written_to_script
 from replay.tree.model import Capture
 
 

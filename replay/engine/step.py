@@ -26,6 +26,7 @@ from typing import Any
 from replay.engine import observe
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
+from replay.engine.journal import INTERACTIVE, PLAN
 from replay.engine.state import Step, StepState, StepStopped, capture, journal, line_of
 from replay.errors import (
     ActionFailed,
@@ -44,7 +45,6 @@ from replay.script.redact import secrets_of
 from replay.script.registry import PHASE_READ, REGISTRY
 from replay.script.resolve import resolve_action
 from replay.script.selector import Alternative, Selector, Term, escape_templates, format_selector
-from replay.session.journal import INTERACTIVE, PLAN
 from replay.tree import snapshot as snap
 from replay.tree.identity import evidence_target, record_evidence, self_check
 from replay.tree.match import MATCH_DEADLINE, MATCH_GRACE_S, describe

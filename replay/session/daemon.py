@@ -140,7 +140,7 @@ class Daemon:
                 raise InvalidArgs("this session has no divergence", hint="`replay run FLOW.ad --session NAME` first")
             return {"divergence": session.last_divergence.to_dict(level)}
         if op == "heal_builtin":
-            from replay.heal.builtin import perform
+            from replay.session.heal_step import perform
 
             session = await self._session(name, {}, create=False)
             async with session.lock:

@@ -14,8 +14,8 @@ import os
 import time
 from dataclasses import dataclass
 
+from replay.engine.journal import JournalEntry, read_journal_checked
 from replay.files import open_private
-from replay.session.journal import JournalEntry, read_journal_checked
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
 

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
+from replay.engine.journal import JournalEntry
 from replay.errors import Unmaterialized
 from replay.script import evidence as ev_codec
-from replay.session.journal import JournalEntry
+
+
+@dataclass
+class Recording:
+    """Recording state: on, and where ``close`` writes the script."""
+
+    path: str | None = None  # None: the default under $REPLAY_HOME/scripts
+    start: int = 0  # journal position (``Journal.count``) when recording started
 
 
 def script_text(entries: Sequence[JournalEntry], *, platform: str = "web", header: Sequence[str] = ()) -> str:

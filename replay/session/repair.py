@@ -18,18 +18,17 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
+from replay.engine.journal import JournalEntry, read_journal
 from replay.errors import InvalidArgs, RepairSessionExpired, ReplayError, TargetExists
 from replay.files import open_private
-from replay.session.journal import JournalEntry, read_journal
 from replay.session.protocol import shown_name
 from replay.session.publish import publish_exclusive
-from replay.session.recorder import script_text
+from replay.session.recorder import Recording, script_text
 
 if TYPE_CHECKING:
     from replay.script.plan import Plan
-    from replay.session.session import Session
 
 log = logging.getLogger("replay.repair")
 
@@ -169,10 +168,18 @@ def check_arming(plan: Plan, display: str, script_path: str, save_script: str) -
     return target
 
 
-def arm(session: Session, tx: RepairTransaction) -> None:
-    """R1: recording on and the watermark set before step 1; the transaction persisted, a tombstone cleared."""
-    from replay.session.session import Recording
+class Repairing(Protocol):
+    """What a transaction reads and writes of its session (``replay.session.session.Session``)."""
 
+    name: str
+    home: str
+    repair: RepairTransaction | None
+    recording: Recording | None
+    outstanding: bool
+
+
+def arm(session: Repairing, tx: RepairTransaction) -> None:
+    """R1: recording on and the watermark set before step 1; the transaction persisted, a tombstone cleared."""
     clear_tombstone(session.home, session.name)
     session.repair = tx
     session.recording = Recording(tx.target, tx.watermark)
@@ -180,7 +187,7 @@ def arm(session: Session, tx: RepairTransaction) -> None:
     tx.save(repair_path(session.home, session.name))
 
 
-def complete(session: Session) -> None:
+def complete(session: Repairing) -> None:
     """R7: the plan ran through its last executable step with no outstanding divergence."""
     assert session.repair is not None
     session.repair.state = COMPLETE

@@ -12,13 +12,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from replay.drivers.base import Driver
+from replay.engine.journal import Journal
 from replay.engine.poll import SYSTEM_CLOCK, Clock
 from replay.errors import InvalidArgs
 from replay.session import orphans
-from replay.session.journal import Journal
 from replay.session.protocol import shown_name
 from replay.session.publish import publish_exclusive
-from replay.session.recorder import script_text
+from replay.session.recorder import Recording, script_text
 from replay.session.repair import RepairTransaction
 from replay.tree.model import Capture
 
@@ -28,14 +28,6 @@ if TYPE_CHECKING:
 
 
 CLOSE_TIMEOUT_S = 10.0
-
-
-@dataclass
-class Recording:
-    """Recording state: on, and where ``close`` writes the script."""
-
-    path: str | None = None  # None: the default under $REPLAY_HOME/scripts
-    start: int = 0  # journal position (``Journal.count``) when recording started
 
 
 @dataclass

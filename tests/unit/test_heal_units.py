@@ -8,9 +8,9 @@ import stat
 import sys
 from pathlib import Path
 
+from replay.engine.healer import decide
 from replay.heal.agent import Ledger, request, run_turn
 from replay.heal.audit import Round
-from replay.heal.builtin import decide
 from replay.script.evidence import Ancestor, Rect, TargetEvidence
 
 from .treebuild import N, capture

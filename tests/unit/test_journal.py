@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from replay.engine.journal import RELEASE_BATCH, Journal, JournalEntry, read_journal, read_journal_checked
 from replay.errors import CannotWrite
-from replay.session.journal import RELEASE_BATCH, Journal, JournalEntry, read_journal, read_journal_checked
 
 
 def _fill(journal: Journal, n: int) -> None:

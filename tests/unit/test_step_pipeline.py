@@ -11,6 +11,7 @@ from typing import Any, TypeVar
 import pytest
 
 from replay.engine import step as pipeline
+from replay.engine.journal import PLAN, read_journal
 from replay.engine.runner import Runner, RunOptions
 from replay.errors import (
     ActionFailed,
@@ -25,7 +26,6 @@ from replay.errors import (
 from replay.script import build_plan, parse
 from replay.script.evidence import WRITE_PREFIX, Anchor, TargetEvidence, encode
 from replay.script.parser import parse_action, parse_argv
-from replay.session.journal import PLAN, read_journal
 from replay.session.session import Recording, Session
 from replay.tree.verdict import DivergenceKind
 

@@ -8,20 +8,13 @@ matched. It never acts on ``state-repair`` or ``manual``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING, Any
+from dataclasses import dataclass
 
 from replay.engine.hint import Container, RepairHint, container_present_for, recorded_container
-from replay.errors import InvalidArgs
-from replay.script.ast import Target
 from replay.script.evidence import TargetEvidence
-from replay.script.selector import ref_index
 from replay.tree.identity import find_anchor
 from replay.tree.model import Capture, Node
 from replay.tree.suggest import Suggestion, rank
-
-if TYPE_CHECKING:
-    from replay.session.session import Session
 
 MIN_SCORE = 0.8
 MIN_MARGIN = 0.15
@@ -98,37 +91,3 @@ def _plausible_rival(
             continue
         return s.score
     return ranked[-1].score if len(ranked) == RIVALS else 0.0
-
-
-async def perform(session: Session) -> dict[str, Any]:
-    """Daemon side: decide on the session's outstanding divergence and, if sure, perform the failed
-    step on the chosen element — through the step pipeline, so it is recorded like anyone's action."""
-    from replay.engine.step import StepStopped, execute
-
-    d, plan = session.last_divergence, session.plan
-    if d is None or not session.outstanding or plan is None:
-        raise InvalidArgs("this session has no outstanding divergence to heal", hint="run the flow with --save-script")
-    step = plan.steps[d.index - 1]
-    capture = session.refs_capture  # the divergence's own screen
-    observed = d.binding.get("observed")
-    matched = None
-    if capture is not None and isinstance(observed, dict) and str(observed.get("ref", "")).startswith("@e"):
-        at = ref_index(str(observed["ref"]))
-        matched = capture.nodes[at] if 0 < at < len(capture.nodes) else None
-    decision = decide(d.repair_hint, step.action.annotation, capture, matched=matched, base=session.base)
-    if decision.node is None:
-        return {"acted": False, "reason": decision.reason, "score": decision.score}
-    target = Target(ref=decision.node.ref)
-    params = tuple((k, target if k == "target" else v) for k, v in step.action.params)
-    action = replace(step.action, params=params, annotation=None)
-    try:
-        result = await execute(session, action, values=session.values, path=step.path)
-    except StepStopped as stop:
-        raise stop.error from None  # the step itself failed (a disabled button): the caller escalates
-    return {
-        "acted": True,
-        "target": result.get("target"),
-        "selector": result.get("selector"),
-        "score": decision.score,
-        "reason": decision.reason,
-    }

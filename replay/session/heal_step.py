@@ -1,0 +1,47 @@
+"""The built-in healer's daemon side (the ``heal_builtin`` request): decide on the session's
+outstanding divergence (``replay.engine.healer.decide``) and, if sure, perform the failed step on
+the chosen element — through the step pipeline, so it is journaled like anyone's action."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Any
+
+from replay.engine.healer import decide
+from replay.engine.step import StepStopped, execute
+from replay.errors import InvalidArgs
+from replay.script.ast import Target
+from replay.script.selector import ref_index
+from replay.session.session import Session
+
+
+async def perform(session: Session) -> dict[str, Any]:
+    """Decide on the session's outstanding divergence and, if sure, perform the failed
+    step on the chosen element — through the step pipeline, so it is recorded like anyone's action."""
+    d, plan = session.last_divergence, session.plan
+    if d is None or not session.outstanding or plan is None:
+        raise InvalidArgs("this session has no outstanding divergence to heal", hint="run the flow with --save-script")
+    step = plan.steps[d.index - 1]
+    capture = session.refs_capture  # the divergence's own screen
+    observed = d.binding.get("observed")
+    matched = None
+    if capture is not None and isinstance(observed, dict) and str(observed.get("ref", "")).startswith("@e"):
+        at = ref_index(str(observed["ref"]))
+        matched = capture.nodes[at] if 0 < at < len(capture.nodes) else None
+    decision = decide(d.repair_hint, step.action.annotation, capture, matched=matched, base=session.base)
+    if decision.node is None:
+        return {"acted": False, "reason": decision.reason, "score": decision.score}
+    target = Target(ref=decision.node.ref)
+    params = tuple((k, target if k == "target" else v) for k, v in step.action.params)
+    action = replace(step.action, params=params, annotation=None)
+    try:
+        result = await execute(session, action, values=session.values, path=step.path)
+    except StepStopped as stop:
+        raise stop.error from None  # the step itself failed (a disabled button): the caller escalates
+    return {
+        "acted": True,
+        "target": result.get("target"),
+        "selector": result.get("selector"),
+        "score": decision.score,
+        "reason": decision.reason,
+    }
