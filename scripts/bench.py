@@ -121,7 +121,7 @@ def _generated(blocks: int) -> str:
 async def bench_capture() -> list[tuple[str, int, int, float, float]]:
     """Capture beside Playwright's aria_snapshot on the same page, by *tree* nodes, on the generated
     page and on the mixed one."""
-    from replay.drivers.web import WebBrowser
+    from replay.drivers.web.browser import WebBrowser
 
     browser = WebBrowser()
     rows = []
@@ -245,7 +245,7 @@ class WarmPlaywright:
     async def _start(self) -> None:
         from playwright.async_api import async_playwright
 
-        from replay.drivers.web import LAUNCH_ARGS
+        from replay.drivers.web.browser import LAUNCH_ARGS
 
         self.pw = await async_playwright().start()
         self.browser = await self.pw.chromium.launch(executable_path=_chromium(), args=LAUNCH_ARGS)
@@ -409,7 +409,7 @@ def _playwright_clicks(url: str, actions: int, every: int) -> list[float]:
     async def clicks() -> list[float]:
         from playwright.async_api import async_playwright
 
-        from replay.drivers.web import LAUNCH_ARGS
+        from replay.drivers.web.browser import LAUNCH_ARGS
 
         rss = []
         async with async_playwright() as pw:
@@ -473,7 +473,7 @@ def look_alike_page(blocks: int, look_alikes: int) -> str:
 def bench_verify() -> tuple[list[tuple[str, int, float, float]], float]:
     """Verification (+ the divergence, when there is one) on fresh captures of the mixed page at ~5k
     tree nodes: the verified path among 0/20/100/300 look-alikes, and the selector-miss path."""
-    from replay.drivers.web import WebBrowser
+    from replay.drivers.web.browser import WebBrowser
     from replay.engine.divergence import Binding, build_divergence
     from replay.script import parse
     from replay.tree.identity import record_evidence, verify
@@ -546,7 +546,7 @@ def bench_verify() -> tuple[list[tuple[str, int, float, float]], float]:
 def bench_materialize() -> list[tuple[int, int, float, float, float, int]]:
     """What recording one action costs per node, for every actionable node of a 5,000-node page
     with rows of look-alikes, beside the capture of that page (the reference)."""
-    from replay.drivers.web import WebBrowser
+    from replay.drivers.web.browser import WebBrowser
     from replay.tree.identity import record_evidence, self_check
     from replay.tree.materialize import materialize
 
@@ -691,7 +691,8 @@ def test_checkout(page, n):
 """
 PW_CONFTEST = """
 import pytest
-from replay.drivers.web import LAUNCH_ARGS, find_chromium
+from replay.drivers.base import OpenRequest
+from replay.drivers.web.browser import LAUNCH_ARGS, find_chromium
 
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args):
@@ -709,7 +710,7 @@ def _busy_cpu_seconds() -> float:
 
 def _chromium() -> str | None:
     """The Chromium replay launches headless (an older replay has no headless preference)."""
-    from replay.drivers.web import find_chromium
+    from replay.drivers.web.browser import find_chromium
 
     try:
         return find_chromium(headless=True)  # type: ignore[call-arg, unused-ignore]
@@ -870,7 +871,7 @@ SIZES = (17, 167, 833, 3333)  # orders-table rows: ~100, 1,000, 5,000 and 20,000
 async def _look_and_act(flow: Path, rounds: int = 3) -> tuple[float, float]:
     """The flow run in this process with the driver timed: the median look before a step (the
     targeted view: its round trip, the page's work and building it) and the median act (Playwright's)."""
-    from replay.drivers.web import WebBrowser
+    from replay.drivers.web.browser import WebBrowser
     from replay.engine.runner import Runner, RunOptions
     from replay.script.loader import load
     from replay.script.plan import build_plan
@@ -918,7 +919,8 @@ def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float, float, f
     (rows, tree nodes, replay ms per action, Playwright ms per action, replay's look, its act),
     medians of alternating pairs."""
     from replay.client import Client
-    from replay.drivers.web import WebBrowser
+    from replay.drivers.base import OpenRequest
+    from replay.drivers.web.browser import WebBrowser
 
     home = tempfile.mkdtemp(prefix="rb-", dir="/tmp")
     playwright = WarmPlaywright()
@@ -952,7 +954,7 @@ def bench_scaling(pairs: int = 7) -> list[tuple[int, int, float, float, float, f
                     browser = WebBrowser()
                     await browser.start()
                     driver = await browser.new_driver()
-                    await driver.navigate(f"{url}/shop/{with_rows(n)}", 30000)
+                    await driver.navigate(OpenRequest(target=f"{url}/shop/{with_rows(n)}"), 30000)
                     nodes = len((await driver.capture(1)).nodes)
                     await driver.close()
                     await browser.stop()

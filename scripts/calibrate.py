@@ -43,7 +43,7 @@ SUGGEST = ROOT / "replay" / "tree" / "suggest.py"
 
 async def divergence_of(flow: Path, values: dict[str, str]) -> tuple[str, TargetEvidence, Capture, Node | None] | None:
     """Replay ``flow`` in-process on a fresh Chromium context; the divergence's hint, evidence and screen."""
-    from replay.drivers.web import WebBrowser
+    from replay.drivers.web.browser import WebBrowser
     from replay.engine.runner import Runner, RunOptions
     from replay.script.loader import load
     from replay.script.plan import build_plan

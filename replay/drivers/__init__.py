@@ -1,1 +1,27 @@
-"""Backends behind one Driver protocol; only ``drivers/web.py`` imports Playwright."""
+"""Backends behind one seam (``base``): ``Backend`` per platform, ``Driver`` per session. Only
+``drivers/web/`` imports Playwright; ``backend_for`` is the one place a platform picks its backend."""
+
+from __future__ import annotations
+
+from replay.drivers.base import Backend, BackendOptions
+from replay.errors import UnsupportedPlatform
+
+PLATFORMS_WITH_BACKEND = ("web",)
+
+
+def check_platform(platform: str, where: str) -> None:
+    """Refuse a script (``where``: its path as given) whose platform no backend here drives."""
+    if platform not in PLATFORMS_WITH_BACKEND:
+        runs = " and ".join(PLATFORMS_WITH_BACKEND)
+        raise UnsupportedPlatform(
+            f"{where}: platform {platform!r} has no backend in this build yet (only {runs} runs)",
+            hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
+        )
+
+
+def backend_for(options: BackendOptions) -> Backend:
+    """A new (not yet started) backend for ``options``: the factory every session's driver comes from."""
+    check_platform(options.platform, "this session")
+    from replay.drivers.web.browser import WebBrowser  # (Playwright: only when a web session opens)
+
+    return WebBrowser(browser=options.browser, headed=options.headed, connect=options.connect)

@@ -1,23 +1,66 @@
-"""The driver seam: every operation the engine needs from a backend, and nothing more.
+"""The backend seam: every operation the engine needs from a backend, and nothing more.
 
-The engine and the session speak only this protocol; only ``drivers/web.py`` imports Playwright.
-Elements are named by (capture generation, node index): a backend keeps the captured elements of
-recent generations actable.
+The engine and the session speak only these protocols; only ``drivers/web/`` imports Playwright.
+A ``Backend`` is what the daemon's sessions of one platform share (web: a browser); each session
+has a ``Driver`` of its own (web: a browser context and its page). Elements are named by (capture
+generation, node index): a driver keeps the captured elements of recent generations actable.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from replay.tree.model import Capture
+
+
+@dataclass(frozen=True, kw_only=True)
+class BackendOptions:
+    """Which backend a session runs on; sessions with equal options share one ``Backend``."""
+
+    platform: str = "web"
+    browser: str = "chromium"  # web: the Playwright browser type
+    headed: bool = False  # web: a browser window, not headless
+    connect: str | None = None  # web: a remote Playwright browser server's ws:// endpoint
+    serial: str | None = None  # android: the device's adb serial
+
+
+@dataclass(frozen=True, kw_only=True)
+class OpenRequest:
+    """What ``open`` asks a driver to show: ``target`` is a URL (web) or an app id or deep link
+    (android); ``relaunch`` restarts the app first (android: force-stop, then start)."""
+
+    target: str
+    relaunch: bool = False
+
+
+class Backend(Protocol):
+    """One running backend shared by the sessions of equal ``BackendOptions``."""
+
+    async def start(self) -> None:
+        """Start it (once): launch the browser, connect to the device."""
+        ...
+
+    def alive(self) -> bool:
+        """Whether it still runs (not started yet counts as alive: it starts on use)."""
+        ...
+
+    async def new_driver(self) -> Driver:
+        """A fresh driver for one session (web: a new browser context and page)."""
+        ...
+
+    async def stop(self) -> None:
+        """Stop it and everything it runs."""
+        ...
 
 
 class Driver(Protocol):
     """One live page (web) or device screen (android) of one session."""
 
     async def capture(self, generation: int, keep: int | None = None) -> Capture:
-        """Capture the UI tree in one round trip as ``generation``; keeps its nodes actable by index.
+        """Capture the UI tree in one round trip as ``generation``, with its ``screen`` identity;
+        keeps its nodes actable by index.
 
         ``keep`` is a refs generation that must stay actable beyond the recent few.
         """
@@ -47,8 +90,10 @@ class Driver(Protocol):
         """Whether node ``index`` of capture ``generation`` is still in the page."""
         ...
 
-    async def navigate(self, url: str, timeout_ms: int) -> None:
-        """Open a URL (web) or an app (android)."""
+    async def navigate(self, request: OpenRequest, timeout_ms: int) -> None:
+        """Show what ``open`` asks for: a URL (web), an app or a deep link (android). Captures from
+        then on carry the screen's identity relative to it (web: page paths under the opened URL's
+        directory are relative to it)."""
         ...
 
     async def history(self, direction: str, timeout_ms: int) -> None:

@@ -288,11 +288,10 @@ def build_divergence(
     plan_digest: str,
     held: bool | None,
     session: str | None,
-    base: str | None = None,
 ) -> Divergence:
     """The one builder: hint, resume, screen, suggestions and binding from the same full capture."""
     awaited = awaited_text(action)
-    repair = hints.repair_hint(binding.kind, evidence, capture, base, awaited=action.command in AWAITING)
+    repair = hints.repair_hint(binding.kind, evidence, capture, awaited=action.command in AWAITING)
     target_binding: dict[str, Any] = {
         "classification": binding.kind,
         "matchCount": binding.match_count,

@@ -41,7 +41,6 @@ def decide(
     capture: Capture | None,
     *,
     matched: Node | None = None,
-    base: str | None = None,
 ) -> Decision:
     """What the built-in healer does about one divergence; ``matched`` is the node the selector found."""
     if hint not in (RepairHint.RECORD_AND_HEAL, RepairHint.CAUTION):
@@ -53,11 +52,11 @@ def decide(
         return Decision(None, None, "no element on screen resembles the recorded one")
     best = ranked[0]
     container = recorded_container(evidence)
-    second = _plausible_rival(ranked, evidence, container, capture, base)
+    second = _plausible_rival(ranked, evidence, container, capture)
     checks = (
         (best.node.role == evidence.role, f"the best candidate is a {best.node.role}, not a {evidence.role}"),
         (
-            container is not None and container_present_for(container, best.node, capture, base),
+            container is not None and container_present_for(container, best.node, capture),
             "the best candidate is not in the recorded container",
         ),
         (best.score >= MIN_SCORE, f"the best candidate scores {best.score} (< {MIN_SCORE})"),
@@ -76,7 +75,7 @@ def decide(
 
 
 def _plausible_rival(
-    ranked: list[Suggestion], evidence: TargetEvidence, container: Container | None, capture: Capture, base: str | None
+    ranked: list[Suggestion], evidence: TargetEvidence, container: Container | None, capture: Capture
 ) -> float:
     """The score of the best rival the healer could be wrong about (SPEC §8): the recorded role, in the
     recorded container, in the recorded anchor's row when one was recorded. A "Cancel" of another role
@@ -85,7 +84,7 @@ def _plausible_rival(
     for s in ranked[1:]:
         if s.node.role != evidence.role:
             continue
-        if container is not None and not container_present_for(container, s.node, capture, base):
+        if container is not None and not container_present_for(container, s.node, capture):
             continue
         if evidence.anchor is not None and find_anchor(s.node, evidence.anchor) is None:
             continue

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from replay.script.evidence import Anchor, TargetEvidence, page_path
+from replay.script.evidence import Anchor, TargetEvidence
 from replay.script.text import normalize
 from replay.tree.verdict import DivergenceKind
 
@@ -64,7 +64,7 @@ def awaited_container(ev: TargetEvidence) -> Container | None:
     so then the recorded page is (SPEC §6 waits)."""
     container = recorded_container(ev)
     if container is not None and container.source == "ancestry-landmark":
-        return Container("page", path=ev.page.path) if ev.page is not None and ev.page.path else None
+        return Container("page", path=ev.screen.path) if ev.screen is not None and ev.screen.path else None
     return container
 
 
@@ -86,23 +86,23 @@ def recorded_container(ev: TargetEvidence) -> Container | None:
     for a in ev.ancestry:
         if a.role in LANDMARKS:
             return Container("ancestry-landmark", a.role)
-    if ev.page is not None and ev.page.path:
-        return Container("page", path=ev.page.path)
+    if ev.screen is not None and ev.screen.path:
+        return Container("page", path=ev.screen.path)
     return None
 
 
-def container_present(container: Container, capture: Capture, base: str | None = None) -> bool:
+def container_present(container: Container, capture: Capture) -> bool:
     """Whether the capture holds the container (role, and label/id when recorded); a page container
-    is present when the current page path, relative to ``base`` as recorded, is the recorded one."""
+    is present when the capture's screen is the recorded one."""
     if container.source == "page":
-        return page_path(capture.url, base) == container.path
+        return capture.screen.path == container.path
     return any(_is(n, container) for n in capture.by_value("role", container.role or ""))
 
 
-def container_present_for(container: Container, node: Node, capture: Capture, base: str | None = None) -> bool:
+def container_present_for(container: Container, node: Node, capture: Capture) -> bool:
     """Whether ``node`` lies in the container (one of its ancestors is it; a page: the page is it)."""
     if container.source == "page":
-        return page_path(capture.url, base) == container.path
+        return capture.screen.path == container.path
     return any(_is(a, container) for a in node.ancestors())
 
 
@@ -135,7 +135,6 @@ def repair_hint(
     kind: DivergenceKind,
     evidence: TargetEvidence | None,
     capture: Capture | None,
-    base: str | None = None,
     *,
     awaited: bool = False,
 ) -> RepairHint:
@@ -146,10 +145,10 @@ def repair_hint(
         return RepairHint.MANUAL
     if kind in (DivergenceKind.IDENTITY_MISMATCH, DivergenceKind.IDENTITY_UNVERIFIABLE):
         return _BY_KIND[(DivergenceKind(kind), True)]  # the container does not matter for these
-    if awaited and evidence.page is not None and evidence.page.path:
-        if page_path(capture.url, base) != evidence.page.path:
+    if awaited and evidence.screen is not None and evidence.screen.path:
+        if capture.screen.path != evidence.screen.path:
             return RepairHint.STATE_REPAIR
     container = awaited_container(evidence) if awaited else recorded_container(evidence)
     if container is None:
         return RepairHint.MANUAL
-    return _BY_KIND[(DivergenceKind(kind), container_present(container, capture, base))]
+    return _BY_KIND[(DivergenceKind(kind), container_present(container, capture))]

@@ -215,7 +215,7 @@ def _evidence(
         return encode(raw.annotation) if raw.annotation is not None else None
     if state.recording is None or seen is None or node is None:
         return None
-    ev = record_evidence(seen, node, state.base)
+    ev = record_evidence(seen, node)
     if target is not None and target.selector is not None:
         ev = self_check(seen, target.selector, node, ev)
     if step.provenance == PLAN and raw.annotation is not None and raw.annotation.identity() == ev.identity():

@@ -146,7 +146,6 @@ class Runner:
             plan_digest=self.plan.digest,
             held=self.options.held,
             session=self.state.name,
-            base=self.state.base,
         )
         divergence.write_overflow(self.options.artifacts_dir, self.options.level)
         self.last_divergence = divergence

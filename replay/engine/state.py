@@ -33,7 +33,6 @@ class StepState(Protocol):
     refs_capture: Capture | None
     journal: Journal
     last_used: float
-    base: str | None  # the latest opened URL: page paths are recorded and compared relative to it
     cwd: str | None  # the caller's working directory: a relative path a step writes resolves against it
 
     @property

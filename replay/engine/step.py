@@ -23,6 +23,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from replay.drivers.base import OpenRequest
 from replay.engine import observe
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
@@ -166,9 +167,8 @@ def _page_op(
 
 
 async def _navigate(state: StepState, step: Step) -> None:
-    url = str(step.action.param("url"))
-    await state.driver.navigate(url, max(step.timeout_ms, NAVIGATION_TIMEOUT_MS))
-    state.base = url
+    request = OpenRequest(target=str(step.action.param("url")), relaunch=step.action.flag("--relaunch") is True)
+    await state.driver.navigate(request, max(step.timeout_ms, NAVIGATION_TIMEOUT_MS))
 
 
 async def _history(state: StepState, step: Step) -> None:
@@ -254,7 +254,7 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
     if bound.node is None:
         return Described()
     node = evidence_target(bound.capture, bound.node) if step.action.command == "click" else bound.node
-    fresh = record_evidence(bound.capture, node, state.base)
+    fresh = record_evidence(bound.capture, node)
     if as_written is not None and raw.annotation is not None and raw.annotation.identity() == fresh.identity():
         # a verified replayed step keeps its line and annotation byte for byte: a healed script's
         # diff shows the healed steps, not diagnostic drift (SPEC §7, minimal diffs)

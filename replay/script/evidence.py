@@ -78,8 +78,10 @@ class Rect:
 
 
 @dataclass(frozen=True)
-class Page:
-    """Diagnostic page identity: URL path and title at record time."""
+class Screen:
+    """Which screen of the app an element was on (diagnostic, and the container of last resort):
+    ``path`` is the backend's place — web: the URL path relative to the opened base; a device: its
+    package/activity — and ``title`` the screen's title. Written as ``page`` (the web's word)."""
 
     path: str | None = None
     title: str | None = None
@@ -102,7 +104,7 @@ class TargetEvidence:
     viewport_order: int | None = None
     scroll_region: Region | None = None
     rect: Rect | None = None
-    page: Page | None = None
+    screen: Screen | None = None
     verification: str = VERIFIED
     basis: str | None = None  # KEY_TEXT or STRUCTURAL; None: the id, the label or the anchor
     key_text: str | None = None  # its own key text (SPEC §4), compared exactly when basis is KEY_TEXT
@@ -116,7 +118,7 @@ class TargetEvidence:
     def identity(self) -> tuple[object, ...]:
         """The identity and disambiguation fields: what a healed script's diff may change a line for.
 
-        Diagnostics (``rect``, ``page``) and secondary signals (``placeholder``, ``text``, ``name``,
+        Diagnostics (``rect``, ``screen``) and secondary signals (``placeholder``, ``text``, ``name``,
         ``input_type``) drift without making the element another one.
         """
         return (
@@ -144,19 +146,6 @@ class TargetEvidence:
             or (self.basis == KEY_TEXT and self.key_text is not None)
             or (self.basis == STRUCTURAL and self.scope is not None)
         )
-
-
-def page_path(url: str, base: str | None = None) -> str:
-    """The ``page.path`` of ``url``: relative to the directory of ``base`` (the latest opened URL)
-    when it lies under it, so a flow replayed under another base URL keeps its pages (SPEC §5)."""
-    from urllib.parse import urlparse
-
-    path = urlparse(url).path or "/"
-    if base:
-        directory = (urlparse(base).path or "/").rsplit("/", 1)[0] + "/"
-        if directory != "/" and path.startswith(directory):
-            return path[len(directory) :] or "./"
-    return path
 
 
 def _bad(message: str, where: Location | None, hint: str | None = None) -> InvalidArgs:
@@ -272,10 +261,10 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
     basis = obj.get("basis")
     if basis is not None and basis not in BASES:
         raise _bad(f"'basis' must be one of {', '.join(BASES)}", where)
-    page = None
-    raw_page = _object(obj, "page", where)
-    if raw_page is not None:
-        page = Page(_string(raw_page, "path", where), _string(raw_page, "title", where, label=True))
+    screen = None
+    raw_screen = _object(obj, "page", where)
+    if raw_screen is not None:
+        screen = Screen(_string(raw_screen, "path", where), _string(raw_screen, "title", where, label=True))
     verification = obj.get("verification", VERIFIED)
     if verification not in (VERIFIED, UNVERIFIABLE):
         raise _bad('\'verification\' must be "verified" or "unverifiable"', where)
@@ -293,7 +282,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         viewport_order=_int(obj, "viewportOrder", where),
         scroll_region=region,
         rect=rect,
-        page=page,
+        screen=screen,
         verification=verification,
         basis=basis,
         key_text=_string(obj, "keyText", where, label=True),
@@ -368,10 +357,10 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
         }
     if ev.rect is not None:
         out["rect"] = {k: _num(getattr(ev.rect, k)) for k in ("x", "y", "width", "height")}
-    if ev.page is not None and (ev.page.path is not None or ev.page.title is not None):
+    if ev.screen is not None and (ev.screen.path is not None or ev.screen.title is not None):
         out["page"] = {
-            **({"path": ev.page.path} if ev.page.path is not None else {}),
-            **({"title": ev.page.title} if ev.page.title is not None else {}),
+            **({"path": ev.screen.path} if ev.screen.path is not None else {}),
+            **({"title": ev.screen.title} if ev.screen.title is not None else {}),
         }
     out["verification"] = ev.verification
     return out
@@ -394,15 +383,15 @@ def _fits_strings(ev: TargetEvidence) -> bool:
     strings += [s for a in ev.ancestry for s in (a.role, a.label)]
     if ev.scroll_region:
         strings += [ev.scroll_region.role, ev.scroll_region.label, ev.scroll_region.id]
-    if ev.page:
-        strings += [ev.page.path, ev.page.title]
+    if ev.screen:
+        strings += [ev.screen.path, ev.screen.title]
     return all(s is None or len(s.encode("utf-8")) <= MAX_STRING_BYTES for s in strings)
 
 
 def normalized(ev: TargetEvidence) -> TargetEvidence:
     """Apply the normalization rules to every string of ``ev``."""
     region = ev.scroll_region
-    page = ev.page
+    screen = ev.screen
 
     def anchor_of(anchor: Anchor | None) -> Anchor | None:
         if anchor is None:
@@ -432,7 +421,7 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
             if region
             else None
         ),
-        page=Page(normalize_string(page.path), normalize(page.title)) if page else None,
+        screen=Screen(normalize_string(screen.path), normalize(screen.title)) if screen else None,
     )
 
 

@@ -21,9 +21,9 @@ import signal
 import sys
 import time
 from collections.abc import Coroutine
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
-from replay.drivers.base import Driver
+from replay.drivers.base import BackendOptions
 from replay.engine import step
 from replay.engine.poll import SYSTEM_CLOCK, Clock
 from replay.errors import (
@@ -42,6 +42,7 @@ from replay.limits import check_level, check_ms
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session import orphans, repair, runs
+from replay.session.pool import BackendPool
 from replay.session.protocol import (
     HEARTBEAT_S,
     MAX_MESSAGE,
@@ -69,28 +70,13 @@ class Daemon:
         self.linger = linger
         self.clock = clock
         self.sessions: dict[str, Session] = {}
-        self.browsers: dict[tuple[str, bool, str | None], Any] = {}
+        self.pool = BackendPool()
         self.stop = asyncio.Event()
         self.empty_since: float | None = clock.now()
         self.in_flight = 0  # requests being served: the daemon is not idle while one is (a browser launch takes time)
         self._create_lock = asyncio.Lock()
         self.recovered: dict[str, repair.Ending] = {}  # repairs a stopped daemon left, ended at start
         self.requests: set[asyncio.Future[dict[str, Any]]] = set()  # being handled (cancelled at shutdown)
-
-    async def new_driver(self, name: str, headed: bool, connect: str | None = None) -> Driver:
-        """A fresh context of the shared browser for (name, headed), launched on first use."""
-        from replay.drivers.web import WebBrowser
-
-        key = (name, headed, connect)
-        if key in self.browsers and not self.browsers[key].alive():
-            log.warning("the %s browser is gone (crashed or killed): launching a new one", name)
-            with contextlib.suppress(Exception):
-                await self.browsers.pop(key).stop()
-        if key not in self.browsers:
-            browser = WebBrowser(browser=name, headed=headed, connect=connect)
-            await browser.start()
-            self.browsers[key] = browser
-        return cast(Driver, await self.browsers[key].new_driver())
 
     # requests -----------------------------------------------------------------------------
 
@@ -178,12 +164,14 @@ class Daemon:
             session = self.sessions.get(name)
             if session is None:
                 self._claim(name)
-                driver = await self.new_driver(
-                    str(options.get("browser") or "chromium"),
-                    bool(options.get("headed")),
-                    options.get("connect") or None,
+                backend = BackendOptions(
+                    platform=str(options.get("platform") or "web"),
+                    browser=str(options.get("browser") or "chromium"),
+                    headed=bool(options.get("headed")),
+                    connect=options.get("connect") or None,
                 )
-                session = Session(name, self.home, driver, clock=self.clock)
+                driver = await self.pool.new_driver(backend)
+                session = Session(name, self.home, driver, platform=backend.platform, clock=self.clock)
                 session.ephemeral = ephemeral
                 self.sessions[name] = session
                 self.empty_since = None
@@ -469,8 +457,7 @@ class Daemon:
             await asyncio.wait(list(self.requests), timeout=10)
         for name, session in list(self.sessions.items()):
             await self._teardown(name, session, "daemon shut down")
-        for browser in self.browsers.values():
-            await browser.stop()
+        await self.pool.stop()
 
 
 def _object(request: dict[str, Any], key: str) -> dict[str, Any]:

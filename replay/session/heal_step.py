@@ -28,7 +28,7 @@ async def perform(session: Session) -> dict[str, Any]:
     if capture is not None and isinstance(observed, dict) and str(observed.get("ref", "")).startswith("@e"):
         at = ref_index(str(observed["ref"]))
         matched = capture.nodes[at] if 0 < at < len(capture.nodes) else None
-    decision = decide(d.repair_hint, step.action.annotation, capture, matched=matched, base=session.base)
+    decision = decide(d.repair_hint, step.action.annotation, capture, matched=matched)
     if decision.node is None:
         return {"acted": False, "reason": decision.reason, "score": decision.score}
     target = Target(ref=decision.node.ref)

@@ -8,7 +8,8 @@ from collections import OrderedDict
 from dataclasses import replace
 from typing import Any
 
-from replay.errors import InvalidArgs, SessionNotFound, UnsupportedPlatform
+from replay.drivers import check_platform
+from replay.errors import InvalidArgs, SessionNotFound
 from replay.limits import check_values
 from replay.script.ast import Comment, Context, Env, Script
 from replay.script.formatter import format_item
@@ -43,11 +44,7 @@ def load_plan(request: dict[str, Any]) -> tuple[Script, Plan, str]:
     else:
         _plans.move_to_end(key)
     script, plan = known
-    if plan.platform != "web":
-        raise UnsupportedPlatform(
-            f"{display}: platform {plan.platform!r} has no backend in this build yet (only web runs)",
-            hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
-        )
+    check_platform(plan.platform, display)
     return script, plan, display
 
 

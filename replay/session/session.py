@@ -41,7 +41,6 @@ class Session:
     clock: Clock = SYSTEM_CLOCK
     generation: int = 0
     refs_capture: Capture | None = None
-    base: str | None = None  # the latest opened URL (page paths are relative to its directory)
     cwd: str | None = None  # the working directory of the latest request's caller (relative paths)
     recording: Recording | None = None
     last_used: float = 0.0

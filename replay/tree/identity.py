@@ -16,13 +16,11 @@ from replay.script.evidence import (
     VERIFIED,
     Ancestor,
     Anchor,
-    Page,
     Rect,
     Region,
     TargetEvidence,
     decode,
     encode,
-    page_path,
 )
 from replay.script.selector import NTH, Selector
 from replay.script.text import normalize
@@ -289,7 +287,7 @@ def evidence_target(capture: Capture, node: Node) -> Node:
     return node
 
 
-def record_evidence(capture: Capture, node: Node, base: str | None = None) -> TargetEvidence:
+def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     """The identity evidence of ``node`` in ``capture`` (before the self-check): what singles it out,
     first that applies (SPEC §5) — its id, its label, its own key text, its role inside its anchor,
     the only node of its role in its anchor or scope; else nothing verifies it."""
@@ -327,7 +325,7 @@ def record_evidence(capture: Capture, node: Node, base: str | None = None) -> Ta
         sibling=sibling_of(node),
         scroll_region=region_identity(region_of(node)),
         rect=Rect(x, y, w, h),
-        page=Page(page_path(capture.url, base), normalize(capture.title)),
+        screen=capture.screen,
         verification=VERIFIED if (unique_id or label or anchor or basis) else UNVERIFIABLE,
         basis=basis,
         key_text=key_text,

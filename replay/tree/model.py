@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from lxml import etree
+
+from replay.script.evidence import Screen
+from replay.script.text import normalize
 
 F_VISIBLE = 1
 F_ENABLED = 2
@@ -81,17 +83,17 @@ class Node(etree.ElementBase):
 
     @property
     def tag_name(self) -> str:
-        """Lower-case HTML tag."""
+        """The element's kind in its toolkit (web: the lower-case tag; a device: its widget class)."""
         return self.get("tag") or ""
 
     @property
     def href(self) -> str | None:
-        """Raw href attribute, or None."""
+        """Where a link leads, as written (web: its ``href``), or None."""
         return self._s("href")
 
     @property
     def rect(self) -> tuple[float, float, float, float]:
-        """(x, y, width, height) in CSS px of the top viewport."""
+        """(x, y, width, height) in the top viewport's units (web: CSS px; a device: screen px)."""
         return (
             float(self.get("x") or 0),
             float(self.get("y") or 0),
@@ -126,7 +128,8 @@ class Node(etree.ElementBase):
 
     @property
     def frame(self) -> int:
-        """0 for the main frame, else the same-origin iframe's number."""
+        """0 for the main document or window, else the number of the embedded one it lives in (web: a
+        same-origin iframe)."""
         return int(self.get("frame") or 0)
 
     @property
@@ -249,11 +252,12 @@ class Capture:
     """
 
     generation: int
-    url: str
+    url: str  # where the screen is, as the backend says it (web: the page's URL): for people, not identity
     title: str
     viewport: tuple[float, float]
     root: Node
     nodes: list[Node] = field(default_factory=list)
+    screen: Screen = field(default_factory=Screen)  # which screen this is (identity's page evidence)
     _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, index: int) -> Node:
@@ -301,18 +305,13 @@ class Capture:
         return len(self.nodes)
 
 
-def read_capture(text: str) -> dict[str, Any]:
-    """The raw capture from capture.js's text: a line of JSON (generation, url, title, viewport,
-    frames), a newline, then the XML of the tree (``xml``)."""
-    head, _, xml = text.partition("\n")
-    raw: dict[str, Any] = json.loads(head)
-    raw["xml"] = xml
-    return raw
-
-
-def build_capture(raw: dict[str, Any]) -> Capture:
-    """Build the tree from capture.js output: ``xml`` holds nested ``<node>`` elements in document order."""
+def build_capture(raw: dict[str, Any], screen_path: str | None = None) -> Capture:
+    """Build the tree a backend captured: ``xml`` holds nested ``<node>`` elements in document order
+    (the backend-neutral tree; ``generation``, ``url``, ``title`` and ``viewport`` beside it).
+    ``screen_path``: the backend's place of this screen (web: the URL path relative to the opened base)."""
     root = etree.fromstring(raw["xml"].encode("utf-8"), _PARSER)
     nodes: list[Node] = list(root.iter())  # type: ignore[arg-type]
     vw, vh = raw.get("viewport", [0, 0])
-    return Capture(int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), root, nodes)  # type: ignore[arg-type]
+    title = str(raw.get("title", ""))
+    screen = Screen(screen_path, normalize(title))
+    return Capture(int(raw["generation"]), str(raw.get("url", "")), title, (vw, vh), root, nodes, screen)  # type: ignore[arg-type]

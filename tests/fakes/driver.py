@@ -13,6 +13,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from replay.drivers.base import OpenRequest
+from replay.drivers.web.capture import page_path
 from replay.errors import ReplayError, StaleRef
 from replay.tree.model import Capture, build_capture
 
@@ -39,6 +41,7 @@ class FakeDriver:
         self.captures = 0
         self.views = 0  # targeted views asked for (the fake takes none)
         self.closed = False
+        self.base: str | None = None  # the latest opened URL
 
     @property
     def screen(self) -> int:
@@ -54,7 +57,8 @@ class FakeDriver:
         self.captures += 1
         self.shown[generation] = index
         self.calls.append(("capture", generation))
-        return build_capture({**self.screens[index], "generation": generation})
+        raw = {**self.screens[index], "generation": generation}
+        return build_capture(raw, page_path(str(raw["url"]), self.base))  # (as the web driver does)
 
     async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
         self.views += 1  # (not in ``calls``: a view that is not taken changes nothing the engine does)
@@ -79,8 +83,9 @@ class FakeDriver:
         self.calls.append(("is_attached", generation, index))
         return self.shown.get(generation) == self.screen
 
-    async def navigate(self, url: str, timeout_ms: int) -> None:
-        self.calls.append(("navigate", url))
+    async def navigate(self, request: OpenRequest, timeout_ms: int) -> None:
+        self.calls.append(("navigate", request.target))
+        self.base = request.target
 
     async def history(self, direction: str, timeout_ms: int) -> None:
         self.calls.append(("history", direction))

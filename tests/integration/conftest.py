@@ -163,7 +163,7 @@ class Chromium:
     """One real Chromium for a whole test session, on its own event loop; a fresh context per page."""
 
     def __init__(self) -> None:
-        from replay.drivers.web import WebBrowser
+        from replay.drivers.web.browser import WebBrowser
 
         self.loop = asyncio.new_event_loop()
         self.browser = WebBrowser()
@@ -178,7 +178,9 @@ class Chromium:
         """A real Chromium page through our web driver (no daemon), in a context of its own."""
         driver = await self.browser.new_driver()
         try:
-            await driver.navigate(url, 30000)
+            from replay.drivers.base import OpenRequest
+
+            await driver.navigate(OpenRequest(target=url), 30000)
             yield driver
         finally:
             await driver.close()

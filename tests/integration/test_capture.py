@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from replay.drivers.base import OpenRequest
 from replay.tree.identity import record_evidence
 from replay.tree.model import Capture
 
@@ -191,7 +192,7 @@ def test_a_browser_without_cdp_captures_the_same_tree_through_evaluate(web: str,
             through_cdp = etree.tostring((await d.capture(1)).root)
             d._cdp, d._cdp_usable = None, False  # as on Firefox or WebKit
             through_evaluate = etree.tostring((await d.capture(1)).root)
-            await d.navigate(f"{web}/shop/checkout.html", 5000)  # a new document: compiled again
+            await d.navigate(OpenRequest(target=f"{web}/shop/checkout.html"), 5000)  # a new document: compiled again
             return through_cdp, through_evaluate, etree.tostring((await d.capture(2)).root)
 
     through_cdp, through_evaluate, after = chromium.run(go)
@@ -240,7 +241,7 @@ def test_after_a_navigation_a_capture_finds_its_world_without_replaying_the_cons
                 return await send(method, params)
 
             d._cdp.send = spy  # type: ignore[method-assign]
-            await d.navigate(f"{web}/shop/checkout.html", 5000)
+            await d.navigate(OpenRequest(target=f"{web}/shop/checkout.html"), 5000)
             cap = await d.capture(2)
             return sent, d._world_of[2], any(n.label == "Place order" for n in cap.nodes)
 

@@ -194,7 +194,7 @@ def _browser_layout(root: Path) -> Path:
 
     import playwright
 
-    from replay.drivers.web import find_chromium
+    from replay.drivers.web.browser import find_chromium
 
     chromium = find_chromium()
     assert chromium is not None

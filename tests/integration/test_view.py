@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from replay.drivers.base import OpenRequest
 from replay.engine.bind import view_spec
 from replay.script.evidence import TargetEvidence
 from replay.script.selector import Alternative, Selector, Term
@@ -72,7 +73,7 @@ def page(request: pytest.FixtureRequest, chromium: Chromium, web: str) -> Iterat
 
     async def open_page() -> None:
         driver = await chromium.browser.new_driver()
-        await driver.navigate(f"{web}/{request.param}", 30000)
+        await driver.navigate(OpenRequest(target=f"{web}/{request.param}"), 30000)
         holder["driver"] = driver
         holder["full"] = await driver.capture(FULL)
         holder["shadow"] = await driver.page.evaluate(

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from replay.drivers.base import Driver
-from replay.drivers.web import WebDriver, find_chromium
+from replay.drivers.web.browser import find_chromium
+from replay.drivers.web.driver import WebDriver
 
 from ..fakes.driver import FakeDriver
 

@@ -101,7 +101,7 @@ def test_slugs_are_unique_per_script_path() -> None:
 
 
 def test_a_trace_is_written_with_field_values_and_secrets_replaced(tmp_path: Path) -> None:
-    from replay.drivers.web import scrub_trace
+    from replay.drivers.web.trace import scrub_trace
 
     raw, out = tmp_path / "raw.zip", tmp_path / "trace.zip"
     events = [

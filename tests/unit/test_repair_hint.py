@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from replay.drivers.web.capture import page_path
 from replay.engine.hint import RepairHint, recorded_container, repair_hint
-from replay.script.evidence import Ancestor, Anchor, Page, Region, TargetEvidence, page_path
+from replay.script.evidence import Ancestor, Anchor, Region, Screen, TargetEvidence
+from replay.tree.model import Capture
 from replay.tree.verdict import DivergenceKind
 
 from .treebuild import N, capture
@@ -99,7 +101,7 @@ def test_container_is_then_the_nearest_landmark_ancestor() -> None:
 
 
 def test_container_is_last_the_recorded_page_present_iff_the_path_is_the_same() -> None:
-    ev = TargetEvidence(role="button", label="Go", page=Page("/page.html", "T"))
+    ev = TargetEvidence(role="button", label="Go", screen=Screen("/page.html", "T"))
     assert recorded_container(ev) is not None
     assert repair_hint(SELECTOR_MISS, ev, WITH_FORM) == RECORD_AND_HEAL  # url path /page.html
     other = capture(N("button", label="a"), N("button", label="b"), N("button", label="c"), url="http://x/other.html")
@@ -115,12 +117,16 @@ def test_a_page_path_is_recorded_relative_to_the_opened_base_when_it_lies_under_
 
 def test_the_same_page_under_another_base_url_is_still_the_recorded_container() -> None:
     recorded_at = "http://h/staging/shop/index.html"
-    ev = TargetEvidence(role="button", label="Go", page=Page(page_path("http://h/staging/shop/page.html", recorded_at)))
-    prod = capture(
-        N("button", label="a"), N("button", label="b"), N("button", label="c"), url="http://h/prod/page.html"
+    ev = TargetEvidence(
+        role="button", label="Go", screen=Screen(page_path("http://h/staging/shop/page.html", recorded_at))
     )
-    assert repair_hint(SELECTOR_MISS, ev, prod, base="http://h/prod/index.html") == RECORD_AND_HEAL
-    assert repair_hint(SELECTOR_MISS, ev, prod, base="http://h/prod/other/index.html") == STATE_REPAIR
+
+    def prod(base: str) -> Capture:
+        buttons = (N("button", label="a"), N("button", label="b"), N("button", label="c"))
+        return capture(*buttons, url="http://h/prod/page.html", base=base)
+
+    assert repair_hint(SELECTOR_MISS, ev, prod("http://h/prod/index.html")) == RECORD_AND_HEAL
+    assert repair_hint(SELECTOR_MISS, ev, prod("http://h/prod/other/index.html")) == STATE_REPAIR
 
 
 ROWS_EV = TargetEvidence(

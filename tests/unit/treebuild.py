@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from replay.drivers.web.capture import page_path
 from replay.tree.model import (
     F_ACTIONABLE,
     F_CHECKED,
@@ -44,8 +45,15 @@ class N:
         return self
 
 
-def capture(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.html", generation: int = 1) -> Capture:
-    return build_capture({**screen(*children, title=title, url=url), "generation": generation})
+def capture(
+    *children: N,
+    title: str = "Page",
+    url: str = "http://127.0.0.1/page.html",
+    generation: int = 1,
+    base: str | None = None,
+) -> Capture:
+    """A capture as the web driver builds it, after opening ``base`` (None: nothing opened)."""
+    return build_capture({**screen(*children, title=title, url=url), "generation": generation}, page_path(url, base))
 
 
 def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.html") -> dict[str, Any]:

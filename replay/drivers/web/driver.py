@@ -1,47 +1,23 @@
-"""The web backend: Playwright driving Chromium (or Firefox/WebKit when installed)."""
+"""The web backend's driver: one browser context and its page, driven through Playwright."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
-import json
 import os
 import re
-import shutil
-import zipfile
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any, cast
-from urllib.parse import quote, quote_plus
 
-from playwright.async_api import (
-    Browser,
-    BrowserContext,
-    CDPSession,
-    JSHandle,
-    Locator,
-    Page,
-    Playwright,
-    async_playwright,
-)
+from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, Page
 
-from replay.errors import ActionFailed, BrowserUnavailable, StaleRef, from_playwright
-from replay.files import make_private, private_mode
-from replay.script.redact import REDACTED
-from replay.tree.model import Capture, build_capture, read_capture
-
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-    "--disable-dev-shm-usage",
-]
-TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test"]
-CAPTURE_JS = resources.files("replay.tree").joinpath("capture.js").read_text(encoding="utf-8")
+from replay.drivers.base import OpenRequest
+from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
+from replay.drivers.web.errors import from_playwright
+from replay.drivers.web.trace import scrub_trace
+from replay.errors import ActionFailed, StaleRef
+from replay.files import make_private
+from replay.tree.model import Capture, build_capture
 
 # A selector engine that finds node ``i`` of capture ``g`` in its frame: acting on a verified node is
 # then one Playwright call (``locator("replay-node=g:i").click()``), with no element-handle lookup
@@ -51,7 +27,7 @@ MAIN_NODE_ENGINE = "replay-node-main"  # in the page's main world, where they ru
 UTILITY, MAIN = "utility", "main"
 UTILITY_WORLD = "__playwright_utility_world_"  # the isolated world Playwright's own actions run in
 STALE = "replay-stale:"  # how the node engine refuses a node that is gone (the JS below throws it)
-_NODE_ENGINE_JS = """{
+NODE_ENGINE_JS = """{
   query(root, selector) {
     const [g, i] = selector.split(':').map(Number);
     let w = window;
@@ -73,110 +49,6 @@ _LOCATE_JS = """([g, i, g2]) => {
 
 
 INTERRUPT_S = 2.0  # how long stopping a busy page's script may take
-HEADLESS_SHELLS = ("chromium-headless-shell", "chrome-headless-shell")
-BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-
-
-def find_chromium(headless: bool = False) -> str | None:
-    """System Chromium: ``REPLAY_CHROMIUM``, then well-known names on PATH.
-
-    Headless, Chromium's headless shell comes first, as with Playwright's own browsers: it is the
-    same engine without the browser's UI processes, and costs about half the CPU per flow
-    (docs/benchmarks.md).
-    """
-    env = os.environ.get("REPLAY_CHROMIUM")
-    if env and os.path.exists(env):
-        return env
-    for name in (HEADLESS_SHELLS if headless else ()) + BROWSERS:
-        path = shutil.which(name)
-        if path:
-            return path
-    return None
-
-
-def _check_launchable(browser: str, headed: bool, connect: str | None) -> None:
-    """Say plainly what would make a launch fail, before trying: a ``REPLAY_CHROMIUM`` that is not
-    there, a headed browser with no display."""
-    chosen = os.environ.get("REPLAY_CHROMIUM")
-    if chosen and not connect and browser == "chromium" and not os.access(chosen, os.X_OK):
-        raise BrowserUnavailable(
-            f"REPLAY_CHROMIUM={chosen} is not an executable file",
-            hint="point it at a Chromium binary, or unset it to use the one on PATH",
-        )
-    if headed and not connect and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
-        raise BrowserUnavailable(
-            "a headed browser needs a display, and DISPLAY is not set",
-            hint="run without --headed, or under a display server (e.g. `xvfb-run replay open URL --headed`)",
-        )
-
-
-class WebBrowser:
-    """One Playwright browser shared by the daemon's sessions (one context each)."""
-
-    def __init__(self, *, browser: str = "chromium", headed: bool = False, connect: str | None = None) -> None:
-        self.browser_name = browser
-        self.headed = headed
-        self.connect = connect  # a remote Playwright browser server (`playwright run-server`, a grid)
-        self._pw: Playwright | None = None
-        self._browser: Browser | None = None
-
-    async def start(self) -> None:
-        """Launch the browser (once)."""
-        if self._browser is not None:
-            return
-        _check_launchable(self.browser_name, self.headed, self.connect)
-        self._pw = await async_playwright().start()
-        try:
-            await self._pw.selectors.register(NODE_ENGINE, script=_NODE_ENGINE_JS, content_script=True)
-            await self._pw.selectors.register(MAIN_NODE_ENGINE, script=_NODE_ENGINE_JS)
-            if self.connect:
-                # the server launches the browser with these options (its own binary, our flags)
-                options = {"args": LAUNCH_ARGS, "headless": not self.headed}
-                kind = getattr(self._pw, self.browser_name)
-                self._browser = await kind.connect(
-                    self.connect, headers={"x-playwright-launch-options": json.dumps(options)}
-                )
-            elif self.browser_name == "chromium":
-                exe = find_chromium(headless=not self.headed)
-                self._browser = await self._pw.chromium.launch(
-                    executable_path=exe, headless=not self.headed, args=LAUNCH_ARGS
-                )
-            else:
-                kind = getattr(self._pw, self.browser_name)
-                self._browser = await kind.launch(headless=not self.headed)
-        except Exception as exc:  # noqa: BLE001 - any launch failure is one user-facing error
-            await self._pw.stop()
-            self._pw = None
-            raise BrowserUnavailable(
-                f"could not launch {self.browser_name}: {str(exc).splitlines()[0]}",
-                hint="install Chromium (apt-get install chromium) or set REPLAY_CHROMIUM=/path/to/chrome; "
-                "or run `python -m playwright install chromium`",
-            ) from None
-
-    def alive(self) -> bool:
-        """Whether the browser and Playwright's driver process still run (not launched yet counts as
-        alive: it launches on use)."""
-        return self._browser is None or (self._browser.is_connected() and _driver_alive(self._browser))
-
-    async def new_driver(self) -> WebDriver:
-        """A fresh browser context and page for one session."""
-        await self.start()
-        assert self._browser is not None
-        context = await self._browser.new_context(viewport={"width": 1280, "height": 800})
-        page = await context.new_page()
-        return WebDriver(context, page)
-
-    async def stop(self) -> None:
-        """Close the browser and Playwright."""
-        if self._browser is not None:
-            try:
-                await self._browser.close()
-            except Exception:  # noqa: BLE001 - already gone
-                pass
-            self._browser = None
-        if self._pw is not None:
-            await self._pw.stop()
-            self._pw = None
 
 
 class WebDriver:
@@ -195,6 +67,7 @@ class WebDriver:
         self._world_of: dict[int, str] = {}  # generation → the world its elements are kept in
         # generation → (URL, first node, end) of each same-origin iframe walked, in the order walked
         self._subframes: dict[int, list[tuple[str, int, int]]] = {}
+        self._base: str | None = None  # the latest opened URL: page paths are relative to its directory
         self.crashed = False
         page.on("crash", lambda _: setattr(self, "crashed", True))
 
@@ -204,7 +77,7 @@ class WebDriver:
         return (
             not self.crashed
             and not self.page.is_closed()
-            and _driver_alive(self.context)
+            and driver_alive(self.context)
             and (browser is None or browser.is_connected())
         )
 
@@ -237,7 +110,7 @@ class WebDriver:
 
     def _built(self, text: str, generation: int, keep: int | None) -> Capture:
         raw = read_capture(text)
-        taken = build_capture(raw)
+        taken = build_capture(raw, page_path(str(raw.get("url", "")), self._base))
         self._subframes[generation] = [(str(url), int(lo), int(hi)) for url, lo, hi in raw.get("frames", [])]
         for old in [g for g in self._subframes if g < generation - 8 and g != keep]:
             del self._subframes[old]
@@ -441,14 +314,17 @@ class WebDriver:
             raise from_playwright(exc, action=command, timeout_ms=timeout_ms) from None
         return None
 
-    async def navigate(self, url: str, timeout_ms: int) -> None:
-        """Go to URL and wait for the load event."""
+    async def navigate(self, request: OpenRequest, timeout_ms: int) -> None:
+        """Go to the URL and wait for the load event (a page load is always a fresh start: ``relaunch``
+        asks nothing more of a browser); page paths are then relative to it."""
+        url = request.target
         try:
             await self.page.goto(url, timeout=timeout_ms, wait_until="load")
         except Exception as exc:  # noqa: BLE001
             raise from_playwright(
                 exc, action=f"open {url}", timeout_ms=timeout_ms, hint="check that the URL is reachable"
             ) from None
+        self._base = url
 
     async def history(self, direction: str, timeout_ms: int) -> None:
         """back / forward / reload."""
@@ -548,80 +424,7 @@ class WebDriver:
             pass
 
 
-# where a Playwright trace keeps what was typed: the value of every field in each DOM snapshot, and
-# the parameters of the calls that type
-_FIELD_VALUE = "__playwright_value_"
-_TYPING_PARAMS = ("value", "text")
-_TYPING = re.compile("fill|type|inserttext", re.IGNORECASE)  # Frame.fill, Page.keyboardType, …
-_PIXELS = (".jpeg", ".jpg", ".png", ".webp", ".gif")
-
-
-def scrub_trace(raw: str, path: str, secrets: Sequence[tuple[str, str]]) -> None:
-    """Write the trace at ``raw`` to ``path`` (0600) with nothing typed left in it (SPEC §6, §12).
-
-    Its JSON-lines entries are rewritten value by value: every field value in a DOM snapshot and every
-    ``value``/``text`` parameter of a call is ``<redacted>``, and in every string each secret (also
-    URL-encoded or HTML-escaped) is replaced by its shown form; other text entries (network bodies)
-    have the secrets replaced in their bytes. Pixels (screencast frames) are kept as they are.
-    """
-    forms = _secret_forms(secrets)
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, private_mode())
-    with os.fdopen(fd, "wb") as out_fh, zipfile.ZipFile(raw) as src, zipfile.ZipFile(out_fh, "w") as dst:
-        for info in src.infolist():
-            data = src.read(info)
-            if info.filename.lower().endswith(_PIXELS):
-                pass
-            elif info.filename.endswith((".trace", ".network")):
-                data = b"".join(_scrub_json_line(line, forms) for line in data.splitlines(keepends=True))
-            else:
-                for secret, shown in forms:
-                    data = data.replace(secret.encode("utf-8"), shown.encode("utf-8"))
-            dst.writestr(info, data)
-
-
-def _secret_forms(secrets: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Each secret as it may appear in a trace: as typed, URL-encoded, HTML-escaped; longest first."""
-    forms: dict[str, str] = {}
-    for secret, shown in secrets:
-        for form in (secret, quote(secret, safe=""), quote(secret), quote_plus(secret), html.escape(secret)):
-            if form:
-                forms.setdefault(form, shown)
-    return sorted(forms.items(), key=lambda item: -len(item[0]))
-
-
-def _scrub_json_line(line: bytes, forms: list[tuple[str, str]]) -> bytes:
-    try:
-        event = json.loads(line)
-    except ValueError:  # not JSON after all: bytes, as other entries
-        for secret, shown in forms:
-            line = line.replace(secret.encode("utf-8"), shown.encode("utf-8"))
-        return line
-    end = b"\n" if line.endswith(b"\n") else b""
-    return json.dumps(_scrub_value(event, forms, None), ensure_ascii=False, separators=(",", ":")).encode("utf-8") + end
-
-
-def _scrub_value(value: Any, forms: list[tuple[str, str]], key: str | None) -> Any:
-    if isinstance(value, str):
-        if key == _FIELD_VALUE:
-            return REDACTED
-        for secret, shown in forms:
-            if secret in value:
-                value = value.replace(secret, shown)
-        return value
-    if isinstance(value, list):
-        return [_scrub_value(v, forms, None) for v in value]
-    if isinstance(value, dict):
-        out = {k: _scrub_value(v, forms, k) for k, v in value.items()}
-        params = out.get("params")
-        if out.get("type") == "before" and isinstance(params, dict):
-            for name in _TYPING_PARAMS:
-                if isinstance(params.get(name), str) and _TYPING.search(str(out.get("method") or "")):
-                    params[name] = REDACTED
-        return out
-    return value
-
-
-def _driver_alive(api: Any) -> bool:
+def driver_alive(api: Any) -> bool:
     """Whether Playwright's driver process (node) behind an object still answers: when it dies, the
     browser still reports itself connected, and every call fails with "has been closed"."""
     connection = getattr(getattr(api, "_impl_obj", None), "_connection", None)

@@ -1,0 +1,32 @@
+"""What the web driver's capture brings back: ``capture.js`` (the web pruning of SPEC §4, run in the
+page), the framing of its answer, and the web page's screen identity."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from typing import Any
+from urllib.parse import urlparse
+
+TEST_ID_ATTRIBUTES = ["data-testid", "data-test-id", "data-test"]
+CAPTURE_JS = resources.files("replay.drivers.web").joinpath("capture.js").read_text(encoding="utf-8")
+
+
+def read_capture(text: str) -> dict[str, Any]:
+    """The raw capture from capture.js's text: a line of JSON (generation, url, title, viewport,
+    frames), a newline, then the XML of the tree (``xml``)."""
+    head, _, xml = text.partition("\n")
+    raw: dict[str, Any] = json.loads(head)
+    raw["xml"] = xml
+    return raw
+
+
+def page_path(url: str, base: str | None = None) -> str:
+    """The ``page.path`` of ``url``: relative to the directory of ``base`` (the latest opened URL)
+    when it lies under it, so a flow replayed under another base URL keeps its pages (SPEC §5)."""
+    path = urlparse(url).path or "/"
+    if base:
+        directory = (urlparse(base).path or "/").rsplit("/", 1)[0] + "/"
+        if directory != "/" and path.startswith(directory):
+            return path[len(directory) :] or "./"
+    return path

@@ -1,0 +1,47 @@
+"""Playwright's exceptions as the product's errors: mapped here, and nowhere else."""
+
+from __future__ import annotations
+
+from replay.errors import ActionFailed, BrowserUnavailable, ReplayError
+
+
+def from_playwright(
+    exc: BaseException, *, action: str, timeout_ms: int | None = None, hint: str | None = None
+) -> ReplayError:
+    """Map a Playwright exception into our family by its type (matched by name: no Playwright import).
+
+    ``TimeoutError`` → ``ACTION_FAILED`` (its log line only refines the explanation);
+    ``TargetClosedError`` → ``BROWSER_UNAVAILABLE``; any other → ``ACTION_FAILED``.
+    """
+    kind = type(exc).__name__
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else kind
+    details = {"playwright": text}
+    if kind == "TargetClosedError":
+        return BrowserUnavailable(
+            f"{action}: the browser or page was closed", hint="open the session again", details=details
+        )
+    if kind == "TimeoutError":
+        return ActionFailed(
+            f"{action}: timed out{f' after {timeout_ms} ms' if timeout_ms is not None else ''} — "
+            f"{_timeout_reason(str(exc))}",
+            hint=hint
+            or "take a snapshot to see what is on screen; raise the timeout with --timeout if the app is slow",
+            details=details,
+        )
+    return ActionFailed(f"{action}: {text}", hint=hint or "take a snapshot to see what is on screen", details=details)
+
+
+# what Playwright's actionability log says → why the element never became actionable
+_TIMEOUT_REASONS = (
+    ("performing click action", "the page did not answer the click (its JavaScript may be busy)"),
+    ("did not find some options", "no option has that value or label"),
+    ("intercepts pointer events", "another element covers it (an overlay or dialog intercepts pointer events)"),
+    ("not enabled", "it stayed disabled"),
+    ("disabled", "it stayed disabled"),
+    ("not visible", "it stayed invisible"),
+    ("not stable", "it kept moving"),
+)
+
+
+def _timeout_reason(log: str) -> str:
+    return next((why for needle, why in _TIMEOUT_REASONS if needle in log), "it never became actionable")
