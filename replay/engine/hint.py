@@ -69,7 +69,7 @@ def awaited_container(ev: TargetEvidence) -> Container | None:
 
 
 def recorded_container(ev: TargetEvidence) -> Container | None:
-    """First of: the anchor; scroll region; nearest labeled ancestor; nearest landmark ancestor; the page.
+    """First of: the anchor; scroll region; nearest labeled ancestor; nearest landmark ancestor; the screen.
 
     The anchor (the row, card or list item that told the node apart from its look-alikes) comes
     first: it is part of the node's identity, so when it is gone the same step on another row is

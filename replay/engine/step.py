@@ -5,7 +5,7 @@
 
 ``execute`` is called for ``replay click @e3`` (by the daemon) and for every step of
 ``replay run`` (by the runner) alike. The session only holds the state it reads and writes
-(``StepState``); the driver is the only way to the page.
+(``StepState``); the driver is the only way to the app.
 
 A binding failure (nothing matched, several distinct targets, the recorded element is not there)
 stops the step as ``StepStopped``: an interactive caller gets its ``error``; the runner turns its

@@ -252,7 +252,7 @@ _add(
 )
 _add(Command("back", "Go back in history.", (Form("none", (), op="history"),)))
 _add(Command("forward", "Go forward in history.", (Form("none", (), op="history"),), platforms=(WEB,)))
-_add(Command("reload", "Reload the page.", (Form("none", (), op="history"),), platforms=(WEB,)))
+_add(Command("reload", "Reload the current page (web).", (Form("none", (), op="history"),), platforms=(WEB,)))
 _add(
     Command(
         "wait",

@@ -8,6 +8,7 @@ import os
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 
+from replay.drivers.web.trace import VIEWER as TRACE_VIEWER
 from replay.engine.report import render_text
 from replay.errors import CannotWrite, InvalidArgs
 from replay.files import open_private
@@ -148,7 +149,7 @@ def _section(r: ScriptResult, directory: str) -> str:
     if os.path.exists(trace):
         parts.append(
             f'<p>Trace: <a href="{rel(trace)}">{rel(trace)}</a> — '
-            f"<code>python -m playwright show-trace {html.escape(trace)}</code></p>"
+            f"<code>{html.escape(TRACE_VIEWER.format(path=trace))}</code></p>"
         )
     if r.heal_status:
         parts.append(f"<h3>Heal: {html.escape(r.heal_status)}</h3>")

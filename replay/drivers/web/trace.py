@@ -14,6 +14,8 @@ from urllib.parse import quote, quote_plus
 from replay.files import private_mode
 from replay.script.redact import REDACTED
 
+VIEWER = "python -m playwright show-trace {path}"  # how a person opens a saved trace (suite reports say so)
+
 # where a Playwright trace keeps what was typed: the value of every field in each DOM snapshot, and
 # the parameters of the calls that type
 _FIELD_VALUE = "__playwright_value_"
