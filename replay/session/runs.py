@@ -5,16 +5,18 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from dataclasses import replace
-from typing import Any
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
+from secrets import token_hex
 
 from replay.drivers import check_platform
 from replay.errors import InvalidArgs, SessionNotFound
-from replay.limits import check_values
 from replay.script.ast import Comment, Context, Env, Script
 from replay.script.formatter import format_item
 from replay.script.plan import Plan
 from replay.session import repair
+from replay.session.protocol import shown_name
+from replay.session.requests import Run
 from replay.session.session import Session
 
 # The plans of the scripts run last, by (resolved path, path as given, platform asked for, text):
@@ -24,21 +26,75 @@ PLANS_KEPT = 32
 _plans: OrderedDict[tuple[str, str, object, str], tuple[Script, Plan]] = OrderedDict()
 
 
-def load_plan(request: dict[str, Any]) -> tuple[Script, Plan, str]:
+@dataclass(frozen=True, kw_only=True)
+class Prepared:
+    """A run request that passed its preflight: what its runner needs."""
+
+    script: Script
+    plan: Plan
+    display: str  # the script's path as the user gave it
+    name: str  # the session's key (a fresh ephemeral one unless the request names one)
+    artifacts: str
+    given: dict[str, dict[str, str]]  # its -e ("cli") and shell values
+    values: dict[str, str]  # every variable's value
+    target: str | None  # an arming run: where its healed script is published
+
+    @property
+    def shown(self) -> str:
+        return shown_name(self.name)
+
+
+def prepare(home: str, sessions: Mapping[str, Session], request: Run) -> Prepared:
+    """Plan, values, R2, the resume preflight and arming, in that order: what fails, fails before
+    any session is touched."""
+    from replay.script.resolve import unresolved, variables_for
+
+    script, plan, display = load_plan(request)
+    name = request.session or f"run-{token_hex(3)}"
+    artifacts = request.artifacts_dir or os.path.join(home, "artifacts", name)
+    shown = shown_name(name)
+    if request.from_step is None and request.plan_digest:
+        raise InvalidArgs("--plan-digest checks a resume: it needs --from", hint="--from N --plan-digest D")
+    session = sessions.get(name)
+    given = given_values(request, session if request.from_step is not None else None)
+    values = variables_for(
+        script, platform=plan.platform, session=shown, artifacts=artifacts, cli=given["cli"], shell=given["shell"]
+    )
+    problems = unresolved(script, values)
+    if problems:
+        raise problems[0]
+    arming = request.save_script is not None and request.from_step is None
+    if session is None and not arming:
+        repair.check_tombstone(home, name)
+    check_continuation(session, shown, plan, request.from_step, request.plan_digest)
+    target = repair.check_arming(plan, display, request.path, str(request.save_script)) if arming else None
+    return Prepared(
+        script=script,
+        plan=plan,
+        display=display,
+        name=name,
+        artifacts=artifacts,
+        given=given,
+        values=values,
+        target=target,
+    )
+
+
+def load_plan(request: Run) -> tuple[Script, Plan, str]:
     """The script a run request names, its plan, and the path as the user gave it (its text is
     read every time; a text already parsed is not parsed again)."""
     from replay.script.loader import read_text
     from replay.script.parser import parse
     from replay.script.plan import build_plan
 
-    path = str(request["path"])
-    display = str(request.get("display") or path)
+    path = request.path
+    display = request.display or path
     text = read_text(path)
-    key = (os.path.realpath(path), display, request.get("platform"), text)
+    key = (os.path.realpath(path), display, request.platform, text)
     known = _plans.get(key)
     if known is None:
         script = replace(parse(text, display), source=key[0])
-        known = _plans[key] = (script, build_plan(script, request.get("platform")))
+        known = _plans[key] = (script, build_plan(script, request.platform))
         while len(_plans) > PLANS_KEPT:
             _plans.popitem(last=False)
     else:
@@ -56,7 +112,9 @@ def secrets(plan: Plan, values: dict[str, str]) -> list[tuple[str, str]]:
     return secrets_of((resolve_action(s.action, values, s.path) for s in plan.steps), values)
 
 
-def check_continuation(session: Session | None, shown: str, plan: Plan, from_step: object, plan_digest: object) -> None:
+def check_continuation(
+    session: Session | None, shown: str, plan: Plan, from_step: int | None, plan_digest: str | None
+) -> None:
     """R2 and the resume preflight: a full re-run of an armed session is refused; ``--from`` is checked."""
     from replay.engine.resume import check_resume
 
@@ -70,20 +128,17 @@ def check_continuation(session: Session | None, shown: str, plan: Plan, from_ste
         )
     check_resume(
         plan,
-        int(str(from_step)),
-        str(plan_digest) if plan_digest else None,
+        from_step,
+        plan_digest or None,
         session.last_divergence if session.outstanding else None,
         session.recorded_at_divergence,
         session.recorded_count(),
     )
 
 
-def given_values(request: dict[str, Any], resumed: Session | None) -> dict[str, dict[str, str]]:
+def given_values(request: Run, resumed: Session | None) -> dict[str, dict[str, str]]:
     """-e and shell values of a run; a resume reuses the diverged run's values unless -e is given again."""
-    shell = request.get("shell") or {}
-    if not isinstance(shell, dict):
-        raise InvalidArgs("bad request: 'shell' must be a JSON object", hint="a JSON object per line")
-    given = {"cli": check_values(request.get("values")), "shell": {str(k): str(v) for k, v in shell.items()}}
+    given = {"cli": dict(request.values), "shell": dict(request.shell)}
     if resumed is not None and not given["cli"] and resumed.run_values:
         return resumed.run_values
     return given
