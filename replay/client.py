@@ -13,6 +13,7 @@ import time
 
 from replay.errors import DaemonUnavailable, InvalidArgs, ReplayError, SessionNotFound, from_dict
 from replay.session.protocol import (
+    LEFT_BEHIND,
     MAX_MESSAGE,
     SILENCE_S,
     check_daemon_env,
@@ -20,6 +21,8 @@ from replay.session.protocol import (
     check_peer,
     check_session_name,
     replay_home,
+    session_dir,
+    session_dirs,
     session_key,
     socket_path,
 )
@@ -286,15 +289,14 @@ class Client:
         except ReplayError as err:
             if err.code != "DAEMON_UNAVAILABLE":
                 raise
-        root = os.path.join(self.home, "sessions")
-        if any(self._left_behind(n) for n in (os.listdir(root) if os.path.isdir(root) else [])):
+        if any(self._left_behind(n) for n in session_dirs(self.home)):
             return list(self.request({"op": "sessions"}, start=True)["sessions"])
         return []
 
     def _left_behind(self, session: str) -> bool:
         """Whether a stopped daemon left this session a repair, its tombstone or a recording."""
-        left = os.path.join(self.home, "sessions", session)
-        return any(os.path.exists(os.path.join(left, f)) for f in ("repair.json", "tombstone.json", "recording.json"))
+        left = session_dir(self.home, session)
+        return any(os.path.exists(os.path.join(left, f)) for f in LEFT_BEHIND)
 
     def shutdown(self, timeout: float = 15.0) -> None:
         """Stop the daemon (its sessions are torn down) and wait until its process has exited."""

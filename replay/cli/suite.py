@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import sys
+from typing import TYPE_CHECKING, Any
 
 import click
 
 from replay.cli.app import MS, emit, handles_errors, json_option, main, platform_option
 from replay.suite import TRACE_MODES
+
+if TYPE_CHECKING:
+    from replay.suite.runner import SuiteResult
 
 
 @main.command("test")
@@ -88,6 +92,13 @@ def test_cmd(
         written.append(f"junit: {reports.write_junit(suite, junit)}")
     if html_dir:
         written.append(f"html: {reports.write_html(suite, html_dir)}")
+    text, payload = _report(suite)
+    emit(as_json, {"result": payload}, "\n".join([text, *written]))
+    sys.exit(suite.exit_code)
+
+
+def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
+    """A suite's outcome: the lines a person reads, and the JSON object."""
     slowest = sorted(suite.results, key=lambda r: -r.seconds)[:3]
     lines = [suite.summary()]
     if slowest:
@@ -114,5 +125,4 @@ def test_cmd(
             for r in suite.results
         ],
     }
-    emit(as_json, {"result": payload}, "\n".join(lines + written))
-    sys.exit(suite.exit_code)
+    return "\n".join(lines), payload

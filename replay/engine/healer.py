@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from replay.engine.hint import Container, RepairHint, container_present_for, recorded_container
 from replay.script.evidence import TargetEvidence
-from replay.tree.identity import find_anchor
+from replay.tree.anchors import find_anchor
 from replay.tree.model import Capture, Node
 from replay.tree.suggest import Suggestion, rank
 

@@ -108,7 +108,7 @@ def container_present_for(container: Container, node: Node, capture: Capture) ->
 
 def _is(n: Node, container: Container) -> bool:
     if container.anchor is not None:
-        from replay.tree.identity import anchor_matches  # (lxml: not at this light module's import)
+        from replay.tree.anchors import anchor_matches  # (lxml: not at this light module's import)
 
         return anchor_matches(n, container.anchor)
     if n.role != container.role:

@@ -1,15 +1,50 @@
-"""The compact human report of a divergence (the CLI and MCP text projection).
+"""A divergence as its clients read it back: typed (``Reported``), and as the compact human report
+(the CLI and MCP text projection).
 
 Light on purpose: it reads the divergence JSON and imports neither lxml nor Playwright, so the
-CLI client path stays fast.
+CLI client path (and the pytest plugin's start) stays fast.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from replay.engine.hint import RepairHint
+from replay.tree.verdict import DivergenceKind
+
+
+@dataclass(frozen=True, kw_only=True)
+class Reported:
+    """A divergence read back from its JSON (SPEC §6): what the healer's loop and a suite decide on,
+    typed; ``json`` is the object itself, for what shows or forwards it (a report, an agent)."""
+
+    kind: DivergenceKind
+    index: int  # the step
+    cause: str
+    repair_hint: RepairHint
+    resume_from: int
+    alternate_from: int | None  # skipping the step (caution, manual)
+    plan_digest: str
+    json: dict[str, Any]
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> Reported:
+        """The divergence of a ``DivergenceError`` (``err.divergence``) or of a stored report."""
+        resume = d["resume"]
+        skip = resume.get("alternateFrom")
+        return cls(
+            kind=DivergenceKind(d["kind"]),
+            index=int(d["step"]["index"]),
+            cause=str(d.get("cause") or ""),
+            repair_hint=RepairHint(d["repairHint"]),
+            resume_from=int(resume["from"]),
+            alternate_from=int(skip) if skip is not None else None,
+            plan_digest=str(resume["planDigest"]),
+            json=d,
+        )
+
 
 NEXT_MIN_SCORE = 0.7  # below it, the report proposes no element to act on
 HINT_ADVICE: dict[str, str] = {

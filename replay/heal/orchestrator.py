@@ -20,6 +20,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.client import Client
+from replay.engine.hint import RepairHint
+from replay.engine.report import Reported
 from replay.errors import EXIT_ESCALATED, EXIT_HEALED_PENDING, EXIT_OK, DivergenceError, InvalidArgs, ReplayError
 from replay.heal import agent as protocol
 from replay.heal.audit import DECOMPOSE, ESCALATE, PRUNE, RETRY, Audit, Round
@@ -132,7 +134,7 @@ class Healer:
                 )
         except DivergenceError as err:
             try:
-                self._repair(err.divergence)
+                self._repair(Reported.from_dict(err.divergence))
             except _Escalate as esc:
                 return self._escalate(esc.reason)
         else:
@@ -141,12 +143,12 @@ class Healer:
             return self._outcome("clean", EXIT_OK, report)
         return self._publish_and_gate()
 
-    def _repair(self, d: dict[str, Any]) -> None:
+    def _repair(self, d: Reported) -> None:
         """Repair divergences until the plan completes (``_Escalate`` when it cannot)."""
         attempt = 0
         while True:
             attempt += 1
-            hint, index = d["repairHint"], int(d["step"]["index"])
+            hint, index = d.repair_hint, d.index
             if attempt > self.options.repair:
                 raise _Escalate(f"step {index}: {self.options.repair} repair round(s) spent")
             self._route(hint, index)
@@ -154,12 +156,13 @@ class Healer:
             strategy, adjustment, frm, turn = self._round(d, attempt)
             try:
                 with self._timed("resume"):
-                    self.client.run(self.path, from_step=frm, plan_digest=d["resume"]["planDigest"])
+                    self.client.run(self.path, from_step=frm, plan_digest=d.plan_digest)
             except DivergenceError as err:
-                again = int(err.divergence["step"]["index"]) == index
+                next_one = Reported.from_dict(err.divergence)
+                again = next_one.index == index
                 self._record(d, attempt, strategy, adjustment, "unresolved" if again else "resolved", started, turn)
                 attempt = attempt if again else 0
-                d = err.divergence
+                d = next_one
                 continue
             except InvalidArgs as err:  # a blind resume: the round did nothing
                 self._record(
@@ -172,11 +175,11 @@ class Healer:
             self._record(d, attempt, strategy, adjustment, "resolved", started, turn)
             return
 
-    def _route(self, hint: str, index: int) -> None:
+    def _route(self, hint: RepairHint, index: int) -> None:
         external = self.options.agent != BUILTIN
-        if hint == "manual" and not (external and self.options.allow_manual):
+        if hint == RepairHint.MANUAL and not (external and self.options.allow_manual):
             raise _Escalate(f"step {index}: repairHint manual — a person must look")
-        if hint == "state-repair" and not external:
+        if hint == RepairHint.STATE_REPAIR and not external:
             raise _Escalate(f"step {index}: state-repair — the built-in healer never changes the app's state")
         if self.options.deadline_s is not None and time.monotonic() - self.started >= self.options.deadline_s:
             raise _Escalate(f"step {index}: the deadline of {self.options.deadline_s} s is spent")
@@ -185,9 +188,9 @@ class Healer:
 
     # one round -----------------------------------------------------------------------------
 
-    def _round(self, d: dict[str, Any], k: int) -> tuple[str, str, int, protocol.Turn | None]:
+    def _round(self, d: Reported, k: int) -> tuple[str, str, int, protocol.Turn | None]:
         """Let the healer or the agent act; returns (strategy, adjustment, where to resume, the agent's turn)."""
-        hint, resume = d["repairHint"], d["resume"]
+        hint = d.repair_hint
         if self.options.agent == BUILTIN:
             try:
                 with self._timed("healer"):
@@ -197,30 +200,31 @@ class Healer:
             label = f"{self._label(d, k)}: built-in healer"
             if not acted.get("acted"):
                 self._record(d, k, ESCALATE, f"abstained: {acted.get('reason')}", "abstained", time.monotonic(), None)
-                raise _Escalate(f"step {d['step']['index']}: the built-in healer abstained ({acted.get('reason')})")
+                raise _Escalate(f"step {d.index}: the built-in healer abstained ({acted.get('reason')})")
             self.say(f"{label} performed the step on {acted.get('target')} ({acted.get('reason')})")
-            frm = resume["from"] if hint == "record-and-heal" else resume.get("alternateFrom", resume["from"])
-            return DECOMPOSE, f"performed on {acted.get('target')} (score {acted.get('score')})", int(frm), None
+            skip = d.alternate_from if d.alternate_from is not None else d.resume_from
+            frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
+            return DECOMPOSE, f"performed on {acted.get('target')} (score {acted.get('score')})", frm, None
         turn = self._agent_turn(d, k)
         if turn.transport is not None:
-            return ESCALATE, f"the agent {turn.transport}", int(resume["from"]), turn
-        if turn.status == "prune" and resume.get("alternateFrom"):
+            return ESCALATE, f"the agent {turn.transport}", d.resume_from, turn
+        if turn.status == "prune" and d.alternate_from:
             self.pruned = True
-            return PRUNE, "; ".join(turn.notes) or "skipped", int(resume["alternateFrom"]), turn
-        strategy = RETRY if hint == "state-repair" else DECOMPOSE
-        return strategy, "; ".join(turn.notes) or f"agent {turn.status}", int(resume["from"]), turn
+            return PRUNE, "; ".join(turn.notes) or "skipped", d.alternate_from, turn
+        strategy = RETRY if hint == RepairHint.STATE_REPAIR else DECOMPOSE
+        return strategy, "; ".join(turn.notes) or f"agent {turn.status}", d.resume_from, turn
 
-    def _agent_turn(self, d: dict[str, Any], k: int) -> protocol.Turn:
+    def _agent_turn(self, d: Reported, k: int) -> protocol.Turn:
         """One agent turn, its transport failures retried (they do not count as rounds)."""
         conversation, _ = self.ledger.get(self.session)
         remaining_s = (
             None if self.options.deadline_s is None else self.options.deadline_s - (time.monotonic() - self.started)
         )
         payload = protocol.request(
-            d,
+            d.json,
             session=self.session,
-            resume=f"replay run {self.path} --session {self.session} --from {d['resume']['from']} "
-            f"--plan-digest {d['resume']['planDigest']}",
+            resume=f"replay run {self.path} --session {self.session} --from {d.resume_from} "
+            f"--plan-digest {d.plan_digest}",
             round_label=f"{k}/{self.options.repair}",
             budget_usd=None if self.options.budget_usd is None else self.options.budget_usd - self.spent_usd,
             deadline_s=remaining_s,
@@ -239,12 +243,12 @@ class Healer:
             self.say(f"{self._label(d, k)}: agent {turn.status}" + (f" — {turn.notes[0]}" if turn.notes else ""))
         return turn
 
-    def _label(self, d: dict[str, Any], k: int) -> str:
-        return f"{os.path.basename(self.path)}[step {d['step']['index']}] repair {k}/{self.options.repair}"
+    def _label(self, d: Reported, k: int) -> str:
+        return f"{os.path.basename(self.path)}[step {d.index}] repair {k}/{self.options.repair}"
 
     def _record(
         self,
-        d: dict[str, Any],
+        d: Reported,
         k: int,
         strategy: str,
         adjustment: str,
@@ -257,10 +261,10 @@ class Healer:
             round=k,
             of=self.options.repair,
             strategy=strategy,
-            repairHint=d["repairHint"],
-            kind=d["kind"],
-            step=int(d["step"]["index"]),
-            cause=d["cause"],
+            repairHint=d.repair_hint,
+            kind=d.kind,
+            step=d.index,
+            cause=d.cause,
             adjustment=adjustment,
             outcome=outcome,
             cost_usd=turn.cost_usd if turn else 0.0,

@@ -8,16 +8,25 @@ from __future__ import annotations
 
 import json
 import math
-import unicodedata
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
-from replay.errors import InvalidArgs, Location
+from replay.errors import Location
+from replay.script.evidence_fields import (
+    MAX_DEPTH,
+    MAX_STRING_BYTES,
+    bad,
+    integer,
+    member,
+    normalize_string,
+    role_of,
+    string,
+    too_deep,
+)
 from replay.script.text import normalize
 
 PREFIXES = ("# replay:target-v1 ", "# agent-device:target-v1 ")
 WRITE_PREFIX = PREFIXES[0]
-MAX_STRING_BYTES = 256
 MAX_PAYLOAD_BYTES = 4096
 MAX_ANCESTRY = 8
 VERIFIED = "verified"
@@ -27,14 +36,6 @@ UNVERIFIABLE = "unverifiable"
 KEY_TEXT = "keyText"
 STRUCTURAL = "structural"
 BASES = (KEY_TEXT, STRUCTURAL)
-
-
-def normalize_string(text: str | None) -> str | None:
-    """NFC and trimmed; empty means absent."""
-    if text is None:
-        return None
-    out = unicodedata.normalize("NFC", text).strip()
-    return out or None
 
 
 class Ancestor(NamedTuple):
@@ -148,148 +149,80 @@ class TargetEvidence:
         )
 
 
-def _bad(message: str, where: Location | None, hint: str | None = None) -> InvalidArgs:
-    return InvalidArgs(
-        f"target-v1 annotation: {message}",
-        hint=hint or 'write it as # replay:target-v1 {"role":"button","label":"Save",…}',
-        location=where,
-    )
-
-
-def _string(obj: dict[str, Any], key: str, where: Location | None, *, label: bool = False) -> str | None:
-    if key not in obj or obj[key] is None:
-        return None
-    value = obj[key]
-    if not isinstance(value, str):
-        raise _bad(f"{key!r} must be a string", where)
-    try:
-        size = len(value.encode("utf-8"))
-    except UnicodeEncodeError:  # "\ud800": half of a surrogate pair, no character at all
-        raise _bad(f"{key!r} holds half of a surrogate pair, not a character", where) from None
-    if size > MAX_STRING_BYTES:
-        raise _bad(f"{key!r} is longer than {MAX_STRING_BYTES} UTF-8 bytes", where)
-    return normalize(value) if label else normalize_string(value)
-
-
-def _role(obj: dict[str, Any], what: str, where: Location | None) -> str:
-    role = _string(obj, "role", where)
-    if role is None:
-        raise _bad(f"{what} needs a 'role'", where)
-    return role
-
-
-def _int(obj: dict[str, Any], key: str, where: Location | None) -> int | None:
-    if key not in obj or obj[key] is None:
-        return None
-    value = obj[key]
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise _bad(f"{key!r} must be a non-negative integer", where)
-    return value
-
-
-def _object(obj: dict[str, Any], key: str, where: Location | None) -> dict[str, Any] | None:
-    if key not in obj or obj[key] is None:
-        return None
-    value = obj[key]
-    if not isinstance(value, dict):
-        raise _bad(f"{key!r} must be an object", where)
-    return value
-
-
-MAX_DEPTH = 16  # target-v1 nests 4 levels; the bound keeps the JSON decoder's recursion far away
-
-
-def _too_deep(payload: str) -> bool:
-    """Whether brackets outside strings nest deeper than ``MAX_DEPTH`` (one linear scan)."""
-    depth, in_string, escaped = 0, False, False
-    for ch in payload:
-        if in_string:
-            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
-        elif ch == '"':
-            in_string = True
-        elif ch in "[{":
-            depth += 1
-            if depth > MAX_DEPTH:
-                return True
-        elif ch in "]}":
-            depth -= 1
-    return False
-
-
 # Longer than ~60 lines on purpose: a flat walk of the target-v1 schema, one check per field.
 def decode(payload: str, where: Location | None = None) -> TargetEvidence:
     """Parse the JSON payload of an annotation; keys in any order, unknown keys ignored."""
     if len(payload.encode("utf-8")) > MAX_PAYLOAD_BYTES:
-        raise _bad(f"payload is larger than {MAX_PAYLOAD_BYTES} bytes", where)
-    if _too_deep(payload):
-        raise _bad(f"the JSON is nested more than {MAX_DEPTH} levels deep", where)
+        raise bad(f"payload is larger than {MAX_PAYLOAD_BYTES} bytes", where)
+    if too_deep(payload):
+        raise bad(f"the JSON is nested more than {MAX_DEPTH} levels deep", where)
     try:
         obj = json.loads(payload)
     except json.JSONDecodeError as exc:
-        raise _bad(f"malformed JSON ({exc.msg} at column {exc.colno})", where) from None
+        raise bad(f"malformed JSON ({exc.msg} at column {exc.colno})", where) from None
     if not isinstance(obj, dict):
-        raise _bad("payload must be a JSON object", where)
+        raise bad("payload must be a JSON object", where)
     ancestry: list[Ancestor] = []
     raw_ancestry = obj.get("ancestry")
     if raw_ancestry is not None:
         if not isinstance(raw_ancestry, list):
-            raise _bad("'ancestry' must be a list", where)
+            raise bad("'ancestry' must be a list", where)
         if len(raw_ancestry) > MAX_ANCESTRY:
-            raise _bad(f"'ancestry' has more than {MAX_ANCESTRY} entries", where)
+            raise bad(f"'ancestry' has more than {MAX_ANCESTRY} entries", where)
         for entry in raw_ancestry:
             if not isinstance(entry, dict):
-                raise _bad("ancestry entries must be objects", where)
-            role = _role(entry, "every ancestry entry", where)
-            ancestry.append(Ancestor(role, _string(entry, "label", where, label=True)))
+                raise bad("ancestry entries must be objects", where)
+            role = role_of(entry, "every ancestry entry", where)
+            ancestry.append(Ancestor(role, string(entry, "label", where, label=True)))
     region = None
-    raw_region = _object(obj, "scrollRegion", where)
+    raw_region = member(obj, "scrollRegion", where)
     if raw_region is not None:
-        role = _role(raw_region, "'scrollRegion'", where)
-        region = Region(role, _string(raw_region, "label", where, label=True), _string(raw_region, "id", where))
+        role = role_of(raw_region, "'scrollRegion'", where)
+        region = Region(role, string(raw_region, "label", where, label=True), string(raw_region, "id", where))
     rect = None
-    raw_rect = _object(obj, "rect", where)
+    raw_rect = member(obj, "rect", where)
     if raw_rect is not None:
         nums = []
         for k in ("x", "y", "width", "height"):
             v = raw_rect.get(k)
             if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v):
-                raise _bad(f"'rect.{k}' must be a finite number", where)
+                raise bad(f"'rect.{k}' must be a finite number", where)
             nums.append(float(v))
         rect = Rect(*nums)
     anchor = _anchor(obj, "anchor", where)
     scope = _anchor(obj, "scope", where)
     basis = obj.get("basis")
     if basis is not None and basis not in BASES:
-        raise _bad(f"'basis' must be one of {', '.join(BASES)}", where)
+        raise bad(f"'basis' must be one of {', '.join(BASES)}", where)
     screen = None
-    raw_screen = _object(obj, "page", where)
+    raw_screen = member(obj, "page", where)
     if raw_screen is not None:
-        screen = Screen(_string(raw_screen, "path", where), _string(raw_screen, "title", where, label=True))
+        screen = Screen(string(raw_screen, "path", where), string(raw_screen, "title", where, label=True))
     verification = obj.get("verification", VERIFIED)
     if verification not in (VERIFIED, UNVERIFIABLE):
-        raise _bad('\'verification\' must be "verified" or "unverifiable"', where)
+        raise bad('\'verification\' must be "verified" or "unverifiable"', where)
     evidence = TargetEvidence(
-        role=_string(obj, "role", where),
-        id=_string(obj, "id", where),
-        label=_string(obj, "label", where, label=True),
+        role=string(obj, "role", where),
+        id=string(obj, "id", where),
+        label=string(obj, "label", where, label=True),
         anchor=anchor,
-        placeholder=_string(obj, "placeholder", where, label=True),
-        text=_string(obj, "text", where, label=True),
-        name=_string(obj, "name", where),
-        input_type=_string(obj, "type", where),
+        placeholder=string(obj, "placeholder", where, label=True),
+        text=string(obj, "text", where, label=True),
+        name=string(obj, "name", where),
+        input_type=string(obj, "type", where),
         ancestry=tuple(ancestry),
-        sibling=_int(obj, "sibling", where),
-        viewport_order=_int(obj, "viewportOrder", where),
+        sibling=integer(obj, "sibling", where),
+        viewport_order=integer(obj, "viewportOrder", where),
         scroll_region=region,
         rect=rect,
         screen=screen,
         verification=verification,
         basis=basis,
-        key_text=_string(obj, "keyText", where, label=True),
+        key_text=string(obj, "keyText", where, label=True),
         scope=scope,
     )
     if evidence.verified and not evidence.identifiable:
-        raise _bad(
+        raise bad(
             "a verified annotation needs 'role' and an 'id', a 'label', an 'anchor', a 'keyText' or a 'scope'",
             where,
             'record it again, or mark it "verification":"unverifiable"',
@@ -298,14 +231,14 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
 
 
 def _anchor(obj: dict[str, Any], key: str, where: Location | None) -> Anchor | None:
-    raw = _object(obj, key, where)
+    raw = member(obj, key, where)
     if raw is None:
         return None
     return Anchor(
-        _role(raw, repr(key), where),
-        _string(raw, "label", where, label=True),
-        _string(raw, "text", where, label=True),
-        _string(raw, "id", where),
+        role_of(raw, repr(key), where),
+        string(raw, "label", where, label=True),
+        string(raw, "text", where, label=True),
+        string(raw, "id", where),
     )
 
 

@@ -7,15 +7,16 @@ import re
 from collections.abc import Sequence
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
+from replay.limits import MAX_MS
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Annotation, Blank, Comment, Context, Env, Item, Script, Target
+from replay.script.header import parse_context, parse_env
+from replay.script.literals import KEY_CHORD, is_int, is_ms, is_number
 from replay.script.registry import (
     CHOICE,
     INT,
     KEY,
-    KEY_CHORD,
     KEYWORD,
-    MAX_MS,
     NUMBER,
     RAW,
     REGISTRY,
@@ -25,16 +26,12 @@ from replay.script.registry import (
     URL,
     Command,
     Form,
-    is_int,
-    is_ms,
-    is_number,
 )
 from replay.script.selector import REF, Alternative, Selector, normalize_text, parse_selector
-from replay.script.tokens import Token, decode_json_string, tokenize
-from replay.script.variables import check_env_key, parse_template
+from replay.script.text import quoted
+from replay.script.tokens import Token, tokenize
+from replay.script.variables import parse_template
 
-CONTEXT_KEYS = ("platform", "timeout", "retries", "device")
-CONTEXT_PLATFORMS = ("web", "android", "ios", "apple")
 _FLAG = re.compile(r"--?[A-Za-z][A-Za-z0-9-]*")
 _TERM_START = re.compile(r"\s*(?:[A-Za-z][A-Za-z0-9_-]*(?:~?=)|[\"'])")
 
@@ -46,7 +43,7 @@ def parse_target(text: str, where: Location, column: int = 1) -> Target:
         return Target(ref=stripped)
     if stripped.startswith("@"):
         raise InvalidArgs(
-            f"invalid ref {_shown(stripped)}",
+            f"invalid ref {quoted(stripped)}",
             hint="refs look like @e3 (take a snapshot to see them)",
             location=Location(where.path, where.line, column),
         )
@@ -134,7 +131,7 @@ def _bind(
         if p.kind == INT and not templated and (tok.quoted or not is_ms(text)):
             raise InvalidArgs(
                 f"{cmd.name}: {p.name} must be a whole number of milliseconds up to {MAX_MS} (an hour), "
-                f"got {_shown(tok.raw)}",
+                f"got {quoted(tok.raw)}",
                 hint=f"usage: {usage(cmd, form)}",
                 location=_loc(where, tok),
             )
@@ -219,7 +216,7 @@ def _split_flags(cmd: Command, toks: list[Token], where: Location) -> tuple[list
                 )
             if spec.whole_number and "${" not in value and not (is_int(value) and len(value) <= 6):
                 raise InvalidArgs(
-                    f"{cmd.name}: flag {name} takes a whole number, got {_shown(value)}",
+                    f"{cmd.name}: flag {name} takes a whole number, got {quoted(value)}",
                     hint=f"write {name} 3",
                     location=_loc(where, tok),
                 )
@@ -278,99 +275,6 @@ def _check_record_flag(cmd: Command, form: Form, flags: Sequence[tuple[str, str 
             hint=f"`{cmd.name}` is always written to the script; use --no-record to keep a state fix out",
             location=where,
         )
-
-
-def _parse_context(rest: str, where: Location, offset: int) -> tuple[tuple[str, str], ...]:
-    pairs: list[tuple[str, str]] = []
-    i = 0
-    while True:
-        while i < len(rest) and rest[i] in " \t":
-            i += 1
-        if i >= len(rest):
-            break
-        m = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)=").match(rest, i)
-        col = offset + i + 1
-        if m is None:
-            raise InvalidArgs(
-                "context expects key=value pairs",
-                hint="e.g. context platform=web timeout=10000",
-                location=Location(where.path, where.line, col),
-            )
-        key = m.group(1)
-        i = m.end()
-        if i < len(rest) and rest[i] == '"':
-            value, end = decode_json_string(rest, i, Location(where.path, where.line))
-            i = end
-        else:
-            start = i
-            while i < len(rest) and rest[i] not in " \t":
-                i += 1
-            value = rest[start:i]
-        if key not in CONTEXT_KEYS:
-            raise InvalidArgs(
-                f"unknown context key {key!r}",
-                hint=f"context keys: {', '.join(CONTEXT_KEYS)}",
-                location=Location(where.path, where.line, col),
-            )
-        if key == "platform" and value not in CONTEXT_PLATFORMS:
-            raise InvalidArgs(
-                f"unknown platform {value!r}",
-                hint="platform=web or platform=android",
-                location=Location(where.path, where.line, col),
-            )
-        if key == "timeout" and (not is_ms(value) or int(value) == 0):
-            raise InvalidArgs(
-                f"context timeout must be 1..{MAX_MS} ms (an hour), got {_shown(value)}",
-                hint="e.g. timeout=10000",
-                location=Location(where.path, where.line, col),
-            )
-        if key == "retries" and (not is_int(value) or len(value) > 1 or int(value) > 3):
-            raise InvalidArgs(
-                f"context retries must be 0..3, got {_shown(value)}",
-                hint="e.g. retries=2",
-                location=Location(where.path, where.line, col),
-            )
-        if key == "device" and not value:
-            raise InvalidArgs(
-                "context device must not be empty",
-                hint='e.g. device="Pixel 8"',
-                location=Location(where.path, where.line, col),
-            )
-        pairs.append((key, value))
-    if not pairs:
-        raise InvalidArgs("empty context line", hint="e.g. context platform=web", location=where)
-    return tuple(pairs)
-
-
-def _parse_env(rest: str, where: Location, offset: int) -> tuple[str, str]:
-    text = rest.strip()
-    col = offset + (len(rest) - len(rest.lstrip())) + 1
-    key, sep, raw_value = text.partition("=")
-    if not sep:
-        raise InvalidArgs(
-            "env expects KEY=VALUE",
-            hint='e.g. env EMAIL="ada@example.com"',
-            location=Location(where.path, where.line, col),
-        )
-    check_env_key(key, Location(where.path, where.line, col))
-    vcol = col + len(key) + 1
-    if raw_value.startswith('"'):
-        value, end = decode_json_string(raw_value, 0, Location(where.path, where.line))
-        if raw_value[end:].strip():
-            raise InvalidArgs(
-                "unexpected text after the quoted env value",
-                hint="one value per env line",
-                location=Location(where.path, where.line, vcol + end),
-            )
-    else:
-        if any(c in raw_value for c in " \t"):
-            raise InvalidArgs(
-                "an env value with spaces must be quoted",
-                hint=f'write env {key}="…"',
-                location=Location(where.path, where.line, vcol),
-            )
-        value = raw_value
-    return key, value
 
 
 def parse(text: str, path: str = "<input>") -> Script:
@@ -436,7 +340,7 @@ def parse_collect(text: str, path: str = "<input>") -> tuple[Script | None, list
                         location=Location(path, index, offset + 1),
                     )
                 if head == "context":
-                    pairs = _parse_context(rest, where, offset + len(head))
+                    pairs = parse_context(rest, where, offset + len(head))
                     for key, value in pairs:
                         if key in context:
                             what = "duplicate" if context[key] == value else "conflicting"
@@ -448,7 +352,7 @@ def parse_collect(text: str, path: str = "<input>") -> tuple[Script | None, list
                         context[key] = value
                     items.append(Context(index, pairs))
                 else:
-                    key, value = _parse_env(rest, where, offset + len(head))
+                    key, value = parse_env(rest, where, offset + len(head))
                     if key in env:
                         raise InvalidArgs(
                             f"duplicate env key {key!r}",
@@ -518,8 +422,3 @@ def parse_argv(argv: Sequence[str], where: Location | None = None, *, literal: b
     params = _bind(cmd, form, positionals, line, where)
     _check_record_flag(cmd, form, flags, where)
     return Action(0, cmd.name, form.name, params, tuple(flags))
-
-
-def _shown(text: str, limit: int = 40) -> str:
-    """A value quoted in an error, cut to ``limit`` characters (a 400-digit number is not echoed)."""
-    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"

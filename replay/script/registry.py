@@ -6,16 +6,15 @@ through the named predicates at the bottom; no other module keeps its own comman
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
-from replay.limits import MAX_MS
+from replay.script.foreign import ANDROID as ANDROID  # (the platforms: declared with the commands)
+from replay.script.foreign import FOREIGN
+from replay.script.foreign import PLATFORMS as PLATFORMS
+from replay.script.foreign import WEB as WEB
+from replay.script.literals import is_int, is_number
 from replay.script.tokens import Token
-
-WEB = "web"
-ANDROID = "android"
-PLATFORMS = (WEB, ANDROID)
 
 # Param kinds
 KEYWORD = "keyword"  # a fixed bare word (first token of a form)
@@ -58,6 +57,7 @@ class Form:
 
     name: str
     params: tuple[Param, ...]
+    _: KW_ONLY
     targets_element: bool = False
     observation: bool = False
     phase: str = PHASE_NONE
@@ -116,26 +116,6 @@ GROUPS = (
     ("sessions", "Sessions, the daemon and MCP"),
 )
 
-_INT = re.compile(r"[0-9]+\Z")
-_NUMBER = re.compile(r"[0-9]+(\.[0-9]+)?\Z|\.[0-9]+\Z")
-_KEY_NAME = r"(?:[A-Z][A-Za-z0-9]*|[a-z0-9]|F[0-9]{1,2}|[!-~])"
-KEY_CHORD = re.compile(rf"{_KEY_NAME}(?:\+{_KEY_NAME})*\Z")
-
-
-def is_int(text: str) -> bool:
-    """True for a non-negative integer literal."""
-    return bool(_INT.match(text))
-
-
-def is_ms(text: str) -> bool:
-    """True for a duration literal in 0..MAX_MS (checked by length first: no huge int is built)."""
-    return is_int(text) and len(text.lstrip("0")) <= len(str(MAX_MS)) and int(text) <= MAX_MS
-
-
-def is_number(text: str) -> bool:
-    """True for a non-negative decimal literal."""
-    return bool(_NUMBER.match(text))
-
 
 def _first_bare_in(words: tuple[str, ...]) -> Callable[[Sequence[Token]], bool]:
     return lambda toks: bool(toks) and not toks[0].quoted and toks[0].text in words
@@ -174,7 +154,7 @@ def _target_cmd(name: str, summary: str, *, platforms: tuple[str, ...] = PLATFOR
     return Command(
         name,
         summary,
-        (Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT, op=name),),
+        (Form("target", (Param("target", TARGET_REST),), targets_element=True, phase=PHASE_ACT, op=name),),
         platforms=platforms,
     )
 
@@ -203,7 +183,11 @@ _add(
         "Clear the field and type TEXT into it.",
         (
             Form(
-                "target", (Param("target", TARGET), Param("text", TEXT, typed=True)), True, False, PHASE_ACT, op="fill"
+                "target",
+                (Param("target", TARGET), Param("text", TEXT, typed=True)),
+                targets_element=True,
+                phase=PHASE_ACT,
+                op="fill",
             ),
         ),
     )
@@ -220,7 +204,12 @@ _add(
         (
             Form("point", (Param("x", NUMBER), Param("y", NUMBER)), matches=_press_is_point),
             Form(
-                "target", (Param("target", TARGET_REST),), True, False, PHASE_ACT, matches=_press_is_target, op="click"
+                "target",
+                (Param("target", TARGET_REST),),
+                targets_element=True,
+                phase=PHASE_ACT,
+                matches=_press_is_target,
+                op="click",
             ),
             Form("key", (Param("key", KEY),), op="press"),
         ),
@@ -232,7 +221,15 @@ _add(
     Command(
         "select",
         "Select the option VALUE (value or label) of a <select>.",
-        (Form("target", (Param("target", TARGET), Param("value", TEXT)), True, False, PHASE_ACT, op="select"),),
+        (
+            Form(
+                "target",
+                (Param("target", TARGET), Param("value", TEXT)),
+                targets_element=True,
+                phase=PHASE_ACT,
+                op="select",
+            ),
+        ),
     )
 )
 _add(
@@ -246,7 +243,7 @@ _add(
                 matches=_first_bare_in(_DIRECTIONS),
                 op="scroll_page",
             ),
-            Form("target", (Param("target", TARGET_REST),), True, False, PHASE_ACT, op="scroll"),
+            Form("target", (Param("target", TARGET_REST),), targets_element=True, phase=PHASE_ACT, op="scroll"),
         ),
     )
 )
@@ -270,18 +267,18 @@ _add(
             Form(
                 "absent",
                 (Param("kw", KEYWORD, choices=("absent",)), Param("target", TARGET), Param("ms", INT, optional=True)),
-                True,
-                False,
-                PHASE_WAIT,
+                targets_element=True,
+                observation=False,
+                phase=PHASE_WAIT,
                 matches=_first_bare_in(("absent",)),
                 op="wait_target",
             ),
             Form(
                 "target",
                 (Param("target", TARGET), Param("ms", INT, optional=True)),
-                True,
-                False,
-                PHASE_WAIT,
+                targets_element=True,
+                observation=False,
+                phase=PHASE_WAIT,
                 op="wait_target",
             ),
         ),
@@ -295,18 +292,18 @@ _add(
             Form(
                 "text",
                 (Param("predicate", KEYWORD, choices=("text",)), Param("target", TARGET), Param("value", TEXT)),
-                True,
-                True,
-                PHASE_READ,
+                targets_element=True,
+                observation=True,
+                phase=PHASE_READ,
                 matches=_first_bare_in(("text",)),
                 op="assert",
             ),
             Form(
                 "state",
                 (Param("predicate", CHOICE, choices=_PREDICATES[:-1]), Param("target", TARGET_REST)),
-                True,
-                True,
-                PHASE_READ,
+                targets_element=True,
+                observation=True,
+                phase=PHASE_READ,
                 op="assert",
             ),
         ),
@@ -321,9 +318,9 @@ _add(
             Form(
                 "read",
                 (Param("what", CHOICE, choices=("text", "value", "attrs")), Param("target", TARGET_REST)),
-                True,
-                True,
-                PHASE_READ,
+                targets_element=True,
+                observation=True,
+                phase=PHASE_READ,
                 op="read",
             ),
         ),
@@ -343,9 +340,9 @@ _add(
                     Param("action", CHOICE, choices=_FIND_ACTIONS),
                     Param("arg", TEXT, optional=True, typed=True),
                 ),
-                True,
-                False,
-                PHASE_ACT,
+                targets_element=True,
+                observation=False,
+                phase=PHASE_ACT,
                 matches=_find_acts,
                 op="find",
             ),
@@ -357,9 +354,9 @@ _add(
                     Param("action", CHOICE, optional=True, choices=_FIND_READS),
                     Param("arg", TEXT, optional=True, typed=True),
                 ),
-                True,
-                True,
-                PHASE_READ,
+                targets_element=True,
+                observation=True,
+                phase=PHASE_READ,
                 op="find",
             ),
         ),
@@ -391,36 +388,7 @@ _add(
     )
 )
 
-# agent-device commands this tool parses but does not perform (plan time: UNSUPPORTED_COMMAND).
-_FOREIGN = {
-    "home": (ANDROID,),
-    "app-switcher": (ANDROID,),
-    "keyboard": (ANDROID,),
-    "swipe": (ANDROID,),
-    "longpress": (ANDROID,),
-    "long-press": (ANDROID,),
-    "focus": (ANDROID,),
-    "scrollintoview": (ANDROID,),
-    "react-native": (),
-    "alert": (),
-    "boot": (),
-    "pinch": (),
-    "appstate": (),
-    "apps": (),
-    "devices": (),
-    "trace": (),
-    "diff": (),
-    "record": (),
-    "settings": (),
-    "clipboard": (),
-    "logs": (),
-    "network": (),
-    "install": (),
-    "reinstall": (),
-    "push": (),
-    "rotate": (),
-}
-for _name, _platforms in _FOREIGN.items():
+for _name, _platforms in FOREIGN.items():
     _add(
         Command(
             _name,
@@ -461,10 +429,6 @@ class Registry:
         cmd = self.commands.get(name)
         forms = [f for f in cmd.forms if f.name == form] if cmd is not None else []
         return any(p.name == param and p.kind == INT for f in forms for p in f.params)
-
-    def interactive(self) -> list[Command]:
-        """Commands a session performs, in declaration order (the CLI and MCP surfaces are made from these)."""
-        return [c for c in self.commands.values() if not c.foreign]
 
 
 REGISTRY = Registry()

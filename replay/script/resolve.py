@@ -7,8 +7,10 @@ from collections.abc import Mapping
 from dataclasses import replace
 
 from replay.errors import InvalidArgs, Location, ReplayError
+from replay.limits import MAX_MS
 from replay.script.ast import Action, Script, Target
-from replay.script.registry import MAX_MS, REGISTRY, is_ms
+from replay.script.literals import is_ms
+from replay.script.registry import REGISTRY
 from replay.script.selector import map_values
 from replay.script.variables import effective_values, parse_template, resolve
 

@@ -23,3 +23,8 @@ def normalize(text: str | None) -> str | None:
 def fold(text: str | None) -> str:
     """``normalize``, then case-folded; absent is the empty string."""
     return (normalize(text) or "").casefold()
+
+
+def quoted(text: str, limit: int = 40) -> str:
+    """A value quoted in an error, cut to ``limit`` characters (a 400-digit number is not echoed)."""
+    return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"

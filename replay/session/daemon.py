@@ -13,7 +13,7 @@ import logging
 import os
 import shutil
 import sys
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from replay.drivers.base import BackendOptions
@@ -28,14 +28,13 @@ from replay.errors import (
     Location,
     ReplayError,
     SessionNotFound,
-    Timeout,
 )
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.session import orphans, repair, requests, runs
 from replay.session.heal_step import perform
 from replay.session.pool import BackendPool
-from replay.session.protocol import shown_name
+from replay.session.protocol import session_dir, shown_name
 from replay.session.publish import clear_staging
 from replay.session.server import serve
 from replay.session.session import Session
@@ -257,10 +256,10 @@ class Daemon:
             await session.driver.trace_start()
         runner = Runner(session, ready.plan, options)
         try:
-            result = await _within(runner.run(), request.deadline_ms)
+            result = await runs.within(runner.run(), request.deadline_ms)
         except ReplayError as err:
             err.details.setdefault("timings", [t.to_dict() for t in runner.timings])  # the steps before it
-            await _evidence(session, request.screenshot_path)
+            await runs.evidence(session, request.screenshot_path)
             if isinstance(err, DivergenceError):
                 session.diverged(err.source)
             if trace:
@@ -299,7 +298,7 @@ class Daemon:
     async def _close(self, name: str, save_script: str | None, discard: bool, verify: bool = False) -> dict[str, Any]:
         session = self.sessions.get(name)
         if session is None:
-            return self._close_left(name, save_script, discard)
+            return orphans.close_left(self.home, self.recovered.pop(name, None), name, save_script, discard)
         out: dict[str, Any] = {"closed": name, "script": None}
         async with session.lock:
             self._still_open(name, session)
@@ -330,7 +329,7 @@ class Daemon:
                 out["script"] = session.write_recording(os.path.abspath(save_script) if save_script else None)
             run_values = session.run_values
             await self._forget(name, session)
-            shutil.rmtree(os.path.join(self.home, "sessions", name), ignore_errors=True)
+            shutil.rmtree(session_dir(self.home, name), ignore_errors=True)
         if verify and out.get("healed"):
             out["verify"] = await self._verify(str(out["healed"]), run_values)
         return out
@@ -342,27 +341,6 @@ class Daemon:
                 f"session {shown_name(name)!r} was closed by another request meanwhile",
                 hint="open it again with `replay open URL`",
             )
-
-    def _close_left(self, name: str, save_script: str | None, discard: bool) -> dict[str, Any]:
-        """``close`` of a session a stopped daemon left: its recovered repair, or its orphaned recording."""
-        ended = self.recovered.pop(name, None)
-        if ended is not None and ended.healed:
-            shutil.rmtree(os.path.join(self.home, "sessions", name), ignore_errors=True)
-            return {"closed": name, "script": None, "healed": ended.healed, "recovered": True}
-        repair.check_tombstone(self.home, name)
-        left = orphans.load(self.home, name)
-        if left is None:
-            raise SessionNotFound(f"no session {name!r} is open", hint="`replay session list` shows the open sessions")
-        if discard:
-            orphans.forget(self.home, name)
-            return {"closed": name, "script": None, "recovered": True}
-        written = left.publish(self.home, os.path.abspath(save_script) if save_script else None)
-        out: dict[str, Any] = {"closed": name, "script": written, "recovered": True}
-        if left.torn:
-            out["warning"] = (
-                f"{left.torn} journal line(s) were torn (a write cut short by a crash or a full disk) and skipped"
-            )
-        return out
 
     async def _verify(self, path: str, values: dict[str, dict[str, str]]) -> dict[str, Any]:
         """The acceptance gate: replay a script end to end in a fresh session."""
@@ -440,29 +418,6 @@ class Daemon:
         for name, session in list(self.sessions.items()):
             await self._teardown(name, session, "daemon shut down")
         await self.pool.stop()
-
-
-async def _evidence(session: Session, screenshot: Any) -> None:
-    """The screen where a run stopped, for a suite's artifacts (best effort: evidence, not the outcome)."""
-    if not screenshot:
-        return
-    try:
-        await asyncio.wait_for(session.driver.screenshot(str(screenshot), False), 10)
-    except Exception:  # noqa: BLE001 - e.g. a crashed page; the run's own error says what happened
-        log.warning("no screenshot of %s where its run stopped", session.name)
-
-
-async def _within(run: Coroutine[Any, Any, RunResult], deadline_ms: int | None) -> RunResult:
-    """Await a run, stopped where it is once ``deadline_ms`` has passed (``replay test --timeout``)."""
-    if deadline_ms is None:
-        return await run
-    try:
-        return await asyncio.wait_for(run, deadline_ms / 1000)
-    except TimeoutError:
-        raise Timeout(
-            f"the script did not finish within its {deadline_ms} ms timeout",
-            hint="raise --timeout, or find the slow steps in the attempt's timing.ndjson",
-        ) from None
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -35,6 +35,25 @@ def socket_path(home: str) -> str:
     return os.path.join(home, "daemon.sock")
 
 
+# A session's folder, $REPLAY_HOME/sessions/NAME, and what it may hold (the one home of this layout)
+JOURNAL_FILE = "journal.ndjson"
+RECORDING_FILE = "recording.json"  # a recording's target and start: kept until it is written
+REPAIR_FILE = "repair.json"  # an armed repair transaction
+TOMBSTONE_FILE = "tombstone.json"  # a repair that ended incomplete
+LEFT_BEHIND = (REPAIR_FILE, TOMBSTONE_FILE, RECORDING_FILE)  # what a stopped daemon may leave to recover
+
+
+def session_dir(home: str, name: str) -> str:
+    """The folder of session ``name`` (its journal, recording, repair, tombstone)."""
+    return os.path.join(home, "sessions", name)
+
+
+def session_dirs(home: str) -> list[str]:
+    """The names of the sessions that have a folder in ``home``, sorted."""
+    root = os.path.join(home, "sessions")
+    return sorted(os.listdir(root)) if os.path.isdir(root) else []
+
+
 MAX_SOCKET_PATH = 107  # sun_path is 108 bytes with its NUL
 
 

@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 from replay.engine.journal import JournalEntry, read_journal
 from replay.errors import InvalidArgs, RepairSessionExpired, ReplayError, TargetExists
 from replay.files import open_private
-from replay.session.protocol import shown_name
+from replay.session.protocol import JOURNAL_FILE, REPAIR_FILE, TOMBSTONE_FILE, session_dir, session_dirs, shown_name
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import Recording, script_text
 
@@ -73,12 +73,12 @@ class RepairTransaction:
 
 def repair_path(home: str, session: str) -> str:
     """Where a session's transaction is stored."""
-    return os.path.join(home, "sessions", session, "repair.json")
+    return os.path.join(session_dir(home, session), REPAIR_FILE)
 
 
 def tombstone_path(home: str, session: str) -> str:
     """Where a session's tombstone is stored."""
-    return os.path.join(home, "sessions", session, "tombstone.json")
+    return os.path.join(session_dir(home, session), TOMBSTONE_FILE)
 
 
 def default_target(script_path: str) -> str:
@@ -252,15 +252,12 @@ def recover(home: str) -> dict[str, Ending]:
 
     Returns how each ended, by session: the ``close`` that started this daemon reports it.
     """
-    root = os.path.join(home, "sessions")
-    if not os.path.isdir(root):
-        return {}
     ended: dict[str, Ending] = {}
-    for name in sorted(os.listdir(root)):
+    for name in session_dirs(home):
         tx = RepairTransaction.load(repair_path(home, name))
         if tx is None or tx.state == COMMITTED:
             continue
-        journal = os.path.join(root, name, "journal.ndjson")
+        journal = os.path.join(session_dir(home, name), JOURNAL_FILE)
         entries = read_journal(journal)[tx.watermark :] if os.path.exists(journal) else []
         ended[name] = end(home, name, tx, entries, reason="the daemon stopped during the repair")
     return ended

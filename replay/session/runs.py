@@ -3,14 +3,17 @@ preflight and a new repair transaction. The daemon routes; these decide."""
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import os
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Coroutine, Mapping
 from dataclasses import dataclass, replace
 from secrets import token_hex
+from typing import TYPE_CHECKING, Any
 
 from replay.drivers import check_platform
-from replay.errors import InvalidArgs, SessionNotFound
+from replay.errors import InvalidArgs, SessionNotFound, Timeout
 from replay.script.ast import Comment, Context, Env, Script
 from replay.script.formatter import format_item
 from replay.script.plan import Plan
@@ -18,6 +21,11 @@ from replay.session import repair
 from replay.session.protocol import shown_name
 from replay.session.requests import Run
 from replay.session.session import Session
+
+if TYPE_CHECKING:
+    from replay.engine.runner import RunResult
+
+log = logging.getLogger("replay.daemon")
 
 # The plans of the scripts run last, by (resolved path, path as given, platform asked for, text):
 # a suite or a loop runs one script again and again, and parsing is most of a short run's set-up.
@@ -163,3 +171,26 @@ def new_transaction(
         watermark=session.journal.count,
         header=header,
     )
+
+
+async def evidence(session: Session, screenshot: Any) -> None:
+    """The screen where a run stopped, for a suite's artifacts (best effort: evidence, not the outcome)."""
+    if not screenshot:
+        return
+    try:
+        await asyncio.wait_for(session.driver.screenshot(str(screenshot), False), 10)
+    except Exception:  # noqa: BLE001 - e.g. a crashed page; the run's own error says what happened
+        log.warning("no screenshot of %s where its run stopped", session.name)
+
+
+async def within(run: Coroutine[Any, Any, RunResult], deadline_ms: int | None) -> RunResult:
+    """Await a run, stopped where it is once ``deadline_ms`` has passed (``replay test --timeout``)."""
+    if deadline_ms is None:
+        return await run
+    try:
+        return await asyncio.wait_for(run, deadline_ms / 1000)
+    except TimeoutError:
+        raise Timeout(
+            f"the script did not finish within its {deadline_ms} ms timeout",
+            hint="raise --timeout, or find the slow steps in the attempt's timing.ndjson",
+        ) from None

@@ -16,7 +16,7 @@ from replay.engine.journal import Journal
 from replay.engine.poll import SYSTEM_CLOCK, Clock
 from replay.errors import InvalidArgs
 from replay.session import orphans
-from replay.session.protocol import shown_name
+from replay.session.protocol import JOURNAL_FILE, session_dir, shown_name
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import Recording, script_text
 from replay.session.repair import RepairTransaction
@@ -56,7 +56,7 @@ class Session:
     values: dict[str, str] = field(default_factory=dict)  # that run's effective variable values
 
     def __post_init__(self) -> None:
-        self.journal = Journal(os.path.join(self.home, "sessions", self.name, "journal.ndjson"), self._pinned)
+        self.journal = Journal(os.path.join(session_dir(self.home, self.name), JOURNAL_FILE), self._pinned)
         self.last_used = self.last_used or self.clock.now()
 
     def diverged(self, divergence: Divergence) -> None:

@@ -20,7 +20,7 @@ def failure_text(path: str, a: Attempt) -> str:
     """An attempt's divergence report (its session is closed: heal it anew) or its error."""
     if a.divergence is not None:
         closed = f"replay heal {path} --agent builtin, or heal by doing: replay run {path} --session NAME"
-        return render_text(a.divergence, f"replay run {path}", closed=closed)
+        return render_text(a.divergence.json, f"replay run {path}", closed=closed)
     error = a.error or {}
     return f"{error.get('code')}: {error.get('message')}"
 
@@ -46,7 +46,7 @@ def write_junit(suite: SuiteResult, path: str) -> str:
     for r in suite.results:
         case = ET.SubElement(ts, "testcase", classname="replay", name=r.path, time=f"{r.seconds:.3f}")
         if r.status in (DIVERGED, FAILED):
-            kind = r.last.divergence["kind"] if r.last.divergence else str((r.last.error or {}).get("code"))
+            kind = r.last.divergence.kind if r.last.divergence else str((r.last.error or {}).get("code"))
             failure = ET.SubElement(case, "failure", message=r.why(), type=kind)
             failure.text = _failure_text(r)
         if r.status == FLAKY or r.heal_status:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.client import Client
+from replay.engine.report import Reported
 from replay.errors import DivergenceError, ReplayError, TargetExists
 from replay.files import open_private
 from replay.script.loader import read_text
@@ -39,7 +40,7 @@ class Attempt:
     status: str  # passed | diverged | failed
     seconds: float
     directory: str
-    divergence: dict[str, Any] | None = None
+    divergence: Reported | None = None
     error: dict[str, Any] | None = None
     screenshot: str | None = None
     timings: list[dict[str, Any]] = field(default_factory=list)
@@ -70,7 +71,7 @@ class ScriptResult:
         a = self.last
         if a.divergence is not None:
             d = a.divergence
-            return f"{d['kind']} at step {d['step']['index']} ({d['repairHint']})"
+            return f"{d.kind} at step {d.index} ({d.repair_hint})"
         if a.error is not None:
             return f"{a.error.get('code')}: {a.error.get('message')}"
         return ""
@@ -253,9 +254,10 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
         )
         attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
     except DivergenceError as err:
-        attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=err.divergence)
+        reported = Reported.from_dict(err.divergence)
+        attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=reported)
         attempt.timings = list(err.details.get("timings") or [])
-        _keep_divergence(home, err.divergence, directory)
+        _keep_divergence(home, reported.json, directory)
     except ReplayError as err:
         attempt = Attempt(
             number, FAILED, time.monotonic() - t0, directory, timings=list(err.details.pop("timings", []))
@@ -284,7 +286,7 @@ def _write_artifacts(entry: Entry, a: Attempt) -> None:
         "status": a.status,
         "seconds": round(a.seconds, 3),
         "timings": a.timings,
-        "divergence": a.divergence,
+        "divergence": a.divergence.json if a.divergence is not None else None,
         "error": a.error,
         "screenshot": a.screenshot,
     }

@@ -24,17 +24,20 @@ from replay.script.evidence import (
 )
 from replay.script.selector import NTH, Selector
 from replay.script.text import normalize
+from replay.tree.anchors import (
+    ROW_ROLES,
+    alone_in,
+    anchor_of,
+    find_anchor,
+    id_is_unique,
+    only_of_role,
+    own_anchor,
+    scope_of,
+)
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
 from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
 from replay.tree.verdict import VERIFIED as VERIFIED_KIND
 from replay.tree.verdict import DivergenceKind
-
-
-def id_is_unique(capture: Capture, node: Node) -> bool:
-    """Whether the node's test id appears once in the tree."""
-    if not node.test_id:
-        return False
-    return sum(1 for n in capture.nodes if n.test_id == node.test_id) == 1
 
 
 def region_of(node: Node, cache: dict[Node, Node | None] | None = None) -> Node | None:
@@ -126,72 +129,6 @@ def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
     return ev.placeholder is not None and ev.placeholder == ev.label and normalize(node.placeholder) == ev.placeholder
 
 
-def anchor_identity(node: Node, wide: bool = False) -> Anchor:
-    """The ``anchor`` evidence of an ancestor: its role, unique-looking id, and key text (else label);
-    ``wide``: its text less its controls' texts instead of the key text (rows whose first texts repeat)."""
-    text = normalize(node.rest_text if wide else node.key_text)
-    return Anchor(node.role, None if text else normalize(node.label), text, node.test_id)
-
-
-def anchor_matches(node: Node, anchor: Anchor) -> bool:
-    """Whether ``node`` is the recorded anchor: its role and every recorded field, compared exactly."""
-    if node.role != anchor.role:
-        return False
-    if anchor.id is not None and node.test_id != anchor.id:
-        return False
-    if anchor.label is not None and normalize(node.label) != anchor.label:
-        return False
-    if anchor.text is None or normalize(node.key_text) == anchor.text:
-        return True
-    return normalize(node.rest_text) == anchor.text  # a wide anchor (see anchor_of)
-
-
-def find_anchor(node: Node, anchor: Anchor) -> Node | None:
-    """The nearest of the node's ancestors (≤ 8 up) that is the recorded anchor."""
-    return next((a for a in node.ancestors()[:MAX_ANCESTRY] if anchor_matches(a, anchor)), None)
-
-
-def alone_in(node: Node, container: Anchor | None) -> bool:
-    """Whether the nearest ancestor that is ``container`` holds no other node of ``node``'s role."""
-    found = find_anchor(node, container) if container is not None else None
-    return found is not None and _only_of_role(found, node)
-
-
-def _only_of_role(container: Node, node: Node) -> bool:
-    return not any(d is not node and isinstance(d, Node) and d.role == node.role for d in container.iterdescendants())
-
-
-# rows and the like: named by their own key text when they carry no label (SPEC §4, §5 rule 3)
-ROW_ROLES = frozenset({"listitem", "row", "treeitem", "option", "article", "gridcell", "cell", "tab", "menuitem"})
-# containers an unlabeled control may be alone in, named by role (and label) only: their key text is
-# whatever comes first on a whole page region, not what they are (SPEC §5 rule 5)
-LANDMARK_ROLES = frozenset(
-    {"form", "dialog", "alertdialog", "main", "navigation", "region", "list", "table", "grid", "tabpanel", "search"}
-)
-
-
-def own_anchor(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
-    """For a node with neither id nor label: the nearest ancestor (≤ 8 up) that can be named — by a
-    unique test id, a label, or (a row) its key text — else the nearest landmark holding it alone."""
-    for ancestor in node.ancestors()[:MAX_ANCESTRY]:
-        if id_is_unique(capture, ancestor):
-            return ancestor, Anchor(ancestor.role, id=ancestor.test_id)
-        if ancestor.label:
-            return ancestor, Anchor(ancestor.role, label=normalize(ancestor.label))
-        text = normalize(ancestor.key_text)
-        if ancestor.role in ROW_ROLES and text:
-            return ancestor, Anchor(ancestor.role, text=text)
-    return None
-
-
-def _scope_of(node: Node) -> tuple[Node, Anchor] | None:
-    """The nearest landmark ancestor holding no other node of ``node``'s role, named by role (and label)."""
-    for ancestor in node.ancestors()[:MAX_ANCESTRY]:
-        if ancestor.role in LANDMARK_ROLES and _only_of_role(ancestor, node):
-            return ancestor, Anchor(ancestor.role, label=normalize(ancestor.label))
-    return None
-
-
 def _key_text_singles_out(capture: Capture, node: Node) -> str | None:
     """The node's own key text when no other node of its role says the same (SPEC §5 rule 3)."""
     text = normalize(node.key_text)
@@ -199,32 +136,6 @@ def _key_text_singles_out(capture: Capture, node: Node) -> str | None:
         return None  # a landmark's first text is whatever its region shows first, not what it is
     same = [n for n in capture.by_value("role", node.role) if n is not node and normalize(n.key_text) == text]
     return None if same else text
-
-
-def anchor_of(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
-    """The nearest ancestor (≤ 8 up) holding no look-alike of ``node`` but ``node`` itself, when it has
-    look-alikes, and its identity as an anchor.
-
-    A look-alike shares the role and label (or the role, for an unlabeled node). The ancestor must
-    be nameable (a test id, a label or a key text) and differ, as an anchor, from the ancestors
-    the look-alikes sit in — by its key text, else by its text less its controls' texts (two rows
-    both starting "Apollo": "Apollo ann" and "Apollo cy"); else no anchor is recorded and position
-    alone tells them apart.
-    """
-    label = normalize(node.label)
-    peers = [n for n in capture.by_value("role", node.role) if normalize(n.label) == label]
-    if len(peers) <= 1:
-        return None
-    for ancestor in node.ancestors()[:MAX_ANCESTRY]:
-        inside = [p for p in peers if ancestor in p.iterancestors()]
-        if inside != [node]:
-            break  # farther ancestors hold the look-alikes too
-        for anchor in (anchor_identity(ancestor), anchor_identity(ancestor, wide=True)):
-            if anchor.id is None and anchor.label is None and anchor.text is None:
-                continue
-            if not any(find_anchor(p, anchor) is not None for p in peers if p is not node):
-                return ancestor, anchor
-    return None
 
 
 def identity_members(capture: Capture, ev: TargetEvidence, among: list[Node] | None = None) -> list[Node]:
@@ -302,10 +213,10 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
             basis, found = KEY_TEXT, None
         else:
             found = found or own_anchor(capture, node)  # always one for a node with neither id nor label
-            if found is not None and _only_of_role(found[0], node):
+            if found is not None and only_of_role(found[0], node):
                 basis = STRUCTURAL
             elif found is None:
-                in_scope = _scope_of(node)
+                in_scope = scope_of(node)
                 if in_scope is not None:
                     basis, scope = STRUCTURAL, in_scope[1]
     anchor = found[1] if found is not None else None

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from replay.script.evidence import MAX_ANCESTRY
 from replay.script.selector import HAS_TEXT, NTH, Alternative, Selector, Term
-from replay.tree.identity import LANDMARK_ROLES
+from replay.tree.anchors import LANDMARK_ROLES
 from replay.tree.match import link_matches, resolve, resolve_matches
 from replay.tree.model import Capture, Node
 

@@ -105,7 +105,7 @@ def _lives_in(capture: Capture, node: Node) -> str:
     (``  in listitem "Pay rent"``), so the right ref can be picked without a full snapshot."""
     if node.label or node.test_id or not node.actionable:
         return ""
-    from replay.tree.identity import own_anchor
+    from replay.tree.anchors import own_anchor
 
     found = own_anchor(capture, node)
     if found is None:

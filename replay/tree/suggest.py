@@ -15,7 +15,8 @@ from functools import lru_cache
 
 from replay.script.evidence import Ancestor, TargetEvidence
 from replay.script.text import fold, normalize
-from replay.tree.identity import ancestry_of, find_anchor, region_identity, region_of, sibling_of
+from replay.tree.anchors import find_anchor
+from replay.tree.identity import ancestry_of, region_identity, region_of, sibling_of
 from replay.tree.model import Capture, Node
 
 # component -> weight. A score is the weighted agreement over the components the evidence can

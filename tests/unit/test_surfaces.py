@@ -14,11 +14,13 @@ from replay.engine.step import PIPELINE_OPS
 from replay.mcp.server import TOOL_COMMANDS
 from replay.script.registry import GROUPS, REGISTRY
 
+NATIVE = [REGISTRY.commands[n] for n in REGISTRY.native_names()]  # the commands a session performs
+
 
 def test_every_form_a_session_performs_names_an_op_the_pipeline_runs() -> None:
-    ops = {f.op for c in REGISTRY.interactive() for f in c.forms}
+    ops = {f.op for c in NATIVE for f in c.forms}
     assert ops - {None} <= PIPELINE_OPS
-    unperformed = [(c.name, f.name) for c in REGISTRY.interactive() for f in c.forms if f.op is None]
+    unperformed = [(c.name, f.name) for c in NATIVE for f in c.forms if f.op is None]
     assert unperformed == [("press", "point")]  # a coordinate tap has no web meaning
 
 
@@ -52,7 +54,10 @@ def test_help_lists_every_command_once_under_its_registry_group() -> None:
 def test_the_fast_path_serves_every_interactive_command_but_open_and_close() -> None:
     from replay.cli.fast import FAST_COMMANDS
 
-    assert FAST_COMMANDS == {c.name for c in REGISTRY.interactive()} - {"open", "close"}
+    assert FAST_COMMANDS == {c.name for c in NATIVE} - {
+        "open",
+        "close",
+    }
 
 
 def test_the_fast_path_reads_options_as_click_does_and_leaves_the_rest_to_click() -> None:

@@ -1,0 +1,38 @@
+"""The platforms, and agent-device's commands this tool parses (its scripts must parse) but does not
+perform: a plan that holds one is refused with UNSUPPORTED_COMMAND and file:line. Each with the
+platforms agent-device performs it on."""
+
+from __future__ import annotations
+
+WEB = "web"
+ANDROID = "android"
+PLATFORMS = (WEB, ANDROID)
+
+FOREIGN: dict[str, tuple[str, ...]] = {
+    "home": (ANDROID,),
+    "app-switcher": (ANDROID,),
+    "keyboard": (ANDROID,),
+    "swipe": (ANDROID,),
+    "longpress": (ANDROID,),
+    "long-press": (ANDROID,),
+    "focus": (ANDROID,),
+    "scrollintoview": (ANDROID,),
+    "react-native": (),
+    "alert": (),
+    "boot": (),
+    "pinch": (),
+    "appstate": (),
+    "apps": (),
+    "devices": (),
+    "trace": (),
+    "diff": (),
+    "record": (),
+    "settings": (),
+    "clipboard": (),
+    "logs": (),
+    "network": (),
+    "install": (),
+    "reinstall": (),
+    "push": (),
+    "rotate": (),
+}
