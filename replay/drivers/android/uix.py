@@ -1,0 +1,192 @@
+"""A ``uiautomator dump`` as the backend-neutral tree (SPEC §9), with agent-device's mapping so its
+Android scripts and target-v1 annotations read the same: role = the lower-cased last segment of
+``class``; label = ``text``, else ``content-desc``; value = ``text``; id = the full ``resource-id``;
+rect from ``bounds`` (device px, the space ``input tap`` takes); flags from the dump's booleans.
+
+Pruned like the web tree, so ancestry is stable across layout wrappers: a node that is only layout
+(no name, no id, no text of its own, not actionable, not scrollable) is lifted — its children hang
+under its parent. Pure: text in, ``Capture`` out (lxml, no network, no entities).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from lxml import etree
+
+from replay.errors import InvalidArgs
+from replay.script.text import normalize
+from replay.tree.model import (
+    F_ACTIONABLE,
+    F_CHECKED,
+    F_EDITABLE,
+    F_ENABLED,
+    F_FOCUSED,
+    F_HITTABLE,
+    F_SCROLLABLE,
+    F_SELECTED,
+    F_VISIBLE,
+    Capture,
+    build_capture,
+)
+
+MAX_DUMP_BYTES = 32 * 1024 * 1024  # far above a real screen (a long list: ~2 MB)
+MAX_TEXT = 200  # a node's subtree text, as on the web
+PASSWORD_MASK = "•••"  # a password field's value, as on the web
+_BOUNDS = re.compile(r"\[(-?\d+),(-?\d+)\]\[(-?\d+),(-?\d+)\]")
+_SCROLL_CLASSES = ("scroll", "recyclerview", "listview", "gridview", "viewpager")
+_EDIT_CLASSES = ("edittext", "autocompletetextview")
+_SYSTEM_UI = "com.android.systemui"
+_PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=False, remove_comments=True)
+
+
+def dump_xml(text: str) -> str:
+    """The XML of a dump as ``uiautomator dump`` prints it (to ``/dev/tty`` its last line says where
+    it dumped, "UI hierchary dumped to: /dev/tty"): from ``<?xml``/``<hierarchy`` to the last
+    ``</hierarchy>``."""
+    if len(text) > MAX_DUMP_BYTES:
+        limit = MAX_DUMP_BYTES // (1024 * 1024)
+        raise InvalidArgs(f"the UI dump is over {limit} MiB", hint="is it a uiautomator dump?")
+    start = min((i for i in (text.find("<?xml"), text.find("<hierarchy")) if i >= 0), default=-1)
+    end = text.rfind("</hierarchy>")
+    if start < 0 or end < start:
+        raise InvalidArgs(
+            "not a uiautomator dump: no <hierarchy> element",
+            hint="`adb exec-out uiautomator dump /dev/tty` prints one",
+        )
+    return text[start : end + len("</hierarchy>")]
+
+
+def role_of(klass: str) -> str:
+    """agent-device's role: the lower-cased last segment of the class (``android.widget.Button`` →
+    ``button``); ``generic`` for a node without one."""
+    return klass.rsplit(".", 1)[-1].lower() or "generic"
+
+
+def bounds_of(raw: str | None) -> tuple[float, float, float, float]:
+    """``[l,t][r,b]`` as (x, y, width, height); a node without bounds has an empty rect."""
+    m = _BOUNDS.fullmatch((raw or "").strip())
+    if m is None:
+        return (0.0, 0.0, 0.0, 0.0)
+    left, top, right, bottom = (int(v) for v in m.groups())
+    return (float(left), float(top), float(max(0, right - left)), float(max(0, bottom - top)))
+
+
+def parse_dump(text: str, *, generation: int, screen_path: str | None = None) -> Capture:
+    """The tree of a dump as capture ``generation``; ``screen_path``: the screen's place (package/activity)."""
+    try:
+        root = etree.fromstring(dump_xml(text).encode("utf-8"), _PARSER)
+    except etree.XMLSyntaxError as exc:
+        raise InvalidArgs(f"the UI dump is not well-formed XML: {exc}", hint="is it a uiautomator dump?") from None
+    windows = _windows(root)
+    width, height = _screen_size(windows)
+    document = {"i": "0", "role": "document", "tag": "hierarchy", "x": "0", "y": "0", "w": _n(width), "h": _n(height)}
+    rows: list[dict[str, str]] = [{**document, "f": "3"}]
+    out = etree.Element("node", rows[0])
+    for window in windows:
+        _add(window, out, rows, (width, height))
+    package = next((str(w.get("package")) for w in windows if w.get("package")), "")
+    raw: dict[str, Any] = {
+        "generation": generation,
+        "url": package,
+        "title": "",
+        "viewport": [width, height],
+        "xml": etree.tostring(out, encoding="unicode"),
+    }
+    return build_capture(raw, screen_path if screen_path is not None else package or None)
+
+
+def _windows(root: Any) -> list[Any]:
+    """The windows to show: the focused one where the dump says which (agent-device's helper writes
+    ``window-*``), else every top-level node but the system UI's when an app's window is there too."""
+    tops = [n for n in root if n.tag == "node"]
+    focused = [n for n in tops if n.get("window-focused") == "true" or n.get("window-active") == "true"]
+    if focused:
+        return focused[-1:]
+    apps = [n for n in tops if n.get("package") != _SYSTEM_UI]
+    return apps or tops
+
+
+def _screen_size(windows: list[Any]) -> tuple[float, float]:
+    rects = [bounds_of(w.get("bounds")) for w in windows]
+    return (max((x + w for x, _, w, _ in rects), default=0.0), max((y + h for _, y, _, h in rects), default=0.0))
+
+
+def _add(node: Any, parent: Any, rows: list[dict[str, str]], screen: tuple[float, float]) -> None:
+    """Add ``node`` (and its subtree) under ``parent``, or lift its children there when it is layout only."""
+    if node.get("visible-to-user") == "false":
+        return  # off screen, or hidden: agent-device drops it too
+    fields = _fields(node, screen)
+    kept = parent
+    if _kept(node, fields):
+        fields["i"] = str(len(rows))
+        rows.append(fields)
+        kept = etree.SubElement(parent, "node", fields)
+    for child in node:
+        if child.tag == "node":
+            _add(child, kept, rows, screen)
+
+
+def _kept(node: Any, fields: dict[str, str]) -> bool:
+    """A node that can be named or acted on; a layout (``*Layout``, ``ViewGroup``, ``View``) only with
+    a name or an action: its id alone (``text_frame``) says how the screen is built, not what it is."""
+    if int(fields["f"]) & (F_ACTIONABLE | F_SCROLLABLE) or fields.get("label"):
+        return True
+    role = fields["role"]
+    layout = "layout" in role or role in ("viewgroup", "view", "generic")
+    return not layout and bool(fields.get("id") or normalize(node.get("text")))
+
+
+def _fields(node: Any, screen: tuple[float, float]) -> dict[str, str]:
+    klass = node.get("class") or ""
+    x, y, w, h = bounds_of(node.get("bounds"))
+    flag = lambda name: node.get(name) == "true"  # noqa: E731 - the dump's booleans
+    text = normalize(node.get("text")) if not flag("password") else None  # what was typed stays out
+    desc = normalize(node.get("content-desc"))
+    short = role_of(klass)
+    editable = any(c in short for c in _EDIT_CLASSES) and flag("enabled")
+    scrollable = flag("scrollable") or any(c in short for c in _SCROLL_CLASSES)
+    actionable = flag("clickable") or flag("long-clickable") or flag("checkable") or editable
+    visible = w > 0 and h > 0 and x < screen[0] and y < screen[1] and x + w > 0 and y + h > 0
+    cx, cy = x + w / 2, y + h / 2
+    on_screen = 0 <= cx < screen[0] and 0 <= cy < screen[1]
+    flags = (F_VISIBLE if visible else 0) | (F_ENABLED if flag("enabled") else 0)
+    flags |= (F_EDITABLE if editable else 0) | (F_CHECKED if flag("checked") else 0)
+    flags |= (F_SELECTED if flag("selected") else 0) | (F_FOCUSED if flag("focused") else 0)
+    flags |= (F_SCROLLABLE if scrollable else 0) | (F_ACTIONABLE if actionable else 0)
+    flags |= F_HITTABLE if actionable and visible and flag("enabled") and on_screen else 0
+    fields = {"role": short, "tag": klass, "x": _n(x), "y": _n(y), "w": _n(w), "h": _n(h), "f": str(flags)}
+    label = text or desc
+    if label:
+        fields["label"] = label
+    if node.get("resource-id"):
+        fields["id"] = str(node.get("resource-id"))
+    if node.get("text") is not None:
+        fields["value"] = (PASSWORD_MASK if node.get("text") else "") if flag("password") else text or ""
+    content = _subtree_text(node)
+    if content:
+        fields["text"] = content
+    hint = normalize(node.get("hint"))
+    if hint:
+        fields["placeholder"] = hint
+    return fields
+
+
+def _subtree_text(node: Any) -> str | None:
+    """The node's and its visible descendants' texts (else content descriptions), in order, capped."""
+    parts: list[str] = []
+    for n in node.iter("node"):
+        if n.get("visible-to-user") == "false":
+            continue
+        t = normalize(n.get("text")) if n.get("password") != "true" else None
+        t = t or normalize(n.get("content-desc"))
+        if t:
+            parts.append(t)
+        if sum(len(p) + 1 for p in parts) > MAX_TEXT:
+            break
+    return normalize(" ".join(parts)[:MAX_TEXT])
+
+
+def _n(v: float) -> str:
+    return str(int(v)) if v == int(v) else str(v)
