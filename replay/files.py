@@ -70,3 +70,23 @@ def open_private(path: str, mode: str = "w") -> IO[str]:
     fd = os.open(path, flags, PRIVATE)
     os.fchmod(fd, private_mode())
     return os.fdopen(fd, mode, encoding="utf-8")
+
+
+def refuse_existing(target: str, *, hint: str) -> None:
+    """``TARGET_EXISTS`` (with ``hint``) when something is at ``target``: nothing is ever written over."""
+    if os.path.lexists(target):
+        from replay.errors import TargetExists
+
+        raise TargetExists(f"{target} already exists; it was left unchanged", hint=hint)
+
+
+def link_new(done: str, target: str, *, hint: str) -> None:
+    """Put the finished file ``done`` at ``target`` with one hard link, only where nothing is: the
+    target appears whole or not at all, and an existing file is never touched (``TARGET_EXISTS``,
+    with ``hint``). The one exclusive publish: recordings, healed scripts, screenshots."""
+    try:
+        os.link(done, target)
+    except FileExistsError:
+        from replay.errors import TargetExists
+
+        raise TargetExists(f"{target} already exists; it was left unchanged", hint=hint) from None

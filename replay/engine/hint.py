@@ -30,11 +30,21 @@ LANDMARKS = ("form", "dialog", "main", "navigation", "region", "list", "table", 
 SPARSE_BELOW = 3
 
 
+class ContainerSource(StrEnum):
+    """Which recorded evidence a container comes from (SPEC §6), in the order they are tried."""
+
+    ANCHOR = "anchor"
+    SCROLL_REGION = "scrollRegion"
+    ANCESTRY_LABEL = "ancestry-label"
+    ANCESTRY_LANDMARK = "ancestry-landmark"
+    PAGE = "page"
+
+
 @dataclass(frozen=True)
 class Container:
     """The recorded container: a node identity to look for, or the recorded page path."""
 
-    source: str  # anchor | scrollRegion | ancestry-label | ancestry-landmark | page
+    source: ContainerSource
     role: str | None = None
     label: str | None = None
     id: str | None = None
@@ -63,8 +73,10 @@ def awaited_container(ev: TargetEvidence) -> Container | None:
     landmark with no label (a ``main`` that every page has) says nothing about which screen it is,
     so then the recorded page is (SPEC §6 waits)."""
     container = recorded_container(ev)
-    if container is not None and container.source == "ancestry-landmark":
-        return Container("page", path=ev.screen.path) if ev.screen is not None and ev.screen.path else None
+    if container is not None and container.source == ContainerSource.ANCESTRY_LANDMARK:
+        return (
+            Container(ContainerSource.PAGE, path=ev.screen.path) if ev.screen is not None and ev.screen.path else None
+        )
     return container
 
 
@@ -76,32 +88,32 @@ def recorded_container(ev: TargetEvidence) -> Container | None:
     not a repair but a different action (docs/decisions.md).
     """
     if ev.anchor is not None:
-        return Container("anchor", ev.anchor.role, anchor=ev.anchor)
+        return Container(ContainerSource.ANCHOR, ev.anchor.role, anchor=ev.anchor)
     if ev.scroll_region is not None:
         r = ev.scroll_region
-        return Container("scrollRegion", r.role, r.label, r.id)
+        return Container(ContainerSource.SCROLL_REGION, r.role, r.label, r.id)
     for a in ev.ancestry:
         if a.label:
-            return Container("ancestry-label", a.role, a.label)
+            return Container(ContainerSource.ANCESTRY_LABEL, a.role, a.label)
     for a in ev.ancestry:
         if a.role in LANDMARKS:
-            return Container("ancestry-landmark", a.role)
+            return Container(ContainerSource.ANCESTRY_LANDMARK, a.role)
     if ev.screen is not None and ev.screen.path:
-        return Container("page", path=ev.screen.path)
+        return Container(ContainerSource.PAGE, path=ev.screen.path)
     return None
 
 
 def container_present(container: Container, capture: Capture) -> bool:
     """Whether the capture holds the container (role, and label/id when recorded); a page container
     is present when the capture's screen is the recorded one."""
-    if container.source == "page":
+    if container.source == ContainerSource.PAGE:
         return capture.screen.path == container.path
     return any(_is(n, container) for n in capture.by_value("role", container.role or ""))
 
 
 def container_present_for(container: Container, node: Node, capture: Capture) -> bool:
     """Whether ``node`` lies in the container (one of its ancestors is it; a page: the page is it)."""
-    if container.source == "page":
+    if container.source == ContainerSource.PAGE:
         return capture.screen.path == container.path
     return any(_is(a, container) for a in node.ancestors())
 

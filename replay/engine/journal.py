@@ -12,11 +12,19 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 
 from replay.errors import CannotWrite, InvalidArgs
 
-INTERACTIVE = "interactive"
-PLAN = "plan"
+
+class Provenance(StrEnum):
+    """Who performed a journaled action: a person or an agent at the command line, or a script's plan."""
+
+    INTERACTIVE = "interactive"
+    PLAN = "plan"
+
+
+INTERACTIVE, PLAN = Provenance.INTERACTIVE, Provenance.PLAN
 
 
 @dataclass
@@ -25,7 +33,7 @@ class JournalEntry:
 
     seq: int
     command: str
-    provenance: str = INTERACTIVE
+    provenance: Provenance = INTERACTIVE
     record: bool = True  # written to a recorded/healed script
     line: str | None = None  # the canonical .ad line (materialized), None if unmaterialized
     evidence: str | None = None  # target-v1 payload JSON
@@ -167,13 +175,16 @@ def read_journal_checked(path: str) -> tuple[list[JournalEntry], int]:
                 continue
             known = {k: v for k, v in data.items() if k in JournalEntry.__dataclass_fields__}
             try:
+                known["provenance"] = Provenance(known.get("provenance", INTERACTIVE))
                 out.append(JournalEntry(**known))
-            except TypeError:  # a line missing its fields: torn too
+            except (TypeError, ValueError):  # a line missing its fields, or holding another's: torn too
                 torn += 1
     return out, torn
 
 
-def written_to_script(*, provenance: str, command: str, observation: bool, record: bool, no_record: bool) -> bool:
+def written_to_script(
+    *, provenance: Provenance, command: str, observation: bool, record: bool, no_record: bool
+) -> bool:
     """The observation-exclusion rule, in one place (SPEC §7).
 
     Authored plan steps always survive (provenance, not command class); ``wait`` always records;

@@ -7,13 +7,14 @@ times out stops like a binding step (a divergence in a run), an assertion fails.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from replay.engine.bind import ref_node
 from replay.engine.divergence import Binding
 from replay.engine.journal import PLAN
 from replay.engine.poll import poll_until
-from replay.engine.state import Step, StepState, StepStopped, brief, capture, journal
+from replay.engine.state import Step, StepState, StepStopped, brief, capture, journal, keeps_its_annotation
 from replay.errors import AssertionFailed, ElementNotFound, StaleRef
 from replay.script.ast import Target
 from replay.script.evidence import encode
@@ -24,7 +25,18 @@ from replay.tree.match import Resolution, describe, match_set, resolve
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
 
-Checked = tuple[bool, str, Node | None, Resolution | None, Capture | None]
+
+@dataclass(frozen=True)
+class Checked:
+    """One look at a predicate: whether it holds, what was seen, and on which node of which capture."""
+
+    holds: bool
+    observed: str
+    node: Node | None = None
+    resolution: Resolution | None = None
+    capture: Capture | None = None
+
+
 _STATES: dict[str, Callable[[Node], tuple[bool, str]]] = {
     "visible": lambda n: (n.visible, "visible" if n.visible else "not visible"),
     "hidden": lambda n: (not n.visible, "hidden" if not n.visible else "visible"),
@@ -35,7 +47,7 @@ _STATES: dict[str, Callable[[Node], tuple[bool, str]]] = {
 
 
 async def check(state: StepState, predicate: str, target: Target, expected: object) -> Checked:
-    """One look at whether ``predicate`` holds for ``target``: (holds, observed, node, resolution, capture)."""
+    """One look at whether ``predicate`` holds for ``target``."""
     gone_is_fine = predicate in ("absent", "hidden")
     if target.ref is not None:
         try:
@@ -47,12 +59,12 @@ async def check(state: StepState, predicate: str, target: Target, expected: obje
                 )
         except StaleRef:
             if gone_is_fine:
-                return True, "the element is gone", None, None, None
+                return Checked(True, "the element is gone", None, None, None)
             raise
         fresh = await capture(state)
         index = await state.driver.locate(issued.generation, node.position, fresh.generation)
         if index is None:
-            return gone_is_fine, "the element is not in the tree", None, None, fresh
+            return Checked(gone_is_fine, "the element is not in the tree", None, None, fresh)
         node = fresh.nodes[index]
         res = Resolution("ref", 1)
     else:
@@ -61,22 +73,22 @@ async def check(state: StepState, predicate: str, target: Target, expected: obje
         res = resolve(fresh, target.selector)
         count = res.match_count
         if predicate == "absent":
-            return count == 0, f"{count} match(es)", None, res, fresh
+            return Checked(count == 0, f"{count} match(es)", None, res, fresh)
         if predicate == "exists":
-            return count > 0, f"{count} match(es)", res.winner, res, fresh
+            return Checked(count > 0, f"{count} match(es)", res.winner, res, fresh)
         if predicate == "hidden" and count == 0:
-            return True, "no match", None, res, fresh
+            return Checked(True, "no match", None, res, fresh)
         if res.winner is None:
             why = "no match" if count == 0 else f"{count} matches in distinct places (ambiguous)"
-            return False, why, None, res, fresh
+            return Checked(False, why, None, res, fresh)
         node = res.winner
     if predicate in ("absent", "exists"):
-        return predicate == "exists", "present", node, res, fresh
+        return Checked(predicate == "exists", "present", node, res, fresh)
     if predicate == "text":
         actual = node.content or node.label or node.value or ""
-        return fold(actual) == fold(str(expected)), f'text is "{actual[:120]}"', node, res, fresh
+        return Checked(fold(actual) == fold(str(expected)), f'text is "{actual[:120]}"', node, res, fresh)
     holds, observed = _STATES[predicate](node)
-    return holds, observed, node, res, fresh
+    return Checked(holds, observed, node, res, fresh)
 
 
 async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
@@ -87,11 +99,10 @@ async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
 
     async def probe() -> tuple[bool, Checked]:
         checked = await check(state, predicate, target, expected)
-        return checked[0], checked
+        return checked.holds, checked
 
-    holds, observed, node, res, seen = await poll_until(
-        state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock
-    )
+    looked = await poll_until(state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock)
+    holds, observed, node, res, seen = looked.holds, looked.observed, looked.node, looked.resolution, looked.capture
     result: dict[str, Any] = {"command": "is", "predicate": predicate, "pass": holds, "observed": observed}
     if res is not None:
         result["resolution"] = res.to_dict()
@@ -218,6 +229,6 @@ def _evidence(
     ev = record_evidence(seen, node)
     if target is not None and target.selector is not None:
         ev = self_check(seen, target.selector, node, ev)
-    if step.provenance == PLAN and raw.annotation is not None and raw.annotation.identity() == ev.identity():
-        return encode(raw.annotation)  # minimal diffs: diagnostic drift alone never changes a line
+    if step.provenance == PLAN and raw.annotation is not None and keeps_its_annotation(raw, ev):
+        return encode(raw.annotation)
     return encode(ev)

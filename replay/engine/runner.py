@@ -12,7 +12,7 @@ from replay.engine.divergence import Binding, Divergence, build_divergence
 from replay.engine.journal import PLAN
 from replay.errors import ActionFailed, AmbiguousMatch, DivergenceError, ReplayError, StaleRef
 from replay.limits import DEFAULT_TIMEOUT_MS
-from replay.script.plan import Plan, Step
+from replay.script.plan import Plan, PlanStep
 from replay.tree.model import Capture
 
 
@@ -100,7 +100,7 @@ class Runner:
             )
         return RunResult(self.plan.digest, len(self.plan.steps), len(timings), time.monotonic() - t0, timings)
 
-    async def run_step(self, step: Step) -> dict[str, Any] | None:
+    async def run_step(self, step: PlanStep) -> dict[str, Any] | None:
         """One step through the pipeline; returns its resolution when it targeted an element.
 
         A step that cannot bind its target, or whose dispatch fails, stops the run with a
@@ -127,7 +127,7 @@ class Runner:
 
     # divergences ---------------------------------------------------------------------------
 
-    async def _diverge(self, step: Step, binding: Binding, capture: Capture | None) -> NoReturn:
+    async def _diverge(self, step: PlanStep, binding: Binding, capture: Capture | None) -> NoReturn:
         """Stop with a divergence. Its screen is ``capture`` (pre-action) or a fresh post-response one."""
         error = None
         if capture is None:

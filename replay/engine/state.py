@@ -11,10 +11,11 @@ from typing import Any, Protocol
 
 from replay.drivers.base import Driver
 from replay.engine.divergence import Binding
-from replay.engine.journal import Journal, JournalEntry, written_to_script
+from replay.engine.journal import Journal, JournalEntry, Provenance, written_to_script
 from replay.engine.poll import Clock
 from replay.errors import ReplayError
 from replay.script.ast import Action, Target
+from replay.script.evidence import TargetEvidence
 from replay.script.formatter import format_action
 from replay.script.registry import Form
 from replay.script.selector import format_selector
@@ -61,7 +62,7 @@ class Step:
     raw: Action
     action: Action
     form: Form
-    provenance: str
+    provenance: Provenance
     timeout_ms: int
     text_only: bool = False  # the caller shows only the text: a snapshot leaves out its structured nodes
 
@@ -88,6 +89,12 @@ class Step:
     def line(self, target: Target | None = None) -> str:
         """The canonical line as written (``${VAR}`` kept, record flags dropped), optionally retargeted."""
         return line_of(self.raw, target)
+
+
+def keeps_its_annotation(raw: Action, fresh: TargetEvidence) -> bool:
+    """Minimal diffs (SPEC §7): a replayed step whose element still carries the recorded identity keeps
+    its line and annotation byte for byte; diagnostic drift alone never changes a healed script."""
+    return raw.annotation is not None and raw.annotation.identity() == fresh.identity()
 
 
 def line_of(raw: Action, target: Target | None = None) -> str:

@@ -27,8 +27,8 @@ from replay.drivers.base import OpenRequest
 from replay.engine import observe
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
-from replay.engine.journal import INTERACTIVE, PLAN
-from replay.engine.state import Step, StepState, StepStopped, capture, journal, line_of
+from replay.engine.journal import INTERACTIVE, PLAN, Provenance
+from replay.engine.state import Step, StepState, StepStopped, capture, journal, keeps_its_annotation, line_of
 from replay.errors import (
     ActionFailed,
     BrowserUnavailable,
@@ -36,9 +36,9 @@ from replay.errors import (
     InvalidArgs,
     ReplayError,
     StaleRef,
-    TargetExists,
     Timeout,
 )
+from replay.files import link_new, refuse_existing
 from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
@@ -64,7 +64,7 @@ async def execute(
     state: StepState,
     raw: Action,
     *,
-    provenance: str = INTERACTIVE,
+    provenance: Provenance = INTERACTIVE,
     timeout_ms: int | None = None,
     values: Mapping[str, str] | None = None,
     path: str = "<session>",
@@ -205,8 +205,7 @@ async def _screenshot(state: StepState, step: Step) -> dict[str, Any]:
     path = os.path.abspath(path)
     if not path.lower().endswith(SCREENSHOT_TYPES):
         raise InvalidArgs(f"{given}: a screenshot is a .png or .jpeg file", hint="name it like shot.png")
-    if os.path.lexists(path):
-        raise TargetExists(f"{path} already exists; it was left unchanged", hint="choose another path")
+    refuse_existing(path, hint="choose another path")
     directory = os.path.dirname(path)
     # the page goes to a temp name beside it, then an exclusive link: whole or absent, never over a file
     temp = os.path.join(
@@ -215,9 +214,7 @@ async def _screenshot(state: StepState, step: Step) -> dict[str, Any]:
     try:
         os.makedirs(directory, mode=0o700, exist_ok=True)
         await state.driver.screenshot(temp, step.action.flag("--full-page") is True)
-        os.link(temp, path)
-    except FileExistsError:
-        raise TargetExists(f"{path} already exists; it was left unchanged", hint="choose another path") from None
+        link_new(temp, path, hint="choose another path")
     except OSError as exc:
         raise CannotWrite(f"cannot write {path}: {exc.strerror}", hint="choose a writable directory") from None
     finally:
@@ -255,9 +252,7 @@ def _describe_for_script(state: StepState, step: Step, bound: Bound) -> Describe
         return Described()
     node = evidence_target(bound.capture, bound.node) if step.action.command == "click" else bound.node
     fresh = record_evidence(bound.capture, node)
-    if as_written is not None and raw.annotation is not None and raw.annotation.identity() == fresh.identity():
-        # a verified replayed step keeps its line and annotation byte for byte: a healed script's
-        # diff shows the healed steps, not diagnostic drift (SPEC §7, minimal diffs)
+    if as_written is not None and keeps_its_annotation(raw, fresh):
         return as_written
     mat = materialize(bound.capture, node)
     if mat.selector is None:

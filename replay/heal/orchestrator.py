@@ -81,6 +81,16 @@ def redact(note: str, values: dict[str, str]) -> str:
     return note
 
 
+@dataclass(frozen=True)
+class Move:
+    """What one repair round did: its strategy (audit), how, where the run resumes, the agent's turn."""
+
+    strategy: str
+    adjustment: str
+    resume_from: int
+    turn: protocol.Turn | None = None
+
+
 class _Escalate(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
@@ -153,7 +163,8 @@ class Healer:
                 raise _Escalate(f"step {index}: {self.options.repair} repair round(s) spent")
             self._route(hint, index)
             started = time.monotonic()
-            strategy, adjustment, frm, turn = self._round(d, attempt)
+            move = self._round(d, attempt)
+            strategy, adjustment, frm, turn = move.strategy, move.adjustment, move.resume_from, move.turn
             try:
                 with self._timed("resume"):
                     self.client.run(self.path, from_step=frm, plan_digest=d.plan_digest)
@@ -188,8 +199,8 @@ class Healer:
 
     # one round -----------------------------------------------------------------------------
 
-    def _round(self, d: Reported, k: int) -> tuple[str, str, int, protocol.Turn | None]:
-        """Let the healer or the agent act; returns (strategy, adjustment, where to resume, the agent's turn)."""
+    def _round(self, d: Reported, k: int) -> Move:
+        """Let the healer or the agent act; what it did and where the run resumes."""
         hint = d.repair_hint
         if self.options.agent == BUILTIN:
             try:
@@ -204,15 +215,15 @@ class Healer:
             self.say(f"{label} performed the step on {acted.get('target')} ({acted.get('reason')})")
             skip = d.alternate_from if d.alternate_from is not None else d.resume_from
             frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
-            return DECOMPOSE, f"performed on {acted.get('target')} (score {acted.get('score')})", frm, None
+            return Move(DECOMPOSE, f"performed on {acted.get('target')} (score {acted.get('score')})", frm)
         turn = self._agent_turn(d, k)
         if turn.transport is not None:
-            return ESCALATE, f"the agent {turn.transport}", d.resume_from, turn
+            return Move(ESCALATE, f"the agent {turn.transport}", d.resume_from, turn)
         if turn.status == "prune" and d.alternate_from:
             self.pruned = True
-            return PRUNE, "; ".join(turn.notes) or "skipped", d.alternate_from, turn
+            return Move(PRUNE, "; ".join(turn.notes) or "skipped", d.alternate_from, turn)
         strategy = RETRY if hint == RepairHint.STATE_REPAIR else DECOMPOSE
-        return strategy, "; ".join(turn.notes) or f"agent {turn.status}", d.resume_from, turn
+        return Move(strategy, "; ".join(turn.notes) or f"agent {turn.status}", d.resume_from, turn)
 
     def _agent_turn(self, d: Reported, k: int) -> protocol.Turn:
         """One agent turn, its transport failures retried (they do not count as rounds)."""

@@ -5,7 +5,7 @@ from replay.script.ast import Action, Annotation, Blank, Comment, Context, Env, 
 from replay.script.evidence import TargetEvidence
 from replay.script.formatter import format_script
 from replay.script.parser import parse, parse_collect
-from replay.script.plan import Plan, Step, build_plan, plan_digest
+from replay.script.plan import Plan, PlanStep, build_plan, plan_digest
 from replay.script.selector import Selector, parse_selector
 
 __all__ = [
@@ -19,7 +19,7 @@ __all__ = [
     "Script",
     "ScriptErrors",
     "Selector",
-    "Step",
+    "PlanStep",
     "Target",
     "TargetEvidence",
     "build_plan",

@@ -17,7 +17,7 @@ DEFAULT_PLATFORM = "web"
 
 
 @dataclass(frozen=True)
-class Step:
+class PlanStep:
     """One executable step: its 1-based ordinal and the action it runs."""
 
     index: int
@@ -36,7 +36,7 @@ class Plan:
 
     script: Script
     platform: str
-    steps: tuple[Step, ...]
+    steps: tuple[PlanStep, ...]
 
     @property
     def digest(self) -> str:
@@ -60,7 +60,7 @@ def _canon_value(value: object) -> object:
     return value
 
 
-def canonical_step(step: Step, source: str) -> dict[str, object]:
+def canonical_step(step: PlanStep, source: str) -> dict[str, object]:
     """The serialization of one step that the digest covers."""
     a = step.action
     return {
@@ -131,7 +131,7 @@ def build_plan(script: Script, platform: str | None = None) -> Plan:
     effective, problems = plan_problems(script, platform)
     if problems:
         raise ScriptErrors(problems)
-    steps = tuple(Step(i, action, script.path) for i, action in enumerate(script.actions, start=1))
+    steps = tuple(PlanStep(i, action, script.path) for i, action in enumerate(script.actions, start=1))
     return Plan(script, effective, steps)
 
 

@@ -12,10 +12,11 @@ import errno
 import os
 import tempfile
 
-from replay.errors import ReplayError, TargetExists
-from replay.files import private_mode
+from replay.errors import ReplayError
+from replay.files import link_new, private_mode, refuse_existing
 
 STAGING = "staging"
+_TAKEN = "choose another path (--save-script PATH) or move the existing file away"
 
 
 def staging_dir(home: str) -> str:
@@ -40,11 +41,7 @@ def publish_exclusive(target: str, text: str, home: str | None = None) -> str:
     """
     target = os.path.abspath(target)
     directory = os.path.dirname(target)
-    if os.path.exists(target):
-        raise TargetExists(
-            f"{target} already exists; it was left unchanged",
-            hint="choose another path (--save-script PATH) or move the existing file away",
-        )
+    refuse_existing(target, hint=_TAKEN)
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
@@ -62,13 +59,8 @@ def publish_exclusive(target: str, text: str, home: str | None = None) -> str:
                 ) from None
             continue
         try:
-            os.link(tmp, target)
+            link_new(tmp, target, hint=_TAKEN)
             return target
-        except FileExistsError:
-            raise TargetExists(
-                f"{target} already exists; it was left unchanged",
-                hint="choose another path (--save-script PATH) or move the existing file away",
-            ) from None
         except OSError as exc:
             if exc.errno != errno.EXDEV or place == directory:
                 raise ReplayError(f"cannot write {target}: {exc.strerror}", hint="check the path") from None

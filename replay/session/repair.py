@@ -18,6 +18,7 @@ import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Protocol
 
 from replay.engine.journal import JournalEntry, read_journal
@@ -32,9 +33,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("replay.repair")
 
-ARMED = "ARMED"
-COMPLETE = "COMPLETE"
-COMMITTED = "COMMITTED"
+
+class RepairState(StrEnum):
+    """Where a transaction is (SPEC §7): armed by its run, complete once the plan ran through, committed
+    once its healed script is published. Stored by value in ``repair.json``."""
+
+    ARMED = "ARMED"
+    COMPLETE = "COMPLETE"
+    COMMITTED = "COMMITTED"
+
+
+ARMED, COMPLETE, COMMITTED = RepairState.ARMED, RepairState.COMPLETE, RepairState.COMMITTED
 SENTINEL = "# replay:heal-complete"
 
 
@@ -49,7 +58,7 @@ class RepairTransaction:
     platform: str
     watermark: int  # journal length before step 1 (R1, R6)
     header: list[str] = field(default_factory=list)  # the original's context and env lines
-    state: str = ARMED
+    state: RepairState = ARMED
     created: float = field(default_factory=time.time)
 
     def save(self, path: str) -> None:
@@ -66,8 +75,9 @@ class RepairTransaction:
         """The transaction stored at ``path``, if any."""
         try:
             with open(path, encoding="utf-8") as fh:
-                return cls(**json.load(fh))
-        except (FileNotFoundError, json.JSONDecodeError, TypeError):
+                stored = json.load(fh)
+            return cls(**{**stored, "state": RepairState(stored.get("state", ARMED))})
+        except (FileNotFoundError, json.JSONDecodeError, TypeError, ValueError):
             return None
 
 

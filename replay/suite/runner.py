@@ -17,6 +17,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from replay.client import Client
@@ -29,7 +30,18 @@ from replay.session.protocol import replay_home
 from replay.suite.discover import Entry
 
 MAX_RETRIES = 3
-PASSED, FLAKY, DIVERGED, FAILED = "passed", "flaky", "diverged", "failed"
+
+
+class Status(StrEnum):
+    """A script's (or an attempt's) outcome in a suite; its value is what reports and JSON show."""
+
+    PASSED = "passed"
+    FLAKY = "flaky"  # passed on a retry
+    DIVERGED = "diverged"
+    FAILED = "failed"
+
+
+PASSED, FLAKY, DIVERGED, FAILED = Status.PASSED, Status.FLAKY, Status.DIVERGED, Status.FAILED
 
 
 @dataclass
@@ -37,7 +49,7 @@ class Attempt:
     """One run of one script."""
 
     number: int
-    status: str  # passed | diverged | failed
+    status: Status  # passed | diverged | failed
     seconds: float
     directory: str
     divergence: Reported | None = None
@@ -51,7 +63,7 @@ class ScriptResult:
     """A script's outcome over its attempts."""
 
     path: str
-    status: str  # passed | flaky | diverged | failed
+    status: Status
     attempts: list[Attempt]
     healed: str | None = None  # with --heal: the healed script pending review
     heal_status: str | None = None  # healed | rejected | escalated
@@ -84,7 +96,7 @@ class SuiteResult:
     results: list[ScriptResult]
     seconds: float
 
-    def count(self, status: str) -> int:
+    def count(self, status: Status) -> int:
         """How many scripts ended ``status``."""
         return sum(1 for r in self.results if r.status == status)
 
