@@ -78,6 +78,11 @@ def parse(argv: list[str]) -> tuple[str, list[str], Options] | None:
     must (help, an unknown or malformed option value, ``--``)."""
     if not argv or argv[0] not in FAST_COMMANDS or "--help" in argv or "--" in argv:
         return None
+    if argv[0] == "snapshot":
+        from replay.cli.offline import wants_dump  # (light: no click, no lxml)
+
+        if wants_dump(argv[1:]):
+            return None  # a stored dump: click's (replay.cli.offline), no daemon
     args: list[str] = []
     options: Options = {}
     rest = iter(argv[1:])

@@ -18,6 +18,7 @@ from replay.cli.app import (
     session_option,
     timeout_option,
 )
+from replay.cli.offline import snapshot_dump, wants_dump
 from replay.cli.output import action_text
 
 # interactive commands ------------------------------------------------------------------------
@@ -37,6 +38,10 @@ def _interactive(name: str, help_text: str) -> None:
     @json_option
     @handles_errors
     def command(args: tuple[str, ...], session: str | None, timeout: int | None, as_json: bool) -> None:
+        if name == "snapshot" and wants_dump(list(args)):  # a stored dump: no device, no session
+            text, payload = snapshot_dump(list(args))
+            emit(as_json, {"result": payload}, text)
+            return
         options = {"timeout": timeout} if timeout else {}
         result = _client(session).command(name, *args, **options)
         emit(as_json, {"result": result}, action_text(result))

@@ -10,15 +10,16 @@ from replay.script.ast import Script
 from replay.script.parser import parse_collect
 
 
-def read_text(path: str) -> str:
+def read_text(path: str, *, what: str = ".ad script") -> str:
     """The UTF-8 text of the regular file ``path`` (a FIFO, a device or a directory is refused, never
-    read: reading one could block or never end)."""
+    read: reading one could block or never end); ``what`` it should be, for the errors' words."""
+    plural = what.rsplit(" ", 1)[-1] + "s"
     try:
         data = read_regular(path)
     except NotRegular as exc:
         raise InvalidArgs(
-            f"{exc}: scripts are read from regular files only",
-            hint=f"give a .ad file of at most {MAX_INPUT // (1024 * 1024)} MiB",
+            f"{exc}: {plural} are read from regular files only",
+            hint=f"give a {what} of at most {MAX_INPUT // (1024 * 1024)} MiB",
             location=Location(path),
         ) from None
     except ValueError:  # "embedded null byte"
@@ -30,7 +31,7 @@ def read_text(path: str) -> str:
             f"no such file: {path}", hint="check the path (globs are expanded by your shell)", location=Location(path)
         ) from None
     except IsADirectoryError:
-        raise FileNotFound(f"{path} is a directory", hint="give a .ad file", location=Location(path)) from None
+        raise FileNotFound(f"{path} is a directory", hint=f"give a {what}", location=Location(path)) from None
     except OSError as exc:
         raise FileNotFound(
             f"cannot read {path}: {exc.strerror}", hint="check the file's permissions", location=Location(path)
@@ -40,7 +41,7 @@ def read_text(path: str) -> str:
     except UnicodeDecodeError as exc:
         line = data[: exc.start].count(b"\n") + 1
         raise InvalidArgs(
-            f"{path} is not valid UTF-8", hint=".ad scripts are UTF-8 text", location=Location(path, line)
+            f"{path} is not valid UTF-8", hint=f"{what}s are UTF-8 text", location=Location(path, line)
         ) from None
 
 

@@ -6,10 +6,13 @@ public dumps join it with the Android backend (fixtures/android/README.md says w
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
+from replay.cli.offline import snapshot_dump
 from replay.drivers.android.uix import PASSWORD_MASK, bounds_of, dump_xml, parse_dump, role_of
-from replay.errors import InvalidArgs
+from replay.errors import FileNotFound, InvalidArgs
 from replay.tree.model import Capture, Node
 
 FLAGS = {
@@ -150,3 +153,27 @@ def test_the_screen_is_the_package_unless_the_driver_says_where(tree: Capture) -
         "com.example.shop/.LoginActivity"
     )
     assert tree.generation == 4 and tree.viewport == (1080.0, 2400.0)
+
+
+def test_a_stored_dump_is_rendered_offline_as_the_tool_would_see_it(tmp_path: Path) -> None:
+    dump = tmp_path / "window_dump.xml"
+    dump.write_text(LOGIN, encoding="utf-8")
+    text, payload = snapshot_dump(["--platform", "android", "--dump", str(dump), "-i"])
+    assert text.splitlines()[0] == "@e0 document" and 'button "Sign in"' in text and "hunter22" not in text
+    assert payload["snapshot"]["nodes"][0]["role"] == "document" and payload["dump"] == str(dump)
+
+
+def test_snapshot_dump_refuses_what_it_cannot_read(tmp_path: Path) -> None:
+    with pytest.raises(InvalidArgs, match="platform 'web' has none"):
+        snapshot_dump(["--platform", "web", "--dump", str(tmp_path / "x.xml")])
+    with pytest.raises(InvalidArgs, match="does not take '--raw'"):
+        snapshot_dump(["--dump", str(tmp_path / "x.xml"), "--raw"])
+    with pytest.raises(FileNotFound):
+        snapshot_dump(["--dump", str(tmp_path / "missing.xml")])
+
+
+def test_snapshot_dump_goes_to_click_not_to_the_daemon() -> None:
+    from replay.cli.fast import parse
+
+    assert parse(["snapshot", "--dump", "window_dump.xml"]) is None
+    assert parse(["snapshot", "-i"]) == ("snapshot", ["-i"], {})
