@@ -1,0 +1,226 @@
+"""What the Android backend asks of a device, as ``adb`` command lines (agent-device's, SPEC §9), and
+the seam they go through: an ``AdbTransport`` takes the words after ``adb -s SERIAL`` and gives back
+(exit code, stdout, stderr) within a deadline. On a device it is ``SubprocessAdb``; tests put the
+device simulator behind the same seam, or behind the real ``adb`` client.
+
+Every command line is built here and nowhere else (the golden tests hold them to agent-device's).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import shlex
+from dataclasses import dataclass
+from typing import Protocol
+
+from replay.errors import ActionFailed, BrowserUnavailable, InvalidArgs
+
+DUMP_PATH = "/sdcard/window_dump.xml"
+TEXT_CHUNK = 8  # characters per `input text` (agent-device: longer ones drop characters on some devices)
+LONG_PRESS_MS = 800
+SWIPE_MS = 300
+KEYCODES = {
+    "back": "4",
+    "home": "3",
+    "app_switch": "187",
+    "enter": "ENTER",
+    "hide_keyboard": "111",
+    "move_end": "KEYCODE_MOVE_END",
+    "del": "KEYCODE_DEL",
+}
+# stderr of a failure that a retry within the step's deadline may cure (agent-device's list)
+TRANSIENT = ("device offline", "device not found", "transport error", "connection reset", "broken pipe", "timed out")
+BUSY = "could not get idle state"  # uiautomator: the UI never settles (an endless animation)
+
+
+@dataclass(frozen=True)
+class Result:
+    """What one ``adb`` command gave back."""
+
+    code: int
+    out: bytes
+    err: str
+
+    @property
+    def text(self) -> str:
+        return self.out.decode("utf-8", "replace")
+
+
+class AdbTransport(Protocol):
+    """Runs ``adb -s SERIAL ARGS…`` (the serial is the transport's); never raises for a failed command."""
+
+    async def run(self, args: list[str], timeout_s: float) -> Result: ...
+
+
+class SubprocessAdb:
+    """The real transport: the ``adb`` binary on PATH (or ``binary``), bound to one device's serial."""
+
+    def __init__(self, serial: str, binary: str = "adb") -> None:
+        self.serial, self.binary = serial, binary
+
+    async def run(self, args: list[str], timeout_s: float) -> Result:
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                self.binary,
+                "-s",
+                self.serial,
+                *args,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+            )
+        except FileNotFoundError:
+            raise BrowserUnavailable(
+                f"`{self.binary}` is not installed", hint="install the Android platform tools (apt-get install adb)"
+            ) from None
+        try:
+            out, err = await asyncio.wait_for(proc.communicate(), timeout_s)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            return Result(124, b"", f"timed out after {timeout_s:.1f} s")
+        return Result(proc.returncode or 0, out, err.decode("utf-8", "replace"))
+
+
+# command lines -------------------------------------------------------------------------------------
+
+
+def dump() -> list[str]:
+    """The screen's UI tree, printed (stock uiautomator)."""
+    return ["exec-out", "uiautomator", "dump", "/dev/tty"]
+
+
+def dump_to_file() -> list[str]:
+    """The fallback where printing to the terminal is not allowed: dump to a file, then ``cat_dump``."""
+    return ["shell", "uiautomator", "dump", DUMP_PATH]
+
+
+def cat_dump(path: str = DUMP_PATH) -> list[str]:
+    return ["shell", "cat", path]
+
+
+def tap(x: float, y: float) -> list[str]:
+    return ["shell", "input", "tap", _px(x), _px(y)]
+
+
+def long_press(x: float, y: float, ms: int = LONG_PRESS_MS) -> list[str]:
+    return ["shell", "input", "swipe", _px(x), _px(y), _px(x), _px(y), str(ms)]
+
+
+def swipe(x1: float, y1: float, x2: float, y2: float, ms: int = SWIPE_MS) -> list[str]:
+    return ["shell", "input", "swipe", _px(x1), _px(y1), _px(x2), _px(y2), str(ms)]
+
+
+def keyevent(key: str) -> list[str]:
+    """A key by name (``back``, ``home``, ``enter``, …) or Android key code."""
+    return ["shell", "input", "keyevent", KEYCODES.get(key, key)]
+
+
+def text_chunks(text: str) -> list[list[str]]:
+    """``input text`` command lines for ``text``: 8 characters each, spaces as ``%s``, shell-quoted (the
+    device's shell re-reads the words); only printable ASCII (``input text`` types nothing else)."""
+    bad = next((c for c in text if not " " <= c <= "~"), None)
+    if bad is not None:
+        raise InvalidArgs(
+            f"Android's `input text` types printable ASCII only; {bad!r} is not",
+            hint="type that text another way (a keyboard that accepts it), or leave the character out",
+        )
+    return [
+        ["shell", "input", "text", shlex.quote(text[i : i + TEXT_CHUNK].replace(" ", "%s"))]
+        for i in range(0, len(text), TEXT_CHUNK)
+    ]
+
+
+def start_app(package: str) -> list[str]:
+    return [
+        "shell",
+        "am",
+        "start",
+        "-W",
+        "-a",
+        "android.intent.action.MAIN",
+        "-c",
+        "android.intent.category.DEFAULT",
+        "-c",
+        "android.intent.category.LAUNCHER",
+        "-p",
+        package,
+    ]
+
+
+def open_link(url: str, package: str | None = None) -> list[str]:
+    return ["shell", "am", "start", "-W", "-a", "android.intent.action.VIEW", "-d", shlex.quote(url)] + (
+        ["-p", package] if package else []
+    )
+
+
+def force_stop(package: str) -> list[str]:
+    return ["shell", "am", "force-stop", package]
+
+
+def screen_size() -> list[str]:
+    return ["shell", "wm", "size"]
+
+
+def windows() -> list[str]:
+    return ["shell", "dumpsys", "window", "windows"]
+
+
+def screencap() -> list[str]:
+    return ["exec-out", "screencap", "-p"]
+
+
+def devices() -> list[str]:
+    """Run without ``-s``: the devices the adb server knows."""
+    return ["devices", "-l"]
+
+
+# reading answers ------------------------------------------------------------------------------------
+
+
+def focused_app(dumpsys: str) -> str | None:
+    """``package/activity`` of the focused window in ``dumpsys window`` output (``mCurrentFocus=Window{…
+    u0 com.example/.MainActivity}``, else ``mFocusedApp``)."""
+    for marker in ("mCurrentFocus=Window{", "mFocusedApp="):
+        at = dumpsys.find(marker)
+        if at < 0:
+            continue
+        line = dumpsys[at:].split("\n", 1)[0]
+        words = [w.rstrip("}") for w in line.split() if "/" in w]
+        if words:
+            return words[-1]
+    return None
+
+
+def physical_size(wm: str) -> tuple[int, int] | None:
+    """(width, height) from ``wm size`` (``Physical size: 1080x2400``; an override wins)."""
+    found = None
+    for line in wm.splitlines():
+        if "size:" in line:
+            w, _, h = line.rsplit(":", 1)[1].strip().partition("x")
+            if w.isdigit() and h.isdigit():
+                found = (int(w), int(h))
+    return found
+
+
+def check(result: Result, what: str) -> Result:
+    """``result`` when the command succeeded; else the failure in the product's words."""
+    if result.code == 0 and not result.err.startswith("error:"):
+        return result
+    if BUSY in result.err or BUSY in result.text:
+        raise ActionFailed(
+            f"{what}: the screen never settled (uiautomator could not get an idle state)",
+            hint="an endless animation keeps the UI busy: stop it in the app, or wait for it to end",
+        )
+    raise ActionFailed(
+        f"{what}: adb said {result.err.strip() or f'exit {result.code}'}", hint="is the device connected?"
+    )
+
+
+def transient(result: Result) -> bool:
+    """Whether a failed command may succeed if run again (the device or its transport hiccupped)."""
+    return result.code != 0 and any(t in result.err.lower() for t in TRANSIENT)
+
+
+def _px(v: float) -> str:
+    return str(int(round(v)))
