@@ -70,4 +70,11 @@ fi
 if CHROMIUM="$(find_chromium)"; then
     say "browser: $CHROMIUM"
 fi
+# Debian's adb client: the Android tests drive it against the device simulator (fixtures/android)
+if ! command -v adb >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+    say "installing Debian's adb package"
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >&2
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends adb >/dev/null
+fi
+command -v adb >/dev/null || { echo "error: no adb client; install it (apt-get install adb)" >&2; exit 1; }
 export PATH="$VENV/bin:$PATH"

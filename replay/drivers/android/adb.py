@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import shlex
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -53,10 +54,11 @@ class AdbTransport(Protocol):
 
 
 class SubprocessAdb:
-    """The real transport: the ``adb`` binary on PATH (or ``binary``), bound to one device's serial."""
+    """The real transport: the ``adb`` binary on PATH (or ``binary``), bound to one device's serial;
+    ``env`` for its environment (``ADB_SERVER_SOCKET`` names another adb server)."""
 
-    def __init__(self, serial: str, binary: str = "adb") -> None:
-        self.serial, self.binary = serial, binary
+    def __init__(self, serial: str, binary: str = "adb", env: Mapping[str, str] | None = None) -> None:
+        self.serial, self.binary, self.env = serial, binary, dict(env) if env is not None else None
 
     async def run(self, args: list[str], timeout_s: float) -> Result:
         try:
@@ -68,6 +70,7 @@ class SubprocessAdb:
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,
+                env=self.env,
             )
         except FileNotFoundError:
             raise BrowserUnavailable(

@@ -5,7 +5,8 @@ rect from ``bounds`` (device px, the space ``input tap`` takes); flags from the 
 
 Pruned like the web tree, so ancestry is stable across layout wrappers: a node that is only layout
 (no name, no id, no text of its own, not actionable, not scrollable) is lifted — its children hang
-under its parent. Pure: text in, ``Capture`` out (lxml, no network, no entities).
+under its parent — unless it is a row of a list (a child of a scrolling container: what tells its
+look-alike buttons apart). Pure: text in, ``Capture`` out (lxml, no network, no entities).
 """
 
 from __future__ import annotations
@@ -113,19 +114,21 @@ def _screen_size(windows: list[Any]) -> tuple[float, float]:
     return (max((x + w for x, _, w, _ in rects), default=0.0), max((y + h for _, y, _, h in rects), default=0.0))
 
 
-def _add(node: Any, parent: Any, rows: list[dict[str, str]], screen: tuple[float, float]) -> None:
-    """Add ``node`` (and its subtree) under ``parent``, or lift its children there when it is layout only."""
+def _add(node: Any, parent: Any, rows: list[dict[str, str]], screen: tuple[float, float], row: bool = False) -> None:
+    """Add ``node`` (and its subtree) under ``parent``, or lift its children there when it is layout
+    only; ``row``: a child of a list (its rows are what tells their look-alike buttons apart)."""
     if node.get("visible-to-user") == "false":
         return  # off screen, or hidden: agent-device drops it too
     fields = _fields(node, screen)
     kept = parent
-    if _kept(node, fields):
+    if row or _kept(node, fields):
         fields["i"] = str(len(rows))
         rows.append(fields)
         kept = etree.SubElement(parent, "node", fields)
+    listing = bool(int(fields["f"]) & F_SCROLLABLE)
     for child in node:
         if child.tag == "node":
-            _add(child, kept, rows, screen)
+            _add(child, kept, rows, screen, row=listing)
 
 
 def _kept(node: Any, fields: dict[str, str]) -> bool:

@@ -1,0 +1,223 @@
+"""The Android ``Driver`` (SPEC §9): one device through an ``AdbTransport``, agent-device's command lines.
+
+Android has no element handles: a node of a capture is found again in a fresh dump (same role, id
+and name; the same rect among look-alikes) before anything acts on it, and the tap goes to its
+centre. Transient adb failures are retried within the step's deadline; a screen that never settles
+is said to be busy.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from replay.drivers.android import adb
+from replay.drivers.android.uix import parse_dump
+from replay.drivers.base import OpenRequest
+from replay.errors import ActionFailed, StaleRef
+from replay.files import make_private
+from replay.tree.model import Capture, Node
+
+KEPT = 8  # captures whose nodes stay actable (as the web driver keeps recent generations)
+RETRY_S = (0.25, 0.5, 1.0)  # between attempts of a command that failed transiently
+COMMAND_S = 10.0  # one adb command's deadline (a dump waits for the UI to idle)
+PNG = b"\x89PNG\r\n\x1a\n"
+FILL_DELETES = (8, 48)  # agent-device's bounds on the deletes before typing (len + 12, clamped)
+KEYS = {"enter": "enter", "return": "enter", "back": "back", "escape": "back", "home": "home", "tab": "61"}
+
+
+class AndroidDriver:
+    """A session on one device: what its screen shows, and acting on it."""
+
+    def __init__(self, transport: adb.AdbTransport) -> None:
+        self.transport = transport
+        self._captures: dict[int, Capture] = {}
+        self._package: str | None = None  # the app `open` started (or the latest dump's)
+        self._closed = False
+
+    # looking ------------------------------------------------------------------------------------
+
+    async def capture(self, generation: int, keep: int | None = None) -> Capture:
+        """One dump of the screen as ``generation`` (stdout, else the file fallback)."""
+        taken = parse_dump(await self._dump(), generation=generation)
+        self._package = taken.screen.path or self._package
+        self._captures[generation] = taken
+        for old in [g for g in self._captures if g < generation - KEPT and g != keep]:
+            del self._captures[old]
+        return taken
+
+    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
+        return None  # a dump is the whole screen: there is nothing cheaper to look at
+
+    async def _dump(self) -> str:
+        printed = await self._run(adb.dump(), "snapshot")
+        if "<hierarchy" in printed.text:
+            return printed.text
+        await self._run(adb.dump_to_file(), "snapshot")
+        return (await self._run(adb.cat_dump(), "snapshot")).text
+
+    async def _run(self, args: list[str], what: str) -> adb.Result:
+        """``args`` through the transport; transient failures retried (a few times, growing pauses)."""
+        result = await self.transport.run(args, COMMAND_S)
+        for pause in RETRY_S:
+            if not adb.transient(result):
+                break
+            await asyncio.sleep(pause)
+            result = await self.transport.run(args, COMMAND_S)
+        return adb.check(result, what)
+
+    # nodes --------------------------------------------------------------------------------------
+
+    def _node(self, generation: int, index: int) -> Node:
+        taken = self._captures.get(generation)
+        if taken is None or not 0 < index < len(taken.nodes):
+            raise StaleRef(f"@e{index} is no longer on the screen", hint="take a new snapshot (`replay snapshot -i`)")
+        return taken.nodes[index]
+
+    async def _live(self, generation: int, index: int) -> Node:
+        """The node as the screen shows it now (a fresh dump), or ``StaleRef``."""
+        was = self._node(generation, index)
+        now = parse_dump(await self._dump(), generation=0)
+        found = _same(was, now)
+        if found is None:
+            raise StaleRef(f"@e{index} is no longer on the screen", hint="take a new snapshot (`replay snapshot -i`)")
+        return found
+
+    async def locate(self, generation: int, index: int, in_generation: int) -> int | None:
+        there = self._captures.get(in_generation)
+        if there is None:
+            return None
+        found = _same(self._node(generation, index), there)
+        return found.position if found is not None else None
+
+    async def is_attached(self, generation: int, index: int) -> bool:
+        try:
+            await self._live(generation, index)
+        except StaleRef:
+            return False
+        return True
+
+    # acting -------------------------------------------------------------------------------------
+
+    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
+        """Tap (click, double tap, long press), fill, check/uncheck, focus; read text, value, fields."""
+        node = await self._live(generation, index)
+        x, y = node.center
+        if command in ("get_text", "get_value", "get_attrs"):
+            return _read(node, command)
+        if not node.enabled and command != "scroll":
+            raise ActionFailed(f"{command}: the element is disabled", hint="bring the app to where it is enabled")
+        if command in ("click", "focus"):
+            await self._run(adb.tap(x, y), command)
+        elif command == "dblclick":
+            await self._run(adb.tap(x, y), command)
+            await self._run(adb.tap(x, y), command)
+        elif command in ("check", "uncheck"):
+            if node.checked != (command == "check"):
+                await self._run(adb.tap(x, y), command)
+        elif command == "fill":
+            await self._fill(node, str(params["text"]))
+        elif command == "scroll":
+            return None  # a node in a dump is on the screen already
+        else:
+            raise ActionFailed(f"{command} is not an Android element action", hint="see docs/android.md")
+        return None
+
+    async def _fill(self, node: Node, text: str) -> None:
+        """agent-device's fill: tap the field, go to its end, delete what is there, type the text."""
+        x, y = node.center
+        await self._run(adb.tap(x, y), "fill")
+        await self._run(adb.keyevent("move_end"), "fill")
+        low, high = FILL_DELETES
+        deletes = min(high, max(low, len(node.value or "") + 12))
+        await self._run(["shell", "input", "keyevent"] + [adb.KEYCODES["del"]] * deletes, "fill")
+        for chunk in adb.text_chunks(text):
+            await self._run(chunk, "fill")
+
+    async def navigate(self, request: OpenRequest, timeout_ms: int) -> None:
+        """An app id starts the app (force-stopped first with ``relaunch``); a URL opens as a deep link."""
+        target = request.target
+        if "://" in target:
+            await self._run(adb.open_link(target), f"open {target}")
+            return
+        if request.relaunch:
+            await self._run(adb.force_stop(target), f"open {target}")
+        await self._run(adb.start_app(target), f"open {target}")
+        self._package = target
+
+    async def history(self, direction: str, timeout_ms: int) -> None:
+        if direction != "back":
+            raise ActionFailed(f"{direction} has no Android meaning", hint="use back, or open the app again")
+        await self._run(adb.keyevent("back"), "back")
+
+    async def keyboard(self, kind: str, text: str) -> None:
+        if kind == "type":
+            for chunk in adb.text_chunks(text):
+                await self._run(chunk, "type")
+            return
+        key = KEYS.get(text.lower())
+        if key is None:
+            raise ActionFailed(f"press {text}: not a key this device takes", hint=f"keys: {', '.join(sorted(KEYS))}")
+        await self._run(adb.keyevent(key), f"press {text}")
+
+    async def scroll(self, direction: str, amount: float | None) -> None:
+        size = adb.physical_size((await self._run(adb.screen_size(), "scroll")).text) or (1080, 1920)
+        w, h = size
+        span = (h if direction in ("up", "down") else w) * (0.6 if amount is None else min(amount, 1.0) * 0.8)
+        cx, cy = w / 2, h / 2
+        dx, dy = {"up": (0, -span), "down": (0, span), "left": (-span, 0), "right": (span, 0)}[direction]
+        # the finger moves against the content: to see what is below, it swipes up
+        await self._run(adb.swipe(cx + dx / 2, cy + dy / 2, cx - dx / 2, cy - dy / 2), "scroll")
+
+    async def wait(self, ms: int) -> None:
+        await asyncio.sleep(ms / 1000)
+
+    async def screenshot(self, path: str, full_page: bool) -> None:
+        data = (await self._run(adb.screencap(), "screenshot")).out
+        at = data.find(PNG)
+        if at < 0:
+            raise ActionFailed("screenshot: the device sent no PNG", hint="is the screen on?")
+        with open(path, "wb") as fh:
+            fh.write(data[at:])
+        make_private(path)
+
+    async def interrupt(self) -> None:
+        return None  # no script runs on our behalf on the device
+
+    async def trace_start(self) -> None:
+        return None  # a trace is the web backend's (Playwright's); a device keeps none
+
+    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
+        return None
+
+    def location(self) -> str | None:
+        return self._package
+
+    def alive(self) -> bool:
+        return not self._closed
+
+    async def close(self) -> None:
+        self._closed = True  # the app stays as it is: a person may look at it
+
+
+def _same(was: Node, now: Capture) -> Node | None:
+    """``was``'s node in the capture ``now``: the one of its role, id and name; among several, the one
+    in the same place (a list whose rows look alike)."""
+    alike = [
+        n
+        for n in now.nodes[1:]
+        if n.role == was.role and n.test_id == was.test_id and n.label == was.label and n.tag_name == was.tag_name
+    ]
+    if len(alike) == 1:
+        return alike[0]
+    there = [n for n in alike if n.rect == was.rect]
+    return there[0] if len(there) == 1 else None
+
+
+def _read(node: Node, command: str) -> Any:
+    if command == "get_text":
+        return node.content or node.label or ""
+    if command == "get_value":
+        return node.value or ""
+    return {k: v for k, v in node.attrib.items() if k not in ("i", "f")}

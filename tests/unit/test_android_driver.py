@@ -1,0 +1,213 @@
+"""The Android driver on the simulated device (fixtures/android): adb's command lines in, the
+scripted app's screens out — the same pipeline, verification and divergences as the web."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Coroutine
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+
+from fixtures.android import shop_app
+from fixtures.android.device import Device
+from replay.drivers.android.adb import Result
+from replay.drivers.android.driver import AndroidDriver
+from replay.drivers.base import OpenRequest
+from replay.engine import step as pipeline
+from replay.errors import ActionFailed, InvalidArgs, StaleRef
+from replay.script.parser import parse_argv
+from replay.session.session import Session
+
+from ..fakes.driver import FakeClock
+
+T = TypeVar("T")
+
+
+def run(coro: Coroutine[Any, Any, T]) -> T:
+    return asyncio.run(coro)
+
+
+def opened(version: int = 1) -> tuple[Device, AndroidDriver]:
+    device = Device(shop_app.app(version))
+    driver = AndroidDriver(device)
+    run(driver.navigate(OpenRequest(target=shop_app.PACKAGE), 5000))
+    return device, driver
+
+
+def labeled(capture: Any, label: str) -> Any:
+    return next(n for n in capture.nodes if n.label == label)
+
+
+def test_open_starts_the_app_and_a_capture_shows_its_first_screen() -> None:
+    device, driver = opened()
+    taken = run(driver.capture(1))
+    assert device.log[0][:4] == ["shell", "am", "start", "-W"] and device.log[-1] == [
+        "exec-out",
+        "uiautomator",
+        "dump",
+        "/dev/tty",
+    ]
+    assert labeled(taken, "Sign in").role == "button" and taken.screen.path == shop_app.PACKAGE
+    assert driver.location() == shop_app.PACKAGE
+
+
+def test_a_tap_goes_to_the_centre_of_the_node_found_again_in_a_fresh_dump() -> None:
+    device, driver = opened()
+    taken = run(driver.capture(1))
+    button = labeled(taken, "Sign in")
+    run(driver.act(1, button.position, "click", {}, 5000))
+    x, y = button.center
+    assert ["shell", "input", "tap", str(round(x)), str(round(y))] in device.log
+    assert labeled(run(driver.capture(2)), "Orders").role == "textview"
+
+
+def test_fill_replaces_the_fields_text_and_a_password_never_shows() -> None:
+    device, driver = opened()
+    taken = run(driver.capture(1))
+    email = next(n for n in taken.nodes if n.test_id == shop_app.rid("email"))
+    password = next(n for n in taken.nodes if n.test_id == shop_app.rid("password"))
+    run(driver.act(1, email.position, "fill", {"text": "ada@example.com"}, 5000))
+    run(driver.act(1, password.position, "fill", {"text": "s3cret pass"}, 5000))
+    again = run(driver.capture(2))
+    assert next(n for n in again.nodes if n.test_id == shop_app.rid("email")).value == "ada@example.com"
+    shown = next(n for n in again.nodes if n.test_id == shop_app.rid("password"))
+    assert shown.value == "•••" and "s3cret" not in str(run(driver.capture(3)).root.attrib)
+    assert ["shell", "input", "text", "s3cret%sp"] in device.log  # 8 characters, the space as %s
+
+
+def test_a_node_whose_screen_is_gone_is_stale() -> None:
+    _, driver = opened()
+    taken = run(driver.capture(1))
+    run(driver.act(1, labeled(taken, "Sign in").position, "click", {}, 5000))
+    with pytest.raises(StaleRef):
+        run(driver.act(1, labeled(taken, "Remember me").position, "click", {}, 5000))
+
+
+def test_back_pops_the_screen() -> None:
+    _, driver = opened()
+    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))
+    run(driver.history("back", 5000))
+    assert labeled(run(driver.capture(3)), "Sign in").role == "button"
+
+
+def test_text_the_device_cannot_type_is_refused_before_anything_is_sent() -> None:
+    device, driver = opened()
+    sent = len(device.log)
+    with pytest.raises(InvalidArgs, match="printable ASCII"):
+        run(driver.keyboard("type", "Zoë"))
+    assert len(device.log) == sent
+
+
+class Flaky:
+    """A device whose first answers to each command are a transport hiccup."""
+
+    def __init__(self, device: Device, failures: int, error: str = "error: device offline") -> None:
+        self.device, self.failures, self.error, self.attempts = device, failures, error, 0
+
+    async def run(self, args: list[str], timeout_s: float) -> Result:
+        self.attempts += 1
+        if self.failures > 0:
+            self.failures -= 1
+            return Result(1, b"", self.error)
+        return await self.device.run(args, timeout_s)
+
+
+def test_a_transient_adb_failure_is_retried_and_a_busy_screen_is_said() -> None:
+    flaky = Flaky(Device(shop_app.app()), failures=2)
+    driver = AndroidDriver(flaky)
+    run(driver.navigate(OpenRequest(target=shop_app.PACKAGE), 5000))
+    assert flaky.attempts == 3
+    busy = AndroidDriver(Flaky(Device(shop_app.app()), failures=9, error="ERROR: could not get idle state."))
+    with pytest.raises(ActionFailed, match="never settled"):
+        run(busy.capture(1))
+
+
+def session(tmp_path: Path, version: int = 1) -> Session:
+    return Session(
+        "android", str(tmp_path), AndroidDriver(Device(shop_app.app(version))), platform="android", clock=FakeClock()
+    )
+
+
+def typed(s: Session, *argv: str) -> dict[str, Any]:
+    return run(pipeline.execute(s, parse_argv(list(argv))))
+
+
+def test_a_recorded_android_flow_has_verified_evidence_for_every_step(tmp_path: Path) -> None:
+    s = session(tmp_path)
+    s.start_recording(None)
+    typed(s, "open", shop_app.PACKAGE)
+    typed(s, "fill", f"id={shop_app.rid('email')}", "ada@example.com")
+    typed(s, "click", 'label="Sign in"')
+    typed(s, "snapshot", "-i")
+    script = s.recorded_script()
+    lines = script.splitlines()
+    assert lines[:2] == ["context platform=android", f"open {shop_app.PACKAGE}"]
+    assert lines[3] == 'fill "id=\\"com.example.shop:id/email\\" || placeholder=\\"Email\\"" "ada@example.com"'
+    assert lines[5] == 'click id="com.example.shop:id/sign_in" || role=button label="Sign in"'
+    annotations = [line for line in script.splitlines() if line.startswith("# replay:target-v1")]
+    assert len(annotations) == 2 and all('"verification":"verified"' in a for a in annotations)
+
+
+def recorded_flow(tmp_path: Path) -> str:
+    """Sign in, open the second of three look-alike rows, change its address: recorded on version 1."""
+    s = session(tmp_path / "rec")
+    s.start_recording(None)
+    typed(s, "open", shop_app.PACKAGE)
+    typed(s, "fill", f"id={shop_app.rid('email')}", "ada@example.com")
+    typed(s, "click", 'label="Sign in"')
+    typed(s, "snapshot", "-i")
+    rows = [n for n in s.refs_capture.nodes if n.label == "Open"]  # type: ignore[union-attr]
+    typed(s, "click", rows[1].ref)
+    typed(s, "click", 'label="Edit address"')
+    typed(s, "fill", f"id={shop_app.rid('street')}", "1 Main St")
+    typed(s, "click", 'label="Save"')
+    return s.recorded_script()
+
+
+def replayed(tmp_path: Path, script: str, version: int) -> tuple[Any, Session]:
+    """The recorded script run on a fresh device with the app's ``version``: its result, its session."""
+    from replay.engine.runner import Runner, RunOptions
+
+    s = session(tmp_path / f"v{version}", version)
+    return run(Runner(s, plan_of(script), RunOptions(artifacts_dir=str(tmp_path / "artifacts"))).run()), s
+
+
+def plan_of(script: str) -> Any:
+    from replay.script import build_plan, parse
+
+    return build_plan(parse(script, "flow.ad"), None)
+
+
+def test_a_recorded_android_flow_replays_clean_on_the_app_it_was_recorded_on(tmp_path: Path) -> None:
+    script = recorded_flow(tmp_path)
+    result, s = replayed(tmp_path, script, 1)
+    assert result.ran == result.steps - 1  # every step (the terminal close is the session's)
+    device = s.driver.transport  # type: ignore[attr-defined]
+    assert device.stack[-1] == "saved" and device.typed[("address", shop_app.rid("street"))] == "1 Main St"
+    assert "order A-101" in device.stack  # the row that was recorded, of three look-alikes
+
+
+def test_a_benign_drift_replays_clean_by_id_and_anchor(tmp_path: Path) -> None:
+    result, s = replayed(tmp_path, recorded_flow(tmp_path), 2)
+    assert result.ran == result.steps - 1 and "order A-101" in s.driver.transport.stack  # type: ignore[attr-defined]
+
+
+def test_a_renamed_button_stops_before_acting_with_record_and_heal_and_the_healer_would_tap_its_new_name(
+    tmp_path: Path,
+) -> None:
+    from replay.engine.healer import decide
+    from replay.engine.runner import Runner, RunOptions
+    from replay.errors import DivergenceError
+
+    script = recorded_flow(tmp_path)
+    s = session(tmp_path / "v3", 3)
+    with pytest.raises(DivergenceError) as stopped:
+        run(Runner(s, plan_of(script), RunOptions(artifacts_dir=str(tmp_path / "artifacts"))).run())
+    d = stopped.value.divergence
+    assert (d["kind"], d["repairHint"]) == ("selector-miss", "record-and-heal")
+    assert "Edit address" in d["action"] and s.driver.transport.stack[-1] == "order A-101"  # type: ignore[attr-defined]
+    recorded = plan_of(script).steps[d["step"]["index"] - 1].action.annotation
+    decision = decide(d["repairHint"], recorded, s.refs_capture)
+    assert decision.node is not None and decision.node.label == "Edit delivery address", decision.reason
