@@ -199,6 +199,7 @@ class Client:
         screenshot_path: str | None = None,
         artifacts_dir: str | None = None,
         connect: str | None = None,
+        serial: str | None = None,
     ) -> dict[str, Any]:
         """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted.
 
@@ -229,6 +230,7 @@ class Client:
             "screenshot_path": self._abspath(screenshot_path) if screenshot_path else None,
             "artifacts_dir": self._abspath(artifacts_dir) if artifacts_dir else None,
             "connect": connect or os.environ.get("REPLAY_CONNECT") or None,
+            "serial": serial or os.environ.get("ANDROID_SERIAL") or None,
         }
         return dict(self.request(payload, start=True))
 

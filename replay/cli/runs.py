@@ -39,6 +39,7 @@ def _amount(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @click.option("--level", type=click.Choice(LEVELS), default="default", help="Divergence detail.")
 @platform_option
 @click.option("--headed", is_flag=True, help="Show the browser window.")
+@click.option("--serial", default=None, metavar="S", help="android: the device (else the only one attached).")
 @save_script_option("[OUT]", "Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.")
 @json_option
 @handles_errors
@@ -52,6 +53,7 @@ def run_cmd(
     level: str,
     platform: str | None,
     headed: bool,
+    serial: str | None,
     save_script: str | None,
     as_json: bool,
 ) -> None:
@@ -75,6 +77,7 @@ def run_cmd(
             level=level,
             headed=headed,
             save_script=save_script,
+            serial=serial,
         )
     except DivergenceError as err:
         exit_with_divergence(err, file, as_json)

@@ -63,6 +63,8 @@ def _register_interactive() -> None:
 )
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--browser", type=click.Choice(["chromium", "firefox", "webkit"]), default="chromium")
+@click.option("--platform", type=click.Choice(["web", "android"]), default="web", help="Where the session runs.")
+@click.option("--serial", default=None, metavar="S", help="android: the device (else the only one attached).")
 @session_option
 @timeout_option
 @json_option
@@ -72,12 +74,17 @@ def open_cmd(
     save_script: str | None,
     headed: bool,
     browser: str,
+    platform: str,
+    serial: str | None,
     session: str | None,
     timeout: int | None,
     as_json: bool,
 ) -> None:
-    """Open URL in a session (created on demand); --save-script records it."""
-    options: dict[str, Any] = {"headed": headed, "browser": browser}
+    """Open URL (web) or an app id or deep link (android) in a session (created on demand);
+    --save-script records it."""
+    options: dict[str, Any] = {"headed": headed, "browser": browser, "platform": platform}
+    if serial or os.environ.get("ANDROID_SERIAL"):
+        options["serial"] = serial or os.environ.get("ANDROID_SERIAL")
     if save_script is not None:
         options["save_script"] = os.path.abspath(save_script) if save_script else ""
     if timeout:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from replay.drivers.base import Backend, BackendOptions
 from replay.errors import UnsupportedPlatform
 
-PLATFORMS_WITH_BACKEND = ("web",)
+PLATFORMS_WITH_BACKEND = ("web", "android")
 
 
 def check_platform(platform: str, where: str) -> None:
@@ -15,13 +15,17 @@ def check_platform(platform: str, where: str) -> None:
         runs = " and ".join(PLATFORMS_WITH_BACKEND)
         raise UnsupportedPlatform(
             f"{where}: platform {platform!r} has no backend in this build yet (only {runs} runs)",
-            hint="run it with --platform web if its steps suit a browser, or wait for the android backend",
+            hint=f"run it with --platform {PLATFORMS_WITH_BACKEND[0]} if its steps suit a browser",
         )
 
 
 def backend_for(options: BackendOptions) -> Backend:
     """A new (not yet started) backend for ``options``: the factory every session's driver comes from."""
     check_platform(options.platform, "this session")
+    if options.platform == "android":
+        from replay.drivers.android.backend import AndroidBackend
+
+        return AndroidBackend(options.serial)
     from replay.drivers.web.browser import WebBrowser  # (Playwright: only when a web session opens)
 
     return WebBrowser(browser=options.browser, headed=options.headed, connect=options.connect)

@@ -212,7 +212,9 @@ class Daemon:
     async def _run(self, request: requests.Run) -> Any:
         """``replay run``: the preflight (``runs.prepare``), then the runner on its session."""
         ready = runs.prepare(self.home, self.sessions, request)
-        backend = BackendOptions(platform=ready.plan.platform, headed=request.headed, connect=request.connect)
+        backend = BackendOptions(
+            platform=ready.plan.platform, headed=request.headed, connect=request.connect, serial=request.serial
+        )
         session = await self._session(
             ready.name, backend, create=True, ephemeral=not request.session, arming=ready.target is not None
         )
@@ -276,7 +278,11 @@ class Daemon:
 
     async def _command(self, name: str, action: Action, options: requests.CommandOptions) -> Any:
         backend = BackendOptions(
-            platform=options.platform, browser=options.browser, headed=options.headed, connect=options.connect
+            platform=options.platform,
+            browser=options.browser,
+            headed=options.headed,
+            connect=options.connect,
+            serial=options.serial,
         )
         session = await self._session(name, backend, create=action.command == "open")
         async with session.lock:

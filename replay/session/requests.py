@@ -56,6 +56,7 @@ class CommandOptions:
     browser: str = "chromium"
     headed: bool = False
     connect: str | None = None
+    serial: str | None = None  # android: the device (else the only one attached)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -93,6 +94,7 @@ class Run(Request):
     screenshot_path: str | None = None
     artifacts_dir: str | None = None
     connect: str | None = None
+    serial: str | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

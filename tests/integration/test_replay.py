@@ -219,12 +219,3 @@ def test_annotated_wait_keeps_polling_through_look_alikes(cli: Cli, web: str, tm
 def test_annotated_wait_passes_once_the_recorded_element_is_there(cli: Cli, web: str, tmp_path: Path) -> None:
     flow = annotated_wait_flow(tmp_path, f"{web}/shop/checkout.html")
     assert cli("run", str(flow)).stdout.startswith("replayed 2 steps")
-
-
-@pytest.mark.own_daemon  # counts the sessions of its daemon
-def test_an_android_script_is_refused_before_step_one_until_that_backend_exists(cli: Cli, tmp_path: Path) -> None:
-    flow = tmp_path / "android.ad"
-    flow.write_text("context platform=android\nopen com.example.app\nclick id=login\n")
-    proc = cli("run", str(flow), ok=None)
-    assert proc.returncode == 2 and "UNSUPPORTED_PLATFORM" in proc.stderr
-    assert cli.json("session", "list")["sessions"] == []

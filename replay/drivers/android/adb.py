@@ -18,6 +18,7 @@ from replay.errors import ActionFailed, BrowserUnavailable, InvalidArgs
 
 DUMP_PATH = "/sdcard/window_dump.xml"
 TEXT_CHUNK = 8  # characters per `input text` (agent-device: longer ones drop characters on some devices)
+COMMAND_S = 10.0  # one adb command's deadline (a dump waits for the UI to idle)
 LONG_PRESS_MS = 800
 SWIPE_MS = 300
 KEYCODES = {
@@ -61,12 +62,18 @@ class SubprocessAdb:
         self.serial, self.binary, self.env = serial, binary, dict(env) if env is not None else None
 
     async def run(self, args: list[str], timeout_s: float) -> Result:
+        return await self._exec(["-s", self.serial, *args], timeout_s)
+
+    async def run_global(self, args: list[str], timeout_s: float) -> str:
+        """``adb ARGS…`` for no device in particular (``devices -l``); its output, or the failure said."""
+        result = await self._exec(args, timeout_s)
+        return check(result, f"adb {' '.join(args)}").text
+
+    async def _exec(self, argv: list[str], timeout_s: float) -> Result:
         try:
             proc = await asyncio.create_subprocess_exec(
                 self.binary,
-                "-s",
-                self.serial,
-                *args,
+                *argv,
                 stdin=asyncio.subprocess.DEVNULL,
                 stdout=asyncio.subprocess.PIPE,
                 stderr=asyncio.subprocess.PIPE,

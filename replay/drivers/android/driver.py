@@ -21,7 +21,6 @@ from replay.tree.model import Capture, Node
 
 KEPT = 8  # captures whose nodes stay actable (as the web driver keeps recent generations)
 RETRY_S = (0.25, 0.5, 1.0)  # between attempts of a command that failed transiently
-COMMAND_S = 10.0  # one adb command's deadline (a dump waits for the UI to idle)
 PNG = b"\x89PNG\r\n\x1a\n"
 FILL_DELETES = (8, 48)  # agent-device's bounds on the deletes before typing (len + 12, clamped)
 KEYS = {"enter": "enter", "return": "enter", "back": "back", "escape": "back", "home": "home", "tab": "61"}
@@ -59,12 +58,12 @@ class AndroidDriver:
 
     async def _run(self, args: list[str], what: str) -> adb.Result:
         """``args`` through the transport; transient failures retried (a few times, growing pauses)."""
-        result = await self.transport.run(args, COMMAND_S)
+        result = await self.transport.run(args, adb.COMMAND_S)
         for pause in RETRY_S:
             if not adb.transient(result):
                 break
             await asyncio.sleep(pause)
-            result = await self.transport.run(args, COMMAND_S)
+            result = await self.transport.run(args, adb.COMMAND_S)
         return adb.check(result, what)
 
     # nodes --------------------------------------------------------------------------------------

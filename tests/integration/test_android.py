@@ -1,0 +1,107 @@
+"""Android end to end: the real `replay` CLI and daemon, Debian's real `adb` client, and the device
+simulator's adb server (fixtures/android) serving the shop app — version 1 on emulator-5554, the
+drifted version 3 (a renamed button) on emulator-5556."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import ROOT, Cli, diverge, private_home
+
+PACKAGE = "com.example.shop"
+V1, V3 = "emulator-5554", "emulator-5556"
+
+
+@pytest.fixture(scope="module")
+def adb_socket() -> Iterator[str]:
+    """The simulator's adb server (its own process, stopped by its PID)."""
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "fixtures" / "android" / "adb_server.py"), "--app", "shop:1", "--app", "shop:3"],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert server.stdout is not None
+        yield f"tcp:127.0.0.1:{server.stdout.readline().strip()}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+
+
+@pytest.fixture(scope="module")
+def android_home() -> Iterator[str]:
+    with private_home() as home:
+        yield home
+
+
+@pytest.fixture
+def device_cli(android_home: str, adb_socket: str, tmp_path: Path) -> Cli:
+    return Cli(android_home, str(tmp_path), {"ADB_SERVER_SOCKET": adb_socket})
+
+
+def record(cli: Cli) -> Path:
+    """Sign in, open the second of three look-alike orders, change its street: recorded on version 1."""
+    cli(
+        "open",
+        "--platform",
+        "android",
+        "--serial",
+        V1,
+        "--session",
+        "rec",
+        PACKAGE,
+        "--relaunch",
+        "--save-script",
+        "flow.ad",
+    )
+    cli("fill", f"id={PACKAGE}:id/email", "ada@example.com", "--session", "rec")
+    cli("click", 'label="Sign in"', "--session", "rec")
+    refs = [
+        line.split()[0] for line in cli("snapshot", "-i", "--session", "rec").stdout.splitlines() if '"Open"' in line
+    ]
+    cli("click", refs[1], "--session", "rec")
+    cli("click", 'label="Edit address"', "--session", "rec")
+    cli("fill", f"id={PACKAGE}:id/street", "1 Main St", "--session", "rec")
+    cli("click", 'label="Save"', "--session", "rec")
+    cli("close", "--session", "rec")
+    return Path(cli.cwd) / "flow.ad"
+
+
+def test_a_flow_recorded_on_a_device_is_verified_and_replays_clean_there(device_cli: Cli) -> None:
+    flow = record(device_cli)
+    text = flow.read_text()
+    assert text.startswith("context platform=android\nopen com.example.shop --relaunch\n")
+    steps = [line for line in text.splitlines() if line.split()[0] in ("click", "fill")]
+    annotations = [line for line in text.splitlines() if line.startswith("# replay:target-v1")]
+    assert len(steps) == 6 and len(annotations) == 6 and all('"verification":"verified"' in a for a in annotations)
+    assert device_cli("run", str(flow), "--serial", V1).stdout.startswith("replayed 7 steps")  # open + 6
+
+
+def test_a_renamed_button_on_the_drifted_app_is_a_divergence_with_record_and_heal(device_cli: Cli) -> None:
+    flow = record(device_cli)
+    d = diverge(device_cli, "run", str(flow), "--serial", V3, "--timeout", "1000")
+    assert (d["kind"], d["repairHint"]) == ("selector-miss", "record-and-heal") and "Edit address" in d["action"]
+
+
+def test_an_app_on_a_device_that_is_not_attached_is_refused_clearly(device_cli: Cli) -> None:
+    proc = device_cli(
+        "open", "--platform", "android", "--serial", "emulator-9999", PACKAGE, "--session", "nodev", ok=None
+    )
+    assert proc.returncode != 0 and "no Android device 'emulator-9999' is attached" in proc.stderr
+
+
+def test_an_android_script_whose_device_is_not_attached_stops_before_step_one(device_cli: Cli) -> None:
+    flow = Path(device_cli.cwd) / "android.ad"
+    flow.write_text(f"context platform=android\nopen {PACKAGE}\nclick id=login\n")
+    before = {s["name"] for s in device_cli.json("session", "list")["sessions"]}
+    proc = device_cli("run", str(flow), "--serial", "emulator-9999", ok=None)
+    assert proc.returncode != 0 and "no Android device 'emulator-9999' is attached" in proc.stderr
+    assert {s["name"] for s in device_cli.json("session", "list")["sessions"]} == before  # none was kept
