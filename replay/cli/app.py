@@ -80,6 +80,7 @@ OWN_GROUPS = {
     "session": "sessions",
     "daemon": "sessions",
     "mcp": "sessions",
+    "devices": "sessions",
 }
 
 

@@ -155,6 +155,21 @@ def session_list(as_json: bool) -> None:
     emit(as_json, {"sessions": sessions}, "\n".join(lines) or "no open sessions")
 
 
+@main.command("devices")
+@json_option
+@handles_errors
+def devices_cmd(as_json: bool) -> None:
+    """The Android devices adb sees (`adb devices -l`): serial, state and what adb says of each."""
+    import asyncio
+
+    from replay.drivers.android.adb import COMMAND_S, SubprocessAdb, devices, listed
+
+    listing = asyncio.run(SubprocessAdb("").run_global(devices(), COMMAND_S))
+    found = [{"serial": s, "state": state, "about": about} for s, state, about in listed(listing)]
+    lines = [f"{d['serial']}  {d['state']}  {d['about']}".rstrip() for d in found]
+    emit(as_json, {"devices": found}, "\n".join(lines) or "no Android device (is it connected? `adb devices`)")
+
+
 @main.command("mcp")
 def mcp_cmd() -> None:
     """Serve the interactive commands and replay as MCP tools over stdio."""

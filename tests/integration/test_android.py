@@ -105,3 +105,20 @@ def test_an_android_script_whose_device_is_not_attached_stops_before_step_one(de
     proc = device_cli("run", str(flow), "--serial", "emulator-9999", ok=None)
     assert proc.returncode != 0 and "no Android device 'emulator-9999' is attached" in proc.stderr
     assert {s["name"] for s in device_cli.json("session", "list")["sessions"]} == before  # none was kept
+
+
+def test_devices_lists_what_adb_sees(device_cli: Cli) -> None:
+    listed = device_cli.json("devices")["devices"]
+    assert [(d["serial"], d["state"]) for d in listed] == [(V1, "device"), (V3, "device")]
+    assert "model:Simulated_Device" in device_cli("devices").stdout
+
+
+def test_the_built_in_healer_heals_the_renamed_button_and_publishes_the_healed_script(
+    device_cli: Cli, android_home: str, adb_socket: str
+) -> None:
+    flow = record(device_cli)
+    on_v3 = Cli(android_home, device_cli.cwd, {"ADB_SERVER_SOCKET": adb_socket, "ANDROID_SERIAL": V3})
+    healed = on_v3("heal", str(flow), "--agent", "builtin", "--timeout", "1000", ok=None)
+    assert healed.returncode == 5, healed.stdout + healed.stderr  # healed, pending review
+    text = (Path(device_cli.cwd) / "flow.healed.ad").read_text()
+    assert 'label="Edit delivery address"' in text and 'label="Edit address"' not in text

@@ -213,6 +213,13 @@ def physical_size(wm: str) -> tuple[int, int] | None:
     return found
 
 
+def listed(listing: str) -> list[tuple[str, str, str]]:
+    """(serial, state, the rest) of each device ``adb devices -l`` lists (state ``device`` is ready;
+    ``offline`` or ``unauthorized`` are not)."""
+    rows = (line.split() for line in listing.splitlines()[1:])
+    return [(words[0], words[1], " ".join(words[2:])) for words in rows if len(words) >= 2]
+
+
 def check(result: Result, what: str) -> Result:
     """``result`` when the command succeeded; else the failure in the product's words."""
     if result.code == 0 and not result.err.startswith("error:"):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from replay.drivers.android.adb import COMMAND_S, SubprocessAdb, devices
+from replay.drivers.android.adb import COMMAND_S, SubprocessAdb, devices, listed
 from replay.drivers.android.driver import AndroidDriver
 from replay.errors import BrowserUnavailable
 
@@ -45,10 +45,5 @@ class AndroidBackend:
 
 
 def attached(listing: str) -> list[str]:
-    """The serials ``adb devices -l`` lists as ready (``device``; not ``offline`` or ``unauthorized``)."""
-    out = []
-    for line in listing.splitlines()[1:]:
-        words = line.split()
-        if len(words) >= 2 and words[1] == "device":
-            out.append(words[0])
-    return out
+    """The serials ``adb devices -l`` lists as ready."""
+    return [serial for serial, state, _ in listed(listing) if state == "device"]
