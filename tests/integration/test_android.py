@@ -122,3 +122,19 @@ def test_the_built_in_healer_heals_the_renamed_button_and_publishes_the_healed_s
     assert healed.returncode == 5, healed.stdout + healed.stderr  # healed, pending review
     text = (Path(device_cli.cwd) / "flow.healed.ad").read_text()
     assert 'label="Edit delivery address"' in text and 'label="Edit address"' not in text
+
+
+def test_a_suite_runs_web_and_android_flows_together_with_junit_and_html(
+    device_cli: Cli, android_home: str, adb_socket: str, web: str
+) -> None:
+    flow = record(device_cli)
+    suite = Path(device_cli.cwd) / "suite"
+    suite.mkdir()
+    (suite / "android.ad").write_text(flow.read_text())
+    (suite / "web.ad").write_text(f"context platform=web\nopen {web}/shop/index.html\nsnapshot\n")
+    on_v1 = Cli(android_home, device_cli.cwd, {"ADB_SERVER_SOCKET": adb_socket, "ANDROID_SERIAL": V1})
+    ran = on_v1("test", "suite", "--junit", "junit.xml", "--html", "report", "--trace", "off")
+    assert "2 passed" in ran.stdout, ran.stdout
+    junit = (Path(device_cli.cwd) / "junit.xml").read_text()
+    assert 'tests="2"' in junit and 'failures="0"' in junit
+    assert (Path(device_cli.cwd) / "report" / "index.html").exists()
