@@ -33,6 +33,7 @@ from replay.errors import ActionFailed, InvalidArgs
         ),
         (adb.open_link("myapp://cart"), "shell am start -W -a android.intent.action.VIEW -d myapp://cart"),
         (adb.force_stop("com.example.shop"), "shell am force-stop com.example.shop"),
+        (adb.ALIASES["settings"], "shell am start -W -a android.settings.SETTINGS"),
         (adb.screen_size(), "shell wm size"),
         (adb.windows(), "shell dumpsys window windows"),
         (adb.screencap(), "exec-out screencap -p"),

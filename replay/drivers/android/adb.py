@@ -158,6 +158,10 @@ def start_app(package: str) -> list[str]:
     ]
 
 
+# apps `open` names by an alias (agent-device's): what starts them
+ALIASES = {"settings": ["shell", "am", "start", "-W", "-a", "android.settings.SETTINGS"]}
+
+
 def open_link(url: str, package: str | None = None) -> list[str]:
     return ["shell", "am", "start", "-W", "-a", "android.intent.action.VIEW", "-d", shlex.quote(url)] + (
         ["-p", package] if package else []

@@ -140,6 +140,9 @@ class AndroidDriver:
         if "://" in target:
             await self._run(adb.open_link(target), f"open {target}")
             return
+        if target in adb.ALIASES:  # agent-device's `open settings`
+            await self._run(adb.ALIASES[target], f"open {target}")
+            return
         if request.relaunch:
             await self._run(adb.force_stop(target), f"open {target}")
         await self._run(adb.start_app(target), f"open {target}")
