@@ -22,8 +22,8 @@ from replay.script.evidence import (
     decode,
     encode,
 )
-from replay.script.selector import NTH, Selector
-from replay.script.text import normalize
+from replay.script.selector import NTH, Chain, Selector
+from replay.script.text import fold, normalize
 from replay.tree.anchors import (
     ROW_ROLES,
     alone_in,
@@ -326,7 +326,8 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
             resolution=resolution,
             mismatches=[f"the selector resolves to {winner.ref}, the recorded element is {target.ref}"],
         )
-    isolated, signal = _isolate(capture, matches, members, ev)
+    implied = _implied_by_identity(selector.expanded()[alternative], ev)
+    isolated, signal = _isolate(capture, matches, members if implied else None, members, ev)
     if isolated is None:
         return make(DivergenceKind.IDENTITY_UNVERIFIABLE, resolution=resolution)
     if winner is None:
@@ -342,8 +343,10 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
 
 
 def _isolate(
-    capture: Capture, matches: list[Node], members: list[Node], ev: TargetEvidence
+    capture: Capture, matches: list[Node], peers: list[Node] | None, members: list[Node], ev: TargetEvidence
 ) -> tuple[Node | None, str | None]:
+    """The one member the recorded sibling, else viewport order, singles out; ``peers``: the tree's
+    identity members when the caller knows them (else they are found)."""
     if ev.sibling is not None:
         by_sibling = [m for m in members if sibling_of(m) == ev.sibling]
         if len(by_sibling) == 1:
@@ -351,11 +354,28 @@ def _isolate(
     if ev.viewport_order is not None:
         regions: dict[Node, Node | None] = {}
         same_region = [m for m in members if region_identity(region_of(m, regions)) == ev.scroll_region]
-        orders = viewport_orders(capture, ev, _tree_members(capture, ev, matches, members)) if same_region else {}
+        tree = peers if peers is not None else _tree_members(capture, ev, matches, members)
+        orders = viewport_orders(capture, ev, tree) if same_region else {}
         by_order = [m for m in same_region if orders.get(m.position) == ev.viewport_order]
         if len(by_order) == 1:
             return by_order[0], "viewportOrder"
     return None, None
+
+
+def _implied_by_identity(chain: Chain, ev: TargetEvidence) -> bool:
+    """Whether every node carrying the recorded identity matches ``chain``: one link of exact role and
+    label terms that the identity itself requires (never with a placeholder-named field, whose label
+    may differ). Then the selector's identity members are the tree's, and none is looked for again."""
+    if len(chain) != 1 or ev.role is None or ev.id is not None or (ev.placeholder and ev.placeholder == ev.label):
+        return False
+    for t in chain[0]:
+        if t.op != "=" or not isinstance(t.value, str):
+            return False
+        if not (
+            (t.key == "role" and fold(t.value) == ev.role) or (t.key == "label" and fold(t.value) == fold(ev.label))
+        ):
+            return False
+    return True
 
 
 def _tree_members(capture: Capture, ev: TargetEvidence, matches: list[Node], members: list[Node]) -> list[Node]:
