@@ -61,6 +61,17 @@ class Daemon:
         self._create_lock = asyncio.Lock()
         self.recovered: dict[str, repair.Ending] = {}  # repairs a stopped daemon left, ended at start
         self.requests: set[asyncio.Future[dict[str, Any]]] = set()  # being handled (cancelled at shutdown)
+        # one handler per request type (``replay.session.requests``)
+        self._handlers: dict[type[requests.Request], Callable[[Any], Awaitable[Any]]] = {
+            requests.Ping: self._ping,
+            requests.ListSessions: self._list,
+            requests.Shutdown: self._shutdown,
+            requests.Run: self._run,
+            requests.ShowDivergence: self._divergence,
+            requests.HealBuiltin: self._heal_builtin,
+            requests.Close: self._close_request,
+            requests.Command: self._command_request,
+        }
 
     def recover(self) -> None:
         """What a killed daemon left: its publishing staging (its journal still holds it) cleared, its
@@ -92,20 +103,6 @@ class Daemon:
     async def _dispatch(self, obj: dict[str, Any]) -> Any:
         request = requests.parse(obj)
         return await self._handlers[type(request)](request)
-
-    @property
-    def _handlers(self) -> dict[type[requests.Request], Callable[[Any], Awaitable[Any]]]:
-        """One handler per request type (``replay.session.requests``)."""
-        return {
-            requests.Ping: self._ping,
-            requests.ListSessions: self._list,
-            requests.Shutdown: self._shutdown,
-            requests.Run: self._run,
-            requests.ShowDivergence: self._divergence,
-            requests.HealBuiltin: self._heal_builtin,
-            requests.Close: self._close_request,
-            requests.Command: self._command_request,
-        }
 
     async def _ping(self, _: requests.Ping) -> Any:
         # in flight: the requests being served besides this ping
