@@ -45,18 +45,20 @@ _PARSER = etree.XMLParser(resolve_entities=False, no_network=True, huge_tree=Fal
 def dump_xml(text: str) -> str:
     """The XML of a dump as ``uiautomator dump`` prints it (to ``/dev/tty`` its last line says where
     it dumped, "UI hierchary dumped to: /dev/tty"): from ``<?xml``/``<hierarchy`` to the last
-    ``</hierarchy>``."""
+    ``</hierarchy>`` — or, for ``uiautomator dump --windows``, to the last ``</displays>``."""
     if len(text) > MAX_DUMP_BYTES:
         limit = MAX_DUMP_BYTES // (1024 * 1024)
         raise InvalidArgs(f"the UI dump is over {limit} MiB", hint="is it a uiautomator dump?")
-    start = min((i for i in (text.find("<?xml"), text.find("<hierarchy")) if i >= 0), default=-1)
-    end = text.rfind("</hierarchy>")
+    starts = (text.find("<?xml"), text.find("<hierarchy"), text.find("<displays"))
+    start = min((i for i in starts if i >= 0), default=-1)
+    closing = "</displays>" if "</displays>" in text else "</hierarchy>"
+    end = text.rfind(closing)
     if start < 0 or end < start:
         raise InvalidArgs(
             "not a uiautomator dump: no <hierarchy> element",
             hint="`adb exec-out uiautomator dump /dev/tty` prints one",
         )
-    return text[start : end + len("</hierarchy>")]
+    return text[start : end + len(closing)]
 
 
 def role_of(klass: str) -> str:
@@ -99,14 +101,31 @@ def parse_dump(text: str, *, generation: int, screen_path: str | None = None) ->
 
 
 def _windows(root: Any) -> list[Any]:
-    """The windows to show: the focused one where the dump says which (agent-device's helper writes
-    ``window-*``), else every top-level node but the system UI's when an app's window is there too."""
+    """The windows to show. A ``--windows`` dump (``<displays><display><window …><hierarchy>``, windows
+    listed top first) shows its focused window, else its active one, else the top application
+    window. A plain dump shows the focused top-level node where the dump says which (agent-device's
+    helper writes ``window-*``), else every top-level node but the system UI's when an app's is there."""
+    if root.tag == "displays":
+        return _focused_window(root)
     tops = [n for n in root if n.tag == "node"]
     focused = [n for n in tops if n.get("window-focused") == "true" or n.get("window-active") == "true"]
     if focused:
         return focused[-1:]
     apps = [n for n in tops if n.get("package") != _SYSTEM_UI]
     return apps or tops
+
+
+def _focused_window(root: Any) -> list[Any]:
+    windows = [w for display in root if display.tag == "display" for w in display if w.tag == "window"]
+    for wanted in (
+        lambda w: w.get("focused") == "true",
+        lambda w: w.get("active") == "true",
+        lambda w: w.get("type") == "TYPE_APPLICATION",
+    ):
+        chosen = next((w for w in windows if wanted(w)), None)
+        if chosen is not None:
+            return [n for h in chosen if h.tag == "hierarchy" for n in h if n.tag == "node"]
+    return []
 
 
 def _screen_size(windows: list[Any]) -> tuple[float, float]:
