@@ -14,6 +14,7 @@ from replay.cli.app import (
     main,
     platform_option,
     save_script_option,
+    serial_option,
     session_option,
 )
 from replay.cli.output import exit_with_divergence, run_text
@@ -106,6 +107,7 @@ def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable.")
 @click.option("--timeout", type=MS, default=None, metavar="MS")
 @click.option("--level", type=click.Choice(LEVELS), default="default")
+@serial_option
 @json_option
 @handles_errors
 def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level: str, as_json: bool) -> None:
@@ -144,6 +146,7 @@ def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level
     "--artifacts-dir", default=None, metavar="DIR", help="heal.jsonl and heal-report.md (default replay-results/STEM)."
 )
 @click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout.")
+@serial_option
 @json_option
 @handles_errors
 def heal_cmd(

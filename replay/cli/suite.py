@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from replay.cli.app import MS, emit, handles_errors, json_option, main, platform_option
+from replay.cli.app import MS, emit, handles_errors, json_option, main, platform_option, serial_option
 from replay.suite import TRACE_MODES
 
 if TYPE_CHECKING:
@@ -30,6 +30,7 @@ if TYPE_CHECKING:
 )
 @click.option("--fail-fast", is_flag=True, help="Start no script after the first failure.")
 @platform_option
+@serial_option
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable for every script.")
 @click.option("--artifacts-dir", default="replay-results", metavar="DIR", help="Per-attempt artifacts.")
 @click.option("--junit", default=None, metavar="FILE", help="Write a JUnit XML report.")

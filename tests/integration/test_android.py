@@ -16,6 +16,7 @@ import pytest
 from .conftest import ROOT, Cli, diverge, private_home
 
 PACKAGE = "com.example.shop"
+IDE = "com.iml1s.termux_flutter_ide"
 V1, V3 = "emulator-5554", "emulator-5556"
 
 
@@ -23,7 +24,14 @@ V1, V3 = "emulator-5554", "emulator-5556"
 def adb_socket() -> Iterator[str]:
     """The simulator's adb server (its own process, stopped by its PID)."""
     server = subprocess.Popen(
-        [sys.executable, str(ROOT / "fixtures" / "android" / "adb_server.py"), "--app", "shop:1", "--app", "shop:3"],
+        [
+            sys.executable,
+            str(ROOT / "fixtures" / "android" / "adb_server.py"),
+            "--app",
+            "shop:1,ide:1",
+            "--app",
+            "shop:3,ide:2",
+        ],
         stdout=subprocess.PIPE,
         text=True,
         start_new_session=True,
@@ -89,6 +97,53 @@ def test_a_renamed_button_on_the_drifted_app_is_a_divergence_with_record_and_hea
     flow = record(device_cli)
     d = diverge(device_cli, "run", str(flow), "--serial", V3, "--timeout", "1000")
     assert (d["kind"], d["repairHint"]) == ("selector-miss", "record-and-heal") and "Edit address" in d["action"]
+
+
+def record_on_real_screens(cli: Cli) -> Path:
+    """On a Flutter app whose screens are real public dumps: its unnamed menu button, "Open Folder",
+    "Select This Folder" (fixtures/android/ide_app.py)."""
+    cli(
+        "open",
+        "--platform",
+        "android",
+        "--serial",
+        V1,
+        "--session",
+        "ide",
+        IDE,
+        "--relaunch",
+        "--save-script",
+        "ide.ad",
+    )
+    menu = next(
+        line.split()[0]
+        for line in cli("snapshot", "-i", "--session", "ide").stdout.splitlines()
+        if "button  in" in line
+    )
+    cli("click", menu, "--session", "ide")
+    cli("click", 'label="Open Folder"', "--session", "ide")
+    cli("click", 'label="Select This Folder"', "--session", "ide")
+    cli("is", "visible", 'label="verify_app - Termux IDE"', "--session", "ide", "--record")
+    cli("close", "--session", "ide")
+    return Path(cli.cwd) / "ide.ad"
+
+
+def test_a_flow_recorded_on_real_screens_is_verified_and_replays_clean_there(device_cli: Cli) -> None:
+    flow = record_on_real_screens(device_cli)
+    text = flow.read_text()
+    assert text.count('"verification":"verified"') == 4, text
+    assert device_cli("run", str(flow), "--serial", V1).returncode == 0
+
+
+def test_on_the_apps_later_version_a_status_labelled_container_that_changed_is_a_different_screen(
+    device_cli: Cli,
+) -> None:
+    # the recorded container of the menu button is the editor's view labelled "No files open …";
+    # in the later version it reads "Error loading file: …" — SPEC §6's table says state-repair
+    flow = record_on_real_screens(device_cli)
+    d = diverge(device_cli, "run", str(flow), "--serial", V3, "--timeout", "1000")
+    assert (d["kind"], d["repairHint"], d["step"]["index"]) == ("selector-miss", "state-repair", 2)
+    assert "No files open No file selected" in d["cause"]
 
 
 def test_an_app_on_a_device_that_is_not_attached_is_refused_clearly(device_cli: Cli) -> None:
