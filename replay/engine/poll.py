@@ -2,40 +2,15 @@
 
 from __future__ import annotations
 
-import asyncio
-import time
 from collections.abc import Awaitable, Callable
-from typing import Protocol, TypeVar
+from typing import TypeVar
+
+from replay.clock import SYSTEM_CLOCK, Clock, SystemClock
+
+__all__ = ["SYSTEM_CLOCK", "Clock", "SystemClock", "poll_until"]
 
 T = TypeVar("T")
 POLL_S = 0.1
-
-
-class Clock(Protocol):
-    """Monotonic time and sleeping; tests inject a fake one that advances on ``sleep``."""
-
-    def now(self) -> float:
-        """Seconds on a monotonic clock."""
-        ...
-
-    async def sleep(self, seconds: float) -> None:
-        """Wait ``seconds``."""
-        ...
-
-
-class SystemClock:
-    """The real clock."""
-
-    def now(self) -> float:
-        """``time.monotonic()``."""
-        return time.monotonic()
-
-    async def sleep(self, seconds: float) -> None:
-        """``asyncio.sleep``."""
-        await asyncio.sleep(seconds)
-
-
-SYSTEM_CLOCK = SystemClock()
 
 
 async def poll_until(

@@ -31,7 +31,7 @@ def run(coro: Coroutine[Any, Any, T]) -> T:
 
 def opened(version: int = 1) -> tuple[Device, AndroidDriver]:
     device = Device(shop_app.app(version))
-    driver = AndroidDriver(device)
+    driver = AndroidDriver(device, FakeClock())
     run(driver.navigate(OpenRequest(target=shop_app.PACKAGE), 5000))
     return device, driver
 
@@ -116,17 +116,72 @@ class Flaky:
 
 def test_a_transient_adb_failure_is_retried_and_a_busy_screen_is_said() -> None:
     flaky = Flaky(Device(shop_app.app()), failures=2)
-    driver = AndroidDriver(flaky)
+    driver = AndroidDriver(flaky, FakeClock())
     run(driver.navigate(OpenRequest(target=shop_app.PACKAGE), 5000))
     assert flaky.attempts == 3
-    busy = AndroidDriver(Flaky(Device(shop_app.app()), failures=9, error="ERROR: could not get idle state."))
+    busy = AndroidDriver(
+        Flaky(Device(shop_app.app()), failures=9, error="ERROR: could not get idle state."), FakeClock()
+    )
     with pytest.raises(ActionFailed, match="never settled"):
         run(busy.capture(1))
 
 
+class Lagging:
+    """A device whose screen is drawn late: after a tap or a key, its next ``lag`` dumps show the
+    screen as it was before (what a dump taken mid-transition shows)."""
+
+    def __init__(self, device: Device, lag: int) -> None:
+        self.device, self.lag, self.stale, self.behind = device, lag, "", 0
+
+    async def run(self, args: list[str], timeout_s: float) -> Result:
+        if args[:3] == ["exec-out", "uiautomator", "dump"] and self.behind > 0:
+            self.behind -= 1
+            return Result(0, self.stale.encode(), "")
+        if args[:3] in (["shell", "input", "tap"], ["shell", "input", "keyevent"]):
+            self.stale, self.behind = self.device.dump(), self.lag
+        return await self.device.run(args, timeout_s)
+
+
+def lagging(lag: int) -> tuple[Lagging, AndroidDriver, FakeClock]:
+    clock = FakeClock()
+    device = Lagging(Device(shop_app.app()), lag)
+    driver = AndroidDriver(device, clock)
+    run(driver.navigate(OpenRequest(target=shop_app.PACKAGE), 5000))
+    return device, driver, clock
+
+
+def test_a_dump_taken_before_the_tapped_screen_is_drawn_is_taken_again() -> None:
+    _, driver, clock = lagging(2)
+    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))
+    slept = clock.slept
+    assert labeled(run(driver.capture(2)), "Orders").role == "textview"
+    assert clock.slept - slept == pytest.approx(0.25 + 0.4)  # agent-device's pauses, until it moved
+
+
+def test_a_tap_that_leaves_the_screen_as_it_was_waits_at_most_the_settle_deadline() -> None:
+    _, driver, clock = lagging(0)
+    run(driver.act(1, labeled(run(driver.capture(1)), "Remember me").position, "click", {}, 5000))
+    slept = clock.slept
+    assert labeled(run(driver.capture(2)), "Remember me").checked
+    assert 0 < clock.slept - slept <= 1.5
+
+
+def test_a_look_long_after_the_action_or_after_typing_is_not_held() -> None:
+    device, driver, clock = lagging(1)
+    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))
+    clock.advance(3.0)  # past agent-device's 2.5 s window: what the dump shows is what is there
+    slept = clock.slept
+    assert labeled(run(driver.capture(2)), "Sign in").role == "button" and clock.slept == slept
+    device.lag = 1
+    run(driver.keyboard("type", "abc"))  # typing does not move the screen
+    run(driver.capture(3))
+    assert clock.slept == slept
+
+
 def session(tmp_path: Path, version: int = 1) -> Session:
+    clock = FakeClock()
     return Session(
-        "android", str(tmp_path), AndroidDriver(Device(shop_app.app(version))), platform="android", clock=FakeClock()
+        "android", str(tmp_path), AndroidDriver(Device(shop_app.app(version)), clock), platform="android", clock=clock
     )
 
 

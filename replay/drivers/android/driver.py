@@ -8,10 +8,11 @@ is said to be busy.
 
 from __future__ import annotations
 
-import asyncio
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from replay.clock import SYSTEM_CLOCK, Clock
 from replay.drivers.android import adb
 from replay.drivers.android.uix import parse_dump
 from replay.drivers.base import OpenRequest
@@ -24,27 +25,55 @@ RETRY_S = (0.25, 0.5, 1.0)  # between attempts of a command that failed transien
 PNG = b"\x89PNG\r\n\x1a\n"
 FILL_DELETES = (8, 48)  # agent-device's bounds on the deletes before typing (len + 12, clamped)
 KEYS = {"enter": "enter", "return": "enter", "back": "back", "escape": "back", "home": "home", "tab": "61"}
+# agent-device's freshness (android-snapshot-freshness.ts): for a while after an action that moves
+# the screen, a dump that looks like the screen before it, or like nothing, is looked at again
+SETTLE_WINDOW_S = 2.5  # how long after the action a dump is suspect
+SETTLE_DEADLINE_S = 1.5  # how long one look waits for a fresh dump
+SETTLE_PAUSES_S = (0.25, 0.4, 0.6)
+UNCHANGED = 0.9  # this share of the dump's nodes as they were: the screen has not moved yet
+SHRUNK = 0.2  # a dump with at most this share of a screen's nodes (of ≥ 12): half drawn
 
 
 class AndroidDriver:
     """A session on one device: what its screen shows, and acting on it."""
 
-    def __init__(self, transport: adb.AdbTransport) -> None:
+    def __init__(self, transport: adb.AdbTransport, clock: Clock = SYSTEM_CLOCK) -> None:
         self.transport = transport
+        self.clock = clock
         self._captures: dict[int, Capture] = {}
         self._package: str | None = None  # the app `open` started (or the latest dump's)
         self._closed = False
+        self._latest: Capture | None = None  # the last screen seen
+        self._moved: tuple[float, Capture | None] | None = None  # when an action moved the screen, from what
 
     # looking ------------------------------------------------------------------------------------
 
     async def capture(self, generation: int, keep: int | None = None) -> Capture:
-        """One dump of the screen as ``generation`` (stdout, else the file fallback)."""
-        taken = parse_dump(await self._dump(), generation=generation)
+        """One dump of the screen as ``generation`` (stdout, else the file fallback); just after an
+        action that moves the screen, a fresh one (agent-device's freshness rules)."""
+        taken = await self._settled(generation)
         self._package = taken.screen.path or self._package
         self._captures[generation] = taken
         for old in [g for g in self._captures if g < generation - KEPT and g != keep]:
             del self._captures[old]
         return taken
+
+    async def _settled(self, generation: int) -> Capture:
+        taken = parse_dump(await self._dump(), generation=generation)
+        moved, self._moved = self._moved, None
+        if moved is not None and self.clock.now() - moved[0] <= SETTLE_WINDOW_S:
+            started = self.clock.now()
+            for pause in SETTLE_PAUSES_S:
+                if not _suspect(taken, moved[1]) or self.clock.now() - started + pause > SETTLE_DEADLINE_S:
+                    break
+                await self.clock.sleep(pause)
+                taken = parse_dump(await self._dump(), generation=generation)
+        self._latest = taken
+        return taken
+
+    def _moving(self, before: Capture | None) -> None:
+        """The screen is about to move (a tap, a key, an app started): the next look waits for it."""
+        self._moved = (self.clock.now(), before)
 
     async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
         return None  # a dump is the whole screen: there is nothing cheaper to look at
@@ -62,7 +91,7 @@ class AndroidDriver:
         for pause in RETRY_S:
             if not adb.transient(result):
                 break
-            await asyncio.sleep(pause)
+            await self.clock.sleep(pause)
             result = await self.transport.run(args, adb.COMMAND_S)
         return adb.check(result, what)
 
@@ -78,6 +107,7 @@ class AndroidDriver:
         """The node as the screen shows it now (a fresh dump), or ``StaleRef``."""
         was = self._node(generation, index)
         now = parse_dump(await self._dump(), generation=0)
+        self._latest = now
         found = _same(was, now)
         if found is None:
             raise StaleRef(f"@e{index} is no longer on the screen", hint="take a new snapshot (`replay snapshot -i`)")
@@ -107,6 +137,8 @@ class AndroidDriver:
             return _read(node, command)
         if not node.enabled and command != "scroll":
             raise ActionFailed(f"{command}: the element is disabled", hint="bring the app to where it is enabled")
+        if command in ("click", "dblclick"):
+            self._moving(self._latest)
         if command in ("click", "focus"):
             await self._run(adb.tap(x, y), command)
         elif command == "dblclick":
@@ -137,6 +169,7 @@ class AndroidDriver:
     async def navigate(self, request: OpenRequest, timeout_ms: int) -> None:
         """An app id starts the app (force-stopped first with ``relaunch``); a URL opens as a deep link."""
         target = request.target
+        self._moving(self._latest)
         if "://" in target:
             await self._run(adb.open_link(target), f"open {target}")
             return
@@ -151,6 +184,7 @@ class AndroidDriver:
     async def history(self, direction: str, timeout_ms: int) -> None:
         if direction != "back":
             raise ActionFailed(f"{direction} has no Android meaning", hint="use back, or open the app again")
+        self._moving(self._latest)
         await self._run(adb.keyevent("back"), "back")
 
     async def keyboard(self, kind: str, text: str) -> None:
@@ -161,6 +195,8 @@ class AndroidDriver:
         key = KEYS.get(text.lower())
         if key is None:
             raise ActionFailed(f"press {text}: not a key this device takes", hint=f"keys: {', '.join(sorted(KEYS))}")
+        if key in ("enter", "back", "home"):
+            self._moving(self._latest)
         await self._run(adb.keyevent(key), f"press {text}")
 
     async def scroll(self, direction: str, amount: float | None) -> None:
@@ -173,7 +209,7 @@ class AndroidDriver:
         await self._run(adb.swipe(cx + dx / 2, cy + dy / 2, cx - dx / 2, cy - dy / 2), "scroll")
 
     async def wait(self, ms: int) -> None:
-        await asyncio.sleep(ms / 1000)
+        await self.clock.sleep(ms / 1000)
 
     async def screenshot(self, path: str, full_page: bool) -> None:
         data = (await self._run(adb.screencap(), "screenshot")).out
@@ -215,6 +251,27 @@ def _same(was: Node, now: Capture) -> Node | None:
         return alike[0]
     there = [n for n in alike if n.rect == was.rect]
     return there[0] if len(there) == 1 else None
+
+
+def _suspect(taken: Capture, before: Capture | None) -> bool:
+    """A dump that may predate the screen an action opened (agent-device's three tells): nothing to act
+    on; far fewer nodes than the screen before (of 12 or more); or nine in ten nodes as they were."""
+    if not any(n.actionable for n in taken.nodes):
+        return True
+    if before is None:
+        return False
+    if len(before.nodes) >= 12 and len(taken.nodes) <= SHRUNK * len(before.nodes):
+        return True
+    now, was = _signatures(taken), _signatures(before)
+    return sum((now & was).values()) >= UNCHANGED * max(1, sum(now.values()))
+
+
+def _signatures(taken: Capture) -> Counter[tuple[Any, ...]]:
+    """agent-device's node signature: depth, type, label, value, id, enabled, selected, hittable."""
+    return Counter(
+        (len(n.ancestors()), n.role, n.label, n.value, n.test_id, n.enabled, n.selected, n.hittable)
+        for n in taken.nodes[1:]
+    )
 
 
 def _read(node: Node, command: str) -> Any:
