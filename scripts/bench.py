@@ -12,6 +12,7 @@ scripts/bench materialize # recording's materialization for every actionable nod
 scripts/bench memory     # daemon and Playwright driver RSS over 2,000 clicks (memory-long: 8,000)
 scripts/bench heal       # replay heal with the built-in healer: time by phase, outcome per drift
 scripts/bench suite      # 20 flows: replay test with 1 and 2 workers beside a pytest-playwright suite
+scripts/bench android    # a recorded Android flow on the simulator through the real adb, beside the raw adb calls
 """
 
 from __future__ import annotations
@@ -998,8 +999,32 @@ def print_scaling(rows: list[tuple[int, int, float, float, float, float]]) -> No
 FLAT_MS = 2.0
 
 
+def print_android() -> None:
+    from bench_android import bench_android
+
+    r = bench_android(PAIRS)
+    times, steps = r["times"], r["steps"]
+    print(
+        f"## An Android flow on the simulator through Debian's adb: {steps} steps ({r['calls']} raw adb calls), "
+        f"{PAIRS} alternating rounds\n"
+    )
+    print("| side | median (ms) | per step (ms) | ratio to raw adb (median of per-round ratios, min–max) |")
+    print("|---|---:|---:|---|")
+    for name in ("replay run (CLI)", "replay in-process", "raw adb"):
+        ms = statistics.median(times[name]) * 1000
+        ratio = "" if name == "raw adb" else "{:.2f}× ({:.2f}–{:.2f})".format(*paired(times[name], times["raw adb"]))
+        print(f"| {name} | {ms:.0f} | {ms / steps:.1f} | {ratio} |")
+    mid = paired(times["replay in-process"], times["raw adb"])[0]
+    cli = paired(times["replay run (CLI)"], times["raw adb"])[0]
+    print("\n| budget (issue 24) | figure | |\n|---|---|---|")
+    for what, ratio in (("in-process", mid), ("through `replay run` (a new CLI process a run)", cli)):
+        verdict = "met" if ratio <= 1.15 else "not met"
+        print(f"| a step ≤ 1.15× the raw adb calls it needs, {what} | {ratio:.2f}× | {verdict} |")
+    print()
+
+
 def main() -> None:
-    every = ["capture", "roundtrip", "fifty", "scaling", "verify", "materialize", "memory", "heal", "suite"]
+    every = ["capture", "roundtrip", "fifty", "scaling", "verify", "materialize", "memory", "heal", "suite", "android"]
     which = sys.argv[1:] or every
     print(
         f"# replay benchmarks — {time.strftime('%Y-%m-%d %H:%M')} — {os.cpu_count()} cores, median of {REPEAT}+ runs\n"
@@ -1078,6 +1103,8 @@ def main() -> None:
         print_drift(bench_drift())
     if "suite" in which:
         print_suite(bench_suite())
+    if "android" in which:
+        print_android()
     for mode, actions in (("memory", 2000), ("memory-long", 8000)):
         if mode in which:
             print_memory(bench_memory(actions), actions)

@@ -85,6 +85,36 @@ def test_a_node_whose_screen_is_gone_is_stale() -> None:
         run(driver.act(1, labeled(taken, "Remember me").position, "click", {}, 5000))
 
 
+def dumps(device: Device) -> int:
+    return sum(1 for args in device.log if args[:2] == ["exec-out", "uiautomator"])
+
+
+def test_a_node_in_a_capture_just_taken_is_tapped_without_a_second_dump() -> None:
+    device, driver = opened()
+    taken = run(driver.capture(1))
+    before = dumps(device)
+    run(driver.act(1, labeled(taken, "Sign in").position, "click", {}, 5000))
+    assert dumps(device) == before and device.log[-1][:3] == ["shell", "input", "tap"]
+
+
+def test_a_node_in_an_older_capture_is_found_again_in_a_fresh_dump() -> None:
+    device, driver = opened()
+    taken = run(driver.capture(1))
+    driver.clock.advance(0.6)  # type: ignore[attr-defined] - past FRESH_S
+    before = dumps(device)
+    run(driver.act(1, labeled(taken, "Sign in").position, "click", {}, 5000))
+    assert dumps(device) == before + 1 and device.log[-1][:3] == ["shell", "input", "tap"]
+
+
+def test_a_node_in_a_capture_taken_before_something_was_sent_is_found_again() -> None:
+    device, driver = opened()
+    taken = run(driver.capture(1))
+    run(driver.keyboard("type", "x"))  # sent since the capture: the screen may have moved
+    before = dumps(device)
+    run(driver.act(1, labeled(taken, "Sign in").position, "click", {}, 5000))
+    assert dumps(device) == before + 1
+
+
 def test_back_pops_the_screen() -> None:
     _, driver = opened()
     run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))

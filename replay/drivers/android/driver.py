@@ -32,6 +32,10 @@ SETTLE_DEADLINE_S = 1.5  # how long one look waits for a fresh dump
 SETTLE_PAUSES_S = (0.25, 0.4, 0.6)
 UNCHANGED = 0.9  # this share of the dump's nodes as they were: the screen has not moved yet
 SHRUNK = 0.2  # a dump with at most this share of a screen's nodes (of ≥ 12): half drawn
+# a capture taken this recently, with nothing sent to the device since, is the screen as it is: the
+# node a step verified in it is acted on without a second dump (what a hand-written adb script does)
+FRESH_S = 0.5
+READ_ONLY = (("exec-out", "uiautomator"), ("shell", "uiautomator"), ("shell", "cat"), ("shell", "wm"))
 
 
 class AndroidDriver:
@@ -44,6 +48,7 @@ class AndroidDriver:
         self._package: str | None = None  # the app `open` started (or the latest dump's)
         self._closed = False
         self._latest: Capture | None = None  # the last screen seen
+        self._latest_at: float | None = None  # when, if nothing was sent to the device since
         self._moved: tuple[float, Capture | None] | None = None  # when an action moved the screen, from what
 
     # looking ------------------------------------------------------------------------------------
@@ -68,7 +73,7 @@ class AndroidDriver:
                     break
                 await self.clock.sleep(pause)
                 taken = parse_dump(await self._dump(), generation=generation)
-        self._latest = taken
+        self._latest, self._latest_at = taken, self.clock.now()
         return taken
 
     def _moving(self, before: Capture | None) -> None:
@@ -87,6 +92,8 @@ class AndroidDriver:
 
     async def _run(self, args: list[str], what: str) -> adb.Result:
         """``args`` through the transport; transient failures retried (a few times, growing pauses)."""
+        if tuple(args[:2]) not in READ_ONLY:
+            self._latest_at = None  # the screen may move: what was seen is no longer the screen
         result = await self.transport.run(args, adb.COMMAND_S)
         for pause in RETRY_S:
             if not adb.transient(result):
@@ -104,10 +111,14 @@ class AndroidDriver:
         return taken.nodes[index]
 
     async def _live(self, generation: int, index: int) -> Node:
-        """The node as the screen shows it now (a fresh dump), or ``StaleRef``."""
+        """The node as the screen shows it now (a fresh dump, unless its capture is the screen as it
+        is: just taken, nothing sent since), or ``StaleRef``."""
         was = self._node(generation, index)
+        taken = self._captures[generation]
+        if taken is self._latest and self._latest_at is not None and self.clock.now() - self._latest_at <= FRESH_S:
+            return was
         now = parse_dump(await self._dump(), generation=0)
-        self._latest = now
+        self._latest, self._latest_at = now, self.clock.now()
         found = _same(was, now)
         if found is None:
             raise StaleRef(f"@e{index} is no longer on the screen", hint="take a new snapshot (`replay snapshot -i`)")

@@ -1,0 +1,144 @@
+"""`scripts/bench android`: a recorded Android flow replayed on the simulated device through Debian's
+real `adb` client, beside the raw adb calls the same steps need, in the same run.
+
+The raw side is what a hand-written adb script does for the flow: the app restarted, then per element
+step one `uiautomator dump` and the input the step sends (a tap at the coordinates the recording saw;
+for a fill, agent-device's tap, move-end, deletes and typed chunks). replay's side is `replay run` as
+typed (a new CLI process, warm daemon) and the same in-process (`Client.run`). Both sides warm,
+paired samples alternating their order.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = "com.example.shop"
+SERIAL = "emulator-5554"
+
+
+@contextmanager
+def simulator() -> Iterator[str]:
+    """The simulator's adb server (its own process, stopped by its PID): its ADB_SERVER_SOCKET."""
+    server = subprocess.Popen(
+        [sys.executable, str(ROOT / "fixtures" / "android" / "adb_server.py"), "--app", "shop:1"],
+        stdout=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        assert server.stdout is not None
+        yield f"tcp:127.0.0.1:{server.stdout.readline().strip()}"
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        server.wait(10)
+
+
+def record(replay: str, env: dict[str, str], cwd: str) -> Path:
+    """Sign in, open the second of three look-alike orders, change its street — through the CLI."""
+
+    def cli(*args: str) -> str:
+        done = subprocess.run([replay, *args, "--session", "bench"], env=env, cwd=cwd, capture_output=True, text=True)
+        if done.returncode != 0:
+            raise RuntimeError(f"replay {' '.join(args)}: {done.stderr}")
+        return done.stdout
+
+    cli("open", "--platform", "android", "--serial", SERIAL, PACKAGE, "--relaunch", "--save-script", "flow.ad")
+    cli("fill", f"id={PACKAGE}:id/email", "ada@example.com")
+    cli("click", 'label="Sign in"')
+    rows = [line.split()[0] for line in cli("snapshot", "-i").splitlines() if '"Open"' in line]
+    cli("click", rows[1])
+    cli("click", 'label="Edit address"')
+    cli("fill", f"id={PACKAGE}:id/street", "1 Main St")
+    cli("click", 'label="Save"')
+    cli("close")
+    return Path(cwd) / "flow.ad"
+
+
+def raw_steps(flow: Path) -> list[list[list[str]]]:
+    """Each element step of ``flow`` as the adb calls a hand-written script makes for it: one dump,
+    then its input at the centre of the rect the recording saw."""
+    from replay.drivers.android import adb
+
+    steps: list[list[list[str]]] = [[adb.force_stop(PACKAGE), adb.start_app(PACKAGE)]]
+    evidence: dict[str, Any] | None = None
+    for line in flow.read_text().splitlines():
+        if line.startswith("# replay:target-v1 "):
+            evidence = json.loads(line.split(" ", 2)[2])
+            continue
+        if evidence is None or not line.startswith(("click ", "fill ")):
+            continue
+        r = evidence["rect"]
+        x, y = r["x"] + r["width"] / 2, r["y"] + r["height"] / 2
+        calls = [adb.dump(), adb.tap(x, y)]
+        if line.startswith("fill "):
+            text = line.rsplit('"', 2)[-2]
+            deletes = ["shell", "input", "keyevent"] + [adb.KEYCODES["del"]] * 12  # an empty field: 0 + 12
+            calls += [adb.keyevent("move_end"), deletes, *adb.text_chunks(text)]
+        steps.append(calls)
+        evidence = None
+    return steps
+
+
+def bench_android(pairs: int = 9) -> dict[str, Any]:
+    """The recorded flow three ways in ``pairs`` rounds, the order reversed every other round."""
+    from replay.client import Client
+
+    adb_binary = shutil.which("adb")
+    if adb_binary is None:
+        raise SystemExit("bench android needs Debian's adb (scripts/_setup.sh installs it)")
+    home = tempfile.mkdtemp(prefix="rb-android-", dir="/tmp")
+    replay = str(Path(sys.executable).with_name("replay"))
+    with simulator() as socket:
+        os.environ.update({"ADB_SERVER_SOCKET": socket, "ANDROID_SERIAL": SERIAL})  # the daemon's too
+        env = {**os.environ, "REPLAY_HOME": home}
+        try:
+            flow = record(replay, env, home)
+            steps = raw_steps(flow)
+            client = Client(home=home, cwd=home)
+
+            def raw() -> float:
+                t = time.perf_counter()
+                for calls in steps:
+                    for args in calls:
+                        subprocess.run([adb_binary, "-s", SERIAL, *args], env=env, check=True, capture_output=True)
+                return time.perf_counter() - t
+
+            def cli() -> float:
+                t = time.perf_counter()
+                subprocess.run([replay, "run", str(flow)], env=env, cwd=home, check=True, capture_output=True)
+                return time.perf_counter() - t
+
+            def in_process() -> float:
+                t = time.perf_counter()
+                client.run(str(flow))
+                return time.perf_counter() - t
+
+            sides: dict[str, Callable[[], float]] = {
+                "replay run (CLI)": cli,
+                "replay in-process": in_process,
+                "raw adb": raw,
+            }
+            for side in sides.values():  # warm each: daemon up, imports done, adb's server answering
+                side()
+                side()
+            times: dict[str, list[float]] = {k: [] for k in sides}
+            for k in range(pairs):
+                for name, side in list(sides.items())[:: 1 if k % 2 == 0 else -1]:
+                    times[name].append(side())
+        finally:
+            Client(home=home).shutdown()
+            shutil.rmtree(home, ignore_errors=True)
+    calls = sum(len(c) for c in steps)
+    return {"steps": len(steps), "calls": calls, "times": times}
