@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
@@ -84,17 +85,32 @@ def build_server() -> MCPServer:
     server = MCPServer(
         name="replay",
         instructions=(
-            "Drive a browser session (open, snapshot, click @eN …), replay .ad flows with replay_run, and heal "
-            "a divergence by doing the failed step in the same session, then resuming with from_step and "
+            "Drive a browser or Android session (open, snapshot, click @eN …), replay .ad flows with replay_run, "
+            "and heal a divergence by doing the failed step in the same session, then resuming with from_step and "
             "plan_digest from the divergence. Never edit .ad text; close the session to publish the healed script."
         ),
     )
 
-    @server.tool(description=_about("open", " The session is created on demand; save_script records it."))
+    @server.tool(
+        description=_about(
+            "open",
+            " The session is created on demand; save_script records it. platform=android opens an app id or deep"
+            " link on the device serial (else ANDROID_SERIAL, else the only one attached); relaunch restarts the app.",
+        )
+    )
     async def open(
-        url: str, session: str | None = None, save_script: str | None = None, headed: bool = False
+        url: str,
+        session: str | None = None,
+        save_script: str | None = None,
+        headed: bool = False,
+        platform: str = "web",
+        serial: str | None = None,
+        relaunch: bool = False,
     ) -> CallToolResult:  # noqa: A001
-        return await _call(lambda: _client(session).open(url, save_script=save_script, headed=headed))
+        options: dict[str, Any] = {"headed": headed, "platform": platform}
+        if serial or os.environ.get("ANDROID_SERIAL"):
+            options["serial"] = serial or os.environ.get("ANDROID_SERIAL")
+        return await _call(lambda: _client(session).open(url, save_script=save_script, relaunch=relaunch, **options))
 
     @server.tool(description=_about("snapshot", " Issues refs (@eN) under a new generation."))
     async def snapshot(
@@ -177,7 +193,8 @@ def build_server() -> MCPServer:
     @server.tool(
         description=(
             "Replay an .ad script, verifying each element before acting. save_script arms a repair (the healed "
-            "script is published on close); from_step + plan_digest resume after a divergence."
+            "script is published on close); from_step + plan_digest resume after a divergence; serial names the "
+            "Android device."
         )
     )
     async def replay_run(
@@ -189,10 +206,12 @@ def build_server() -> MCPServer:
         level: str = "default",
         values: dict[str, str] | None = None,
         timeout: int | None = None,
+        serial: str | None = None,
     ) -> CallToolResult:
         return await _call(
             lambda: _client(session).run(
                 path,
+                serial=serial,
                 save_script=save_script,
                 from_step=from_step,
                 plan_digest=plan_digest,

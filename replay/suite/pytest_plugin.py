@@ -84,7 +84,8 @@ class AdItem(pytest.Item):
         )
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         home = os.path.join(replay_home(), "workers", f"pytest-{worker}")
-        attempt = run_attempt(Entry(str(self.path), "web", None), options, home, 1)
+        platform = next((m.name for m in self.iter_markers() if m.name in ("web", "android")), "web")
+        attempt = run_attempt(Entry(str(self.path), platform, None), options, home, 1)
         if attempt.status in (DIVERGED, FAILED):
             raise ReplayFailed(attempt, _report(str(self.path), attempt))
 

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -193,3 +194,63 @@ def test_a_suite_runs_web_and_android_flows_together_with_junit_and_html(
     junit = (Path(device_cli.cwd) / "junit.xml").read_text()
     assert 'tests="2"' in junit and 'failures="0"' in junit
     assert (Path(device_cli.cwd) / "report" / "index.html").exists()
+
+
+def test_mcp_drives_a_device_session_and_replays_on_the_device_it_names(device_cli: Cli) -> None:
+    import asyncio
+
+    from mcp.client.session import ClientSession
+
+    from .test_mcp import mcp_session
+
+    flow = record(device_cli)
+
+    async def go() -> tuple[Any, Any, Any]:
+        async with mcp_session(device_cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            opened = await s.call_tool(
+                "open", {"url": PACKAGE, "platform": "android", "serial": V1, "relaunch": True, "session": "m"}
+            )
+            shown = await s.call_tool("snapshot", {"session": "m"})
+            await s.call_tool("close", {"session": "m", "discard": True})
+            drifted = await s.call_tool("replay_run", {"path": str(flow), "serial": V3, "timeout": 1000})
+            return opened, shown, drifted
+
+    opened, shown, drifted = asyncio.run(go())
+    assert not opened.is_error and 'button "Sign in"' in shown.content[0].text
+    assert drifted.is_error and drifted.structured_content["repairHint"] == "record-and-heal"
+
+
+def test_the_pytest_plugin_runs_an_android_flow_on_the_device_in_android_serial(
+    device_cli: Cli, android_home: str, adb_socket: str
+) -> None:
+    flow = record(device_cli)
+    suite = Path(device_cli.cwd) / "flows"
+    suite.mkdir()
+    (suite / "shop.ad").write_text(flow.read_text())
+    results = {}
+    for serial in (V1, V3):
+        env = {**device_cli.env, "ANDROID_SERIAL": serial}
+        ran = subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "pytest",
+                "-p",
+                "no:cacheprovider",
+                "-m",
+                "android",
+                "--replay-step-timeout",
+                "1000",
+                "-q",
+                str(suite),
+            ],
+            capture_output=True,
+            text=True,
+            cwd=device_cli.cwd,
+            env=env,
+            timeout=300,
+        )
+        results[serial] = (ran.returncode, ran.stdout)
+    assert results[V1][0] == 0 and "1 passed" in results[V1][1], results[V1][1]
+    assert results[V3][0] == 1 and "DIVERGENCE selector-miss" in results[V3][1], results[V3][1]
