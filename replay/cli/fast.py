@@ -14,6 +14,7 @@ from replay.limits import LEVELS, MAX_MS  # light: no click, no typing
 # the registry's interactive commands but open and close (tests/unit/test_surfaces.py keeps them equal)
 FAST_COMMANDS = frozenset(
     {
+        "appstate",
         "back",
         "check",
         "click",
@@ -22,14 +23,17 @@ FAST_COMMANDS = frozenset(
         "find",
         "forward",
         "get",
+        "home",
         "hover",
         "is",
+        "keyboard",
         "press",
         "reload",
         "screenshot",
         "scroll",
         "select",
         "snapshot",
+        "swipe",
         "type",
         "uncheck",
         "wait",

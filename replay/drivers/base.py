@@ -97,7 +97,12 @@ class Driver(Protocol):
         ...
 
     async def history(self, direction: str, timeout_ms: int) -> None:
-        """``back``, ``forward`` or ``reload``."""
+        """``back``, ``forward`` or ``reload`` (web); ``back`` or ``home`` (android)."""
+        ...
+
+    async def device(self, command: str, params: dict[str, Any]) -> str | None:
+        """A device-level command of a platform that has them (android: ``swipe``, ``keyboard``,
+        ``appstate``); what it says, for the ones that observe."""
         ...
 
     async def keyboard(self, kind: str, text: str) -> None:

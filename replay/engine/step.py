@@ -175,6 +175,14 @@ async def _history(state: StepState, step: Step) -> None:
     await state.driver.history(step.action.command, max(step.timeout_ms, NAVIGATION_TIMEOUT_MS))
 
 
+async def _device(state: StepState, step: Step) -> dict[str, Any] | None:
+    """A device-level command (swipe, keyboard, appstate): its parameters and flags as given."""
+    params: dict[str, Any] = {k: v for k, v in step.action.params}
+    params.update({name.lstrip("-"): value for name, value in step.action.flags})
+    said = await state.driver.device(step.action.command, params)
+    return {"value": said} if said is not None else None
+
+
 async def _type(state: StepState, step: Step) -> None:
     await state.driver.keyboard("type", str(step.action.param("text")))
 
@@ -403,6 +411,7 @@ _HANDLERS: dict[str | None, Callable[[StepState, Step], Awaitable[dict[str, Any]
     "snapshot": _snapshot,
     "navigate": _page_op(_navigate),
     "history": _page_op(_history),
+    "device": _page_op(_device),
     "type": _page_op(_type),
     "press": _page_op(_press_key),
     "scroll_page": _page_op(_scroll_page),

@@ -9,10 +9,7 @@ ANDROID = "android"
 PLATFORMS = (WEB, ANDROID)
 
 FOREIGN: dict[str, tuple[str, ...]] = {
-    "home": (ANDROID,),
     "app-switcher": (ANDROID,),
-    "keyboard": (ANDROID,),
-    "swipe": (ANDROID,),
     "longpress": (ANDROID,),
     "long-press": (ANDROID,),
     "focus": (ANDROID,),
@@ -21,7 +18,6 @@ FOREIGN: dict[str, tuple[str, ...]] = {
     "alert": (),
     "boot": (),
     "pinch": (),
-    "appstate": (),
     "apps": (),
     "devices": (),
     "trace": (),

@@ -101,6 +101,15 @@ def plan_problems(script: Script, platform: str | None = None) -> tuple[str, lis
         cmd = REGISTRY.get(action.command)
         assert cmd is not None
         where = Location(script.path, action.line)
+        if cmd.form(action.form).op is None:  # parsed for compatibility, never performed: refused, not skipped
+            problems.append(
+                UnsupportedCommand(
+                    f"`{action.command}` ({action.form} form) is agent-device's; this tool does not perform it",
+                    hint="remove the step, or do it by hand before the run (docs/android.md lists what runs)",
+                    location=where,
+                )
+            )
+            continue
         if effective not in cmd.platforms:
             on = ", ".join(cmd.platforms) or "no platform of this tool"
             problems.append(

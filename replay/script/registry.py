@@ -7,105 +7,69 @@ through the named predicates at the bottom; no other module keeps its own comman
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import KW_ONLY, dataclass, field
+from dataclasses import dataclass, field
 
+from replay.script.declare import *  # the declaration types and kinds, named here too
+from replay.script.declare import (
+    GLOBAL_FLAGS as GLOBAL_FLAGS,
+)
+from replay.script.declare import (
+    INT as INT,
+)
+from replay.script.declare import (
+    KEY as KEY,
+)
+from replay.script.declare import (  # noqa: F401 - the declarations, named here too
+    KEYWORD as KEYWORD,
+)
+from replay.script.declare import (
+    NUMBER as NUMBER,
+)
+from replay.script.declare import (
+    PHASE_ACT as PHASE_ACT,
+)
+from replay.script.declare import (
+    PHASE_NONE as PHASE_NONE,
+)
+from replay.script.declare import (
+    PHASE_READ as PHASE_READ,
+)
+from replay.script.declare import (
+    PHASE_WAIT as PHASE_WAIT,
+)
+from replay.script.declare import (
+    RAW as RAW,
+)
+from replay.script.declare import (
+    TARGET as TARGET,
+)
+from replay.script.declare import (
+    TARGET_REST as TARGET_REST,
+)
+from replay.script.declare import (
+    TEXT as TEXT,
+)
+from replay.script.declare import (
+    URL as URL,
+)
+from replay.script.declare import (
+    Command as Command,
+)
+from replay.script.declare import (
+    Flag as Flag,
+)
+from replay.script.declare import (
+    Form as Form,
+)
+from replay.script.declare import (
+    Param as Param,
+)
 from replay.script.foreign import ANDROID as ANDROID  # (the platforms: declared with the commands)
 from replay.script.foreign import FOREIGN
 from replay.script.foreign import PLATFORMS as PLATFORMS
 from replay.script.foreign import WEB as WEB
 from replay.script.literals import is_int, is_number
 from replay.script.tokens import Token
-
-# Param kinds
-KEYWORD = "keyword"  # a fixed bare word (first token of a form)
-CHOICE = "choice"  # one bare word of ``choices``
-TARGET = "target"  # one token: a selector expression or @ref
-TARGET_REST = "target_rest"  # the remaining tokens joined: selector, or @ref + label hint
-TEXT = "text"  # any one token (string data)
-INT = "int"  # a non-negative integer
-NUMBER = "number"  # a non-negative number
-KEY = "key"  # a key or chord: Enter, Tab, Control+A
-URL = "url"  # a URL or app name
-RAW = "raw"  # all remaining tokens, kept verbatim (foreign commands)
-
-# Verification phases
-PHASE_ACT = "act"  # resolve + verify identity + act
-PHASE_WAIT = "wait"  # poll for the identity tier until the deadline
-PHASE_READ = "read"  # resolve and read; no identity gate
-PHASE_NONE = "none"  # no element
-
-
-@dataclass(frozen=True)
-class Param:
-    """One positional parameter of a form."""
-
-    name: str
-    kind: str
-    optional: bool = False
-    choices: tuple[str, ...] = ()
-    typed: bool = False  # text the user types: redacted in every report, log and artifact (SPEC §6)
-
-
-@dataclass(frozen=True)
-class Form:
-    """One syntactic shape of a command; ``matches`` picks it from the positional tokens.
-
-    ``op`` names what the step pipeline does for it (``replay.engine.step``): an element op the
-    driver performs (click, fill, …, ``read``), or a page-level stage (navigate, history, …);
-    None for a shape this tool parses but does not perform.
-    """
-
-    name: str
-    params: tuple[Param, ...]
-    _: KW_ONLY
-    targets_element: bool = False
-    observation: bool = False
-    phase: str = PHASE_NONE
-    matches: Callable[[Sequence[Token]], bool] | None = None
-    op: str | None = None
-    evidence: bool = False  # carries target-v1 evidence though it names no element (wait text)
-
-    @property
-    def annotated(self) -> bool:
-        """Whether a ``target-v1`` annotation may bind to this form."""
-        return self.targets_element or self.evidence
-
-
-@dataclass(frozen=True)
-class Flag:
-    """A per-command flag such as ``--relaunch`` or ``-s SCOPE``."""
-
-    name: str
-    takes_value: bool = False
-    platforms: tuple[str, ...] = PLATFORMS
-    whole_number: bool = False  # its value is a non-negative integer (-d DEPTH)
-
-
-@dataclass(frozen=True)
-class Command:
-    """A command declaration."""
-
-    name: str
-    summary: str
-    forms: tuple[Form, ...]
-    flags: tuple[Flag, ...] = ()
-    platforms: tuple[str, ...] = PLATFORMS
-    foreign: bool = False  # an agent-device command kept for compatibility, not performed here
-    group: str = "interact"  # where `replay --help` lists it (see GROUPS)
-
-    def form(self, name: str) -> Form:
-        """The form named ``name`` (a parsed action always names one of its command's forms)."""
-        return next(f for f in self.forms if f.name == name)
-
-    def flag(self, name: str) -> Flag | None:
-        """The flag declaration named ``name`` (incl. the global flags), or None."""
-        for f in self.flags + GLOBAL_FLAGS:
-            if f.name == name:
-                return f
-        return None
-
-
-GLOBAL_FLAGS = (Flag("--record"), Flag("--no-record"))
 
 # `replay --help` groups, in the order they are listed (a command's ``group`` names one)
 GROUPS = (
@@ -249,6 +213,58 @@ _add(
 )
 _add(Command("back", "Go back in history.", (Form("none", (), op="history"),)))
 _add(Command("forward", "Go forward in history.", (Form("none", (), op="history"),), platforms=(WEB,)))
+_add(Command("home", "Go to the device's home screen.", (Form("none", (), op="history"),), platforms=(ANDROID,)))
+_add(
+    Command(
+        "swipe",
+        "Swipe from X1,Y1 to X2,Y2 in MS (device px); --count N, --pause-ms MS, --pattern one-way|ping-pong.",
+        (
+            Form(
+                "points",
+                (
+                    Param("x1", NUMBER),
+                    Param("y1", NUMBER),
+                    Param("x2", NUMBER),
+                    Param("y2", NUMBER),
+                    Param("ms", INT, optional=True),
+                ),
+                op="device",
+            ),
+        ),
+        flags=(
+            Flag("--count", True, whole_number=True),
+            Flag("--pause-ms", True, whole_number=True),
+            Flag("--pattern", True),
+        ),
+        platforms=(ANDROID,),
+    )
+)
+_add(
+    Command(
+        "keyboard",
+        "The on-screen keyboard (android): `keyboard status` says whether it shows; `keyboard dismiss` hides it.",
+        (
+            Form(
+                "status",
+                (Param("what", KEYWORD, choices=("status",)),),
+                observation=True,
+                matches=_first_bare_in(("status",)),
+                op="device",
+            ),
+            Form("dismiss", (Param("what", KEYWORD, choices=("dismiss",)),), op="device"),
+        ),
+        platforms=(ANDROID,),
+    )
+)
+_add(
+    Command(
+        "appstate",
+        "Say which app and activity are in front (android).",
+        (Form("none", (), op="device", observation=True),),
+        platforms=(ANDROID,),
+        group="inspect",
+    )
+)
 _add(Command("reload", "Reload the current page (web).", (Form("none", (), op="history"),), platforms=(WEB,)))
 _add(
     Command(

@@ -93,6 +93,10 @@ class FakeDriver:
     async def keyboard(self, kind: str, text: str) -> None:
         self.calls.append(("keyboard", kind, text))
 
+    async def device(self, command: str, params: dict[str, Any]) -> str | None:
+        self.calls.append(("device", command, params))
+        return None
+
     async def scroll(self, direction: str, amount: float | None) -> None:
         self.calls.append(("scroll", direction, amount))
 

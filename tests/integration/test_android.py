@@ -29,9 +29,9 @@ def adb_socket() -> Iterator[str]:
             sys.executable,
             str(ROOT / "fixtures" / "android" / "adb_server.py"),
             "--app",
-            "shop:1,ide:1",
+            "shop:1,ide:1,settings",
             "--app",
-            "shop:3,ide:2",
+            "shop:3,ide:2,settings",
         ],
         stdout=subprocess.PIPE,
         text=True,
@@ -145,6 +145,22 @@ def test_on_the_apps_later_version_a_status_labelled_container_that_changed_is_a
     d = diverge(device_cli, "run", str(flow), "--serial", V3, "--timeout", "1000")
     assert (d["kind"], d["repairHint"], d["step"]["index"]) == ("selector-miss", "state-repair", 2)
     assert "No files open No file selected" in d["cause"]
+
+
+AGENT_DEVICE = sorted((ROOT / "fixtures" / "android" / "agent-device").glob("*.ad"))
+
+
+@pytest.mark.parametrize("script", AGENT_DEVICE, ids=[p.stem for p in AGENT_DEVICE])
+def test_agent_devices_android_scripts_run_unchanged_on_a_simulated_settings_app(
+    device_cli: Cli, android_home: str, adb_socket: str, script: Path
+) -> None:
+    on_v1 = Cli(android_home, device_cli.cwd, {"ADB_SERVER_SOCKET": adb_socket, "ANDROID_SERIAL": V1})
+    ran = on_v1("run", str(script), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+    from replay.script import build_plan
+    from replay.script.loader import load
+
+    assert f"replayed {len(build_plan(load(str(script))).steps)} steps" in ran.stdout  # every step, none skipped
 
 
 def test_an_app_on_a_device_that_is_not_attached_is_refused_clearly(device_cli: Cli) -> None:

@@ -115,6 +115,51 @@ def test_a_node_in_a_capture_taken_before_something_was_sent_is_found_again() ->
     assert dumps(device) == before + 1
 
 
+def test_swipe_sends_agent_devices_swipes_with_count_pause_and_pattern() -> None:
+    device, driver = opened()
+    sent = len(device.log)
+    run(
+        driver.device(
+            "swipe",
+            {
+                "x1": "206",
+                "y1": "650",
+                "x2": "206",
+                "y2": "300",
+                "ms": "300",
+                "count": "3",
+                "pause-ms": "200",
+                "pattern": "ping-pong",
+            },
+        )
+    )
+    assert device.log[sent:] == [
+        ["shell", "input", "swipe", "206", "650", "206", "300", "300"],
+        ["shell", "input", "swipe", "206", "300", "206", "650", "300"],
+        ["shell", "input", "swipe", "206", "650", "206", "300", "300"],
+    ]
+    assert driver.clock.slept == pytest.approx(0.4)  # type: ignore[attr-defined] - two pauses of 200 ms
+
+
+def test_keyboard_dismiss_presses_escape_only_while_the_keyboard_shows() -> None:
+    device, driver = opened()
+    email = next(n for n in run(driver.capture(1)).nodes if n.test_id == shop_app.rid("email"))
+    assert run(driver.device("keyboard", {"what": "status"})) == "keyboard: hidden"
+    run(driver.device("keyboard", {"what": "dismiss"}))
+    assert ["shell", "input", "keyevent", "111"] not in device.log
+    run(driver.act(1, email.position, "click", {}, 5000))
+    assert run(driver.device("keyboard", {"what": "status"})) == "keyboard: shown"
+    run(driver.device("keyboard", {"what": "dismiss"}))
+    assert ["shell", "input", "keyevent", "111"] in device.log and not device.keyboard
+
+
+def test_appstate_says_the_app_in_front_and_home_leaves_it() -> None:
+    _, driver = opened()
+    assert run(driver.device("appstate", {})) == f"foreground: {shop_app.PACKAGE}/.LoginActivity"
+    run(driver.history("home", 5000))
+    assert run(driver.device("appstate", {})) == "foreground: com.android.launcher/.Home"  # the launcher
+
+
 def test_back_pops_the_screen() -> None:
     _, driver = opened()
     run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))

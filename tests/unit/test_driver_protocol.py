@@ -22,6 +22,7 @@ def test_the_protocol_names_every_operation_the_engine_needs() -> None:
         "alive",
         "capture",
         "close",
+        "device",
         "history",
         "interrupt",
         "is_attached",

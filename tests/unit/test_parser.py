@@ -205,8 +205,8 @@ def test_unterminated_quote_reports_line_and_column() -> None:
 
 
 def test_foreign_agent_device_commands_parse() -> None:
-    action = one("keyboard dismiss")
-    assert action.command == "keyboard" and action.param("args") == ("dismiss",)
+    action = one("pinch 2 --x 10")
+    assert action.command == "pinch" and action.param("args") == ("2", "--x", "10")
 
 
 def test_variables_in_arguments_are_validated_at_parse_time() -> None:

@@ -83,6 +83,17 @@ def test_every_unsupported_step_is_reported() -> None:
     assert [e.location.line for e in exc.value.errors if e.location] == [1, 3]
 
 
+def test_a_command_parsed_for_compatibility_but_never_performed_is_refused_before_step_one() -> None:
+    script = parse("context platform=android\nopen com.example.app\npinch 2\npress 10 20\n", "flow.ad")
+    with pytest.raises(ScriptErrors) as exc:
+        build_plan(script)
+    assert [(e.code, str(e.location)) for e in exc.value.errors] == [
+        ("UNSUPPORTED_COMMAND", "flow.ad:3"),
+        ("UNSUPPORTED_COMMAND", "flow.ad:4"),
+    ]
+    assert "agent-device's; this tool does not perform it" in exc.value.errors[0].message
+
+
 def test_android_only_flag_is_unsupported_on_web() -> None:
     with pytest.raises(ScriptErrors) as exc:
         build_plan(parse('open app --launch-url "x://y"\n', "f.ad"), "web")

@@ -160,6 +160,7 @@ def start_app(package: str) -> list[str]:
 
 # apps `open` names by an alias (agent-device's): what starts them
 ALIASES = {"settings": ["shell", "am", "start", "-W", "-a", "android.settings.SETTINGS"]}
+ALIAS_PACKAGES = {"settings": "com.android.settings"}  # the app an alias opens
 
 
 def open_link(url: str, package: str | None = None) -> list[str]:
@@ -178,6 +179,15 @@ def screen_size() -> list[str]:
 
 def windows() -> list[str]:
     return ["shell", "dumpsys", "window", "windows"]
+
+
+def input_method() -> list[str]:
+    """The input method's state: ``mInputShown=true`` while the keyboard shows (agent-device)."""
+    return ["shell", "dumpsys", "input_method"]
+
+
+def keyboard_shown(dumpsys: str) -> bool:
+    return "mInputShown=true" in dumpsys
 
 
 def screencap() -> list[str]:

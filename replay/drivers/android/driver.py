@@ -184,8 +184,9 @@ class AndroidDriver:
         if "://" in target:
             await self._run(adb.open_link(target), f"open {target}")
             return
-        if target in adb.ALIASES:  # agent-device's `open settings`
+        if target in adb.ALIASES:  # agent-device's `open settings`: an intent, not a package to restart
             await self._run(adb.ALIASES[target], f"open {target}")
+            self._package = adb.ALIAS_PACKAGES[target]
             return
         if request.relaunch:
             await self._run(adb.force_stop(target), f"open {target}")
@@ -193,10 +194,46 @@ class AndroidDriver:
         self._package = target
 
     async def history(self, direction: str, timeout_ms: int) -> None:
-        if direction != "back":
-            raise ActionFailed(f"{direction} has no Android meaning", hint="use back, or open the app again")
+        if direction not in ("back", "home"):
+            raise ActionFailed(f"{direction} has no Android meaning", hint="use back or home, or open the app again")
         self._moving(self._latest)
-        await self._run(adb.keyevent("back"), "back")
+        await self._run(adb.keyevent(direction), direction)
+
+    async def device(self, command: str, params: dict[str, Any]) -> str | None:
+        """``swipe`` (agent-device's count, pause and pattern), ``keyboard status|dismiss``, ``appstate``."""
+        if command == "swipe":
+            await self._swipe(params)
+            return None
+        if command == "appstate":
+            shown = adb.focused_app((await self._run(adb.windows(), "appstate")).text)
+            return f"foreground: {shown or 'unknown (dumpsys window names no focused window)'}"
+        shown_now = adb.keyboard_shown((await self._run(adb.input_method(), "keyboard")).text)
+        if params.get("what") == "status":
+            return f"keyboard: {'shown' if shown_now else 'hidden'}"
+        for _ in range(2):  # agent-device: ESCAPE while it shows, twice at most, 120 ms apart
+            if not shown_now:
+                return None
+            await self._run(adb.keyevent("hide_keyboard"), "keyboard dismiss")
+            await self.clock.sleep(0.12)
+            shown_now = adb.keyboard_shown((await self._run(adb.input_method(), "keyboard")).text)
+        if shown_now:
+            raise ActionFailed("keyboard dismiss: the keyboard still shows", hint="dismiss it by hand (back)")
+        return None
+
+    async def _swipe(self, params: dict[str, Any]) -> None:
+        start = (float(params["x1"]), float(params["y1"]))
+        end = (float(params["x2"]), float(params["y2"]))
+        ms = int(params.get("ms") or adb.SWIPE_MS)
+        count, pause_ms = int(params.get("count") or 1), int(params.get("pause-ms") or 0)
+        pattern = params.get("pattern") or "one-way"
+        if pattern not in ("one-way", "ping-pong"):
+            raise ActionFailed(f"swipe --pattern {pattern}: not a pattern", hint="one-way or ping-pong")
+        self._moving(self._latest)
+        for i in range(count):
+            a, b = (start, end) if pattern == "one-way" or i % 2 == 0 else (end, start)
+            await self._run(adb.swipe(*a, *b, ms), "swipe")
+            if pause_ms and i < count - 1:
+                await self.clock.sleep(pause_ms / 1000)
 
     async def keyboard(self, kind: str, text: str) -> None:
         if kind == "type":

@@ -338,6 +338,9 @@ class WebDriver:
         except Exception as exc:  # noqa: BLE001
             raise from_playwright(exc, action=direction, timeout_ms=timeout_ms) from None
 
+    async def device(self, command: str, params: dict[str, Any]) -> str | None:
+        raise ActionFailed(f"`{command}` is a device command: a browser has none", hint="it runs on platform=android")
+
     async def keyboard(self, kind: str, text: str) -> None:
         """Press a key/chord or type text."""
         try:
