@@ -1005,7 +1005,7 @@ def print_android() -> None:
     r = bench_android(PAIRS)
     times, steps = r["times"], r["steps"]
     print(
-        f"## An Android flow on the simulator through Debian's adb: {steps} steps ({r['calls']} raw adb calls), "
+        f"## An Android flow on the simulator through Debian's adb: {steps} steps ({r['calls']} adb calls), "
         f"{PAIRS} alternating rounds\n"
     )
     print("| side | median (ms) | per step (ms) | ratio to raw adb (median of per-round ratios, min–max) |")

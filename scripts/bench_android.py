@@ -46,7 +46,8 @@ def simulator() -> Iterator[str]:
 
 
 def record(replay: str, env: dict[str, str], cwd: str) -> Path:
-    """Sign in, open the second of three look-alike orders, change its street — through the CLI."""
+    """Sign in; then for each of three look-alike orders: open it, change its street, save, and go
+    back to the list (24 steps) — through the CLI."""
 
     def cli(*args: str) -> str:
         done = subprocess.run([replay, *args, "--session", "bench"], env=env, cwd=cwd, capture_output=True, text=True)
@@ -57,23 +58,29 @@ def record(replay: str, env: dict[str, str], cwd: str) -> Path:
     cli("open", "--platform", "android", "--serial", SERIAL, PACKAGE, "--relaunch", "--save-script", "flow.ad")
     cli("fill", f"id={PACKAGE}:id/email", "ada@example.com")
     cli("click", 'label="Sign in"')
-    rows = [line.split()[0] for line in cli("snapshot", "-i").splitlines() if '"Open"' in line]
-    cli("click", rows[1])
-    cli("click", 'label="Edit address"')
-    cli("fill", f"id={PACKAGE}:id/street", "1 Main St")
-    cli("click", 'label="Save"')
+    for row in range(3):
+        rows = [line.split()[0] for line in cli("snapshot", "-i").splitlines() if '"Open"' in line]
+        cli("click", rows[row])
+        cli("click", 'label="Edit address"')
+        cli("fill", f"id={PACKAGE}:id/street", f"{row + 1} Main St")
+        cli("click", 'label="Save"')
+        for _ in range(3):
+            cli("back")
     cli("close")
     return Path(cwd) / "flow.ad"
 
 
 def raw_steps(flow: Path) -> list[list[list[str]]]:
-    """Each element step of ``flow`` as the adb calls a hand-written script makes for it: one dump,
-    then its input at the centre of the rect the recording saw."""
+    """Each step of ``flow`` as the adb calls a hand-written script makes for it: for an element step
+    one dump, then its input at the centre of the rect the recording saw; for ``back``, the key."""
     from replay.drivers.android import adb
 
     steps: list[list[list[str]]] = [[adb.force_stop(PACKAGE), adb.start_app(PACKAGE)]]
     evidence: dict[str, Any] | None = None
     for line in flow.read_text().splitlines():
+        if line == "back":
+            steps.append([adb.keyevent("back")])
+            continue
         if line.startswith("# replay:target-v1 "):
             evidence = json.loads(line.split(" ", 2)[2])
             continue

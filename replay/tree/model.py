@@ -309,9 +309,21 @@ def build_capture(raw: dict[str, Any], screen_path: str | None = None) -> Captur
     """Build the tree a backend captured: ``xml`` holds nested ``<node>`` elements in document order
     (the backend-neutral tree; ``generation``, ``url``, ``title`` and ``viewport`` beside it).
     ``screen_path``: the backend's place of this screen (web: the URL path relative to the opened base)."""
-    root = etree.fromstring(raw["xml"].encode("utf-8"), _PARSER)
-    nodes: list[Node] = list(root.iter())  # type: ignore[arg-type]
+    root: Node = etree.fromstring(raw["xml"].encode("utf-8"), _PARSER)  # type: ignore[assignment]
     vw, vh = raw.get("viewport", [0, 0])
-    title = str(raw.get("title", ""))
-    screen = Screen(screen_path, normalize(title))
-    return Capture(int(raw["generation"]), str(raw.get("url", "")), title, (vw, vh), root, nodes, screen)  # type: ignore[arg-type]
+    return capture_of(
+        root, int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), screen_path
+    )
+
+
+def tree_root(attrib: dict[str, str]) -> Node:
+    """The document node of a tree a backend builds in memory (its ``SubElement``s are ``Node``s too)."""
+    return _PARSER.makeelement("node", attrib)  # type: ignore[no-any-return,return-value]
+
+
+def capture_of(
+    root: Node, generation: int, url: str, title: str, viewport: tuple[float, float], screen_path: str | None
+) -> Capture:
+    """The capture of a tree already built of ``Node``s (``tree_root``), as ``build_capture`` makes it."""
+    nodes: list[Node] = list(root.iter())  # type: ignore[arg-type]
+    return Capture(generation, url, title, viewport, root, nodes, Screen(screen_path, normalize(title)))

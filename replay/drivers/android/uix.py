@@ -29,7 +29,8 @@ from replay.tree.model import (
     F_SELECTED,
     F_VISIBLE,
     Capture,
-    build_capture,
+    capture_of,
+    tree_root,
 )
 
 MAX_DUMP_BYTES = 32 * 1024 * 1024  # far above a real screen (a long list: ~2 MB)
@@ -85,19 +86,13 @@ def parse_dump(text: str, *, generation: int, screen_path: str | None = None) ->
     windows = _windows(root)
     width, height = _screen_size(windows)
     document = {"i": "0", "role": "document", "tag": "hierarchy", "x": "0", "y": "0", "w": _n(width), "h": _n(height)}
-    rows: list[dict[str, str]] = [{**document, "f": "3"}]
-    out = etree.Element("node", rows[0])
+    out = tree_root({**document, "f": "3"})
+    count = [1]  # the next node's index (pre-order, as a capture numbers its nodes)
     for window in windows:
-        _add(window, out, rows, (width, height))
+        _add(window, out, count, (width, height))
     package = next((str(w.get("package")) for w in windows if w.get("package")), "")
-    raw: dict[str, Any] = {
-        "generation": generation,
-        "url": package,
-        "title": "",
-        "viewport": [width, height],
-        "xml": etree.tostring(out, encoding="unicode"),
-    }
-    return build_capture(raw, screen_path if screen_path is not None else package or None)
+    where = screen_path if screen_path is not None else package or None
+    return capture_of(out, generation, package, "", (width, height), where)
 
 
 def _windows(root: Any) -> list[Any]:
@@ -133,21 +128,43 @@ def _screen_size(windows: list[Any]) -> tuple[float, float]:
     return (max((x + w for x, _, w, _ in rects), default=0.0), max((y + h for _, y, _, h in rects), default=0.0))
 
 
-def _add(node: Any, parent: Any, rows: list[dict[str, str]], screen: tuple[float, float], row: bool = False) -> None:
+def _add(node: Any, parent: Any, count: list[int], screen: tuple[float, float], row: bool = False) -> list[str]:
     """Add ``node`` (and its subtree) under ``parent``, or lift its children there when it is layout
-    only; ``row``: a child of a list (its rows are what tells their look-alike buttons apart)."""
+    only; ``row``: a child of a list (its rows are what tells their look-alike buttons apart). Returns
+    the subtree's texts in order (enough of them for ``MAX_TEXT``): a node's text is its own and its
+    descendants', gathered on the way back up (one pass over the dump)."""
     if node.get("visible-to-user") == "false":
-        return  # off screen, or hidden: agent-device drops it too
+        return []  # off screen, or hidden: agent-device drops it too
     fields = _fields(node, screen)
     kept = parent
+    element = None
     if row or _kept(node, fields):
-        fields["i"] = str(len(rows))
-        rows.append(fields)
-        kept = etree.SubElement(parent, "node", fields)
+        fields["i"] = str(count[0])
+        count[0] += 1
+        element = kept = etree.SubElement(parent, "node", fields)
+    own = _own_text(node)
+    parts, size = ([own], len(own) + 1) if own else ([], 0)
     listing = bool(int(fields["f"]) & F_SCROLLABLE)
     for child in node:
         if child.tag == "node":
-            _add(child, kept, rows, screen, row=listing)
+            below = _add(child, kept, count, screen, row=listing)
+            for part in below:
+                if size > MAX_TEXT:
+                    break
+                parts.append(part)
+                size += len(part) + 1
+    if element is not None:
+        content = normalize(" ".join(parts)[:MAX_TEXT])
+        if content:
+            element.set("text", content)
+    return parts
+
+
+def _own_text(node: Any) -> str | None:
+    """What a node says itself: its text (not a password field's), else its content description."""
+    return (normalize(node.get("text")) if node.get("password") != "true" else None) or normalize(
+        node.get("content-desc")
+    )
 
 
 def _kept(node: Any, fields: dict[str, str]) -> bool:
@@ -186,28 +203,10 @@ def _fields(node: Any, screen: tuple[float, float]) -> dict[str, str]:
         fields["id"] = str(node.get("resource-id"))
     if node.get("text") is not None:
         fields["value"] = (PASSWORD_MASK if node.get("text") else "") if flag("password") else text or ""
-    content = _subtree_text(node)
-    if content:
-        fields["text"] = content
     hint = normalize(node.get("hint"))
     if hint:
         fields["placeholder"] = hint
     return fields
-
-
-def _subtree_text(node: Any) -> str | None:
-    """The node's and its visible descendants' texts (else content descriptions), in order, capped."""
-    parts: list[str] = []
-    for n in node.iter("node"):
-        if n.get("visible-to-user") == "false":
-            continue
-        t = normalize(n.get("text")) if n.get("password") != "true" else None
-        t = t or normalize(n.get("content-desc"))
-        if t:
-            parts.append(t)
-        if sum(len(p) + 1 for p in parts) > MAX_TEXT:
-            break
-    return normalize(" ".join(parts)[:MAX_TEXT])
 
 
 def _n(v: float) -> str:
