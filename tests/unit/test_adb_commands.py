@@ -4,10 +4,13 @@ word for word, and what it reads back from adb's answers."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from replay.drivers.android import adb
-from replay.errors import ActionFailed, InvalidArgs
+from replay.drivers.android.adb import SubprocessAdb
+from replay.errors import ActionFailed, BrowserUnavailable, InvalidArgs
 
 
 @pytest.mark.parametrize(
@@ -26,6 +29,7 @@ from replay.errors import ActionFailed, InvalidArgs
         (adb.keyevent("hide_keyboard"), "shell input keyevent 111"),
         (adb.keyevent("move_end"), "shell input keyevent KEYCODE_MOVE_END"),
         (adb.keyevent("del"), "shell input keyevent KEYCODE_DEL"),
+        (adb.input_method(), "shell dumpsys input_method"),
         (
             adb.start_app("com.example.shop"),
             "shell am start -W -a android.intent.action.MAIN -c android.intent.category.DEFAULT "
@@ -81,3 +85,21 @@ def test_only_transport_hiccups_are_worth_a_retry() -> None:
     assert adb.transient(adb.Result(1, b"", "error: device offline"))
     assert not adb.transient(adb.Result(1, b"", "Exception occurred while executing 'text'"))
     assert not adb.transient(adb.Result(0, b"ok", ""))
+
+
+def test_an_adb_command_past_its_deadline_is_killed_and_said_to_have_timed_out(tmp_path: Path) -> None:
+    import asyncio
+
+    slow = tmp_path / "adb"
+    slow.write_text("#!/bin/sh\nexec sleep 30\n")
+    slow.chmod(0o755)
+    result = asyncio.run(SubprocessAdb("emulator-5554", binary=str(slow)).run(["shell", "true"], 0.2))
+    assert (result.code, result.err) == (124, "timed out after 0.2 s")
+
+
+def test_a_missing_adb_binary_is_said_with_how_to_install_it(tmp_path: Path) -> None:
+    import asyncio
+
+    with pytest.raises(BrowserUnavailable, match="is not installed") as err:
+        asyncio.run(SubprocessAdb("emulator-5554", binary=str(tmp_path / "no-adb")).run(["shell", "true"], 1))
+    assert "apt-get install adb" in (err.value.hint or "")
