@@ -188,7 +188,8 @@ async def _type(state: StepState, step: Step) -> None:
 
 
 async def _press_key(state: StepState, step: Step) -> None:
-    await state.driver.keyboard("press", str(step.action.param("key")))
+    for _ in range(int(str(step.action.flag("--count") or 1))):
+        await state.driver.keyboard("press", str(step.action.param("key")))
 
 
 async def _scroll_page(state: StepState, step: Step) -> None:

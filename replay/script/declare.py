@@ -16,6 +16,7 @@ __all__ = [
     "TEXT",
     "INT",
     "NUMBER",
+    "COORD",
     "KEY",
     "URL",
     "RAW",
@@ -38,6 +39,7 @@ TARGET_REST = "target_rest"  # the remaining tokens joined: selector, or @ref + 
 TEXT = "text"  # any one token (string data)
 INT = "int"  # a non-negative integer
 NUMBER = "number"  # a non-negative number
+COORD = "coord"  # a screen coordinate: device px, or a percentage of the screen ("50%")
 KEY = "key"  # a key or chord: Enter, Tab, Control+A
 URL = "url"  # a URL or app name
 RAW = "raw"  # all remaining tokens, kept verbatim (foreign commands)

@@ -25,3 +25,10 @@ def is_ms(text: str) -> bool:
 def is_number(text: str) -> bool:
     """True for a non-negative decimal literal."""
     return bool(_NUMBER.match(text))
+
+
+def is_coord(text: str) -> bool:
+    """True for a screen coordinate: device px (a number), or a percentage of the screen up to 100."""
+    if text.endswith("%"):
+        return is_number(text[:-1]) and float(text[:-1]) <= 100
+    return is_number(text)

@@ -11,9 +11,10 @@ from replay.limits import MAX_MS
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Annotation, Blank, Comment, Context, Env, Item, Script, Target
 from replay.script.header import parse_context, parse_env
-from replay.script.literals import KEY_CHORD, is_int, is_ms, is_number
+from replay.script.literals import KEY_CHORD, is_coord, is_int, is_ms, is_number
 from replay.script.registry import (
     CHOICE,
+    COORD,
     INT,
     KEY,
     KEYWORD,
@@ -141,13 +142,19 @@ def _bind(
                 hint=f"usage: {usage(cmd, form)}",
                 location=_loc(where, tok),
             )
+        if p.kind == COORD and not templated and (tok.quoted or not is_coord(text)):
+            raise InvalidArgs(
+                f"{cmd.name}: {p.name} must be device pixels or a percentage of the screen (50%), got {tok.raw!r}",
+                hint=f"usage: {usage(cmd, form)}",
+                location=_loc(where, tok),
+            )
         if p.kind == KEY and not templated and not KEY_CHORD.match(text):
             raise InvalidArgs(
                 f"{cmd.name}: {text!r} is not a key",
                 hint="keys: Enter, Tab, Escape, ArrowDown, a, Control+A …",
                 location=_loc(where, tok),
             )
-        if p.kind in (TEXT, URL, INT, NUMBER, KEY):
+        if p.kind in (TEXT, URL, INT, NUMBER, COORD, KEY):
             params.append((p.name, text))
         i += 1
     if i < len(toks):

@@ -68,7 +68,7 @@ from replay.script.foreign import ANDROID as ANDROID  # (the platforms: declared
 from replay.script.foreign import FOREIGN
 from replay.script.foreign import PLATFORMS as PLATFORMS
 from replay.script.foreign import WEB as WEB
-from replay.script.literals import is_int, is_number
+from replay.script.literals import is_coord, is_int
 from replay.script.tokens import Token
 
 # `replay --help` groups, in the order they are listed (a command's ``group`` names one)
@@ -98,7 +98,7 @@ def _press_is_target(toks: Sequence[Token]) -> bool:
 
 
 def _press_is_point(toks: Sequence[Token]) -> bool:
-    return len(toks) == 2 and all(not t.quoted and is_number(t.text) for t in toks)
+    return len(toks) == 2 and all(not t.quoted and is_coord(t.text) for t in toks)
 
 
 _FIND_LOCATORS = ("any", "text", "label", "value", "role", "id", "placeholder")
@@ -164,9 +164,9 @@ _add(
 _add(
     Command(
         "press",
-        "Press a key or chord (Enter, Tab, Control+A); agent-device's press on an element is a tap.",
+        "Press a key or chord (Enter, Tab, Control+A; --count N times); on an element or at X Y (px or %), a tap.",
         (
-            Form("point", (Param("x", NUMBER), Param("y", NUMBER)), matches=_press_is_point),
+            Form("point", (Param("x", COORD), Param("y", COORD)), matches=_press_is_point, op="device"),
             Form(
                 "target",
                 (Param("target", TARGET_REST),),
@@ -177,6 +177,7 @@ _add(
             ),
             Form("key", (Param("key", KEY),), op="press"),
         ),
+        flags=(Flag("--count", True, whole_number=True),),
     )
 )
 _add(_target_cmd("check", "Check a checkbox or radio."))
@@ -222,10 +223,10 @@ _add(
             Form(
                 "points",
                 (
-                    Param("x1", NUMBER),
-                    Param("y1", NUMBER),
-                    Param("x2", NUMBER),
-                    Param("y2", NUMBER),
+                    Param("x1", COORD),
+                    Param("y1", COORD),
+                    Param("x2", COORD),
+                    Param("y2", COORD),
                     Param("ms", INT, optional=True),
                 ),
                 op="device",
@@ -256,15 +257,8 @@ _add(
         platforms=(ANDROID,),
     )
 )
-_add(
-    Command(
-        "appstate",
-        "Say which app and activity are in front (android).",
-        (Form("none", (), op="device", observation=True),),
-        platforms=(ANDROID,),
-        group="inspect",
-    )
-)
+_appstate = Form("none", (), op="device", observation=True)
+_add(Command("appstate", "Say which app is in front.", (_appstate,), platforms=(ANDROID,), group="inspect"))
 _add(Command("reload", "Reload the current page (web).", (Form("none", (), op="history"),), platforms=(WEB,)))
 _add(
     Command(

@@ -233,12 +233,27 @@ def test_a_dump_taken_before_the_tapped_screen_is_drawn_is_taken_again() -> None
     assert clock.slept - slept == pytest.approx(0.25 + 0.4)  # agent-device's pauses, until it moved
 
 
+def test_a_tap_that_changes_the_screen_in_place_waits_one_pause_for_it_to_hold_still() -> None:
+    from fixtures.android import lab_app
+
+    clock = FakeClock()
+    device = Device(lab_app.app())
+    driver = AndroidDriver(device, clock)
+    run(driver.navigate(OpenRequest(target=lab_app.PACKAGE), 5000))
+    run(driver.act(1, labeled(run(driver.capture(1)), "Checkout form").position, "click", {}, 5000))
+    pickup = labeled(run(driver.capture(2)), "Pickup")
+    run(driver.act(2, pickup.position, "click", {}, 5000))
+    slept = clock.slept
+    assert labeled(run(driver.capture(3)), "Pickup").selected  # one node of more than ten changed
+    assert clock.slept - slept == pytest.approx(0.25)
+
+
 def test_a_tap_that_leaves_the_screen_as_it_was_waits_at_most_the_settle_deadline() -> None:
     _, driver, clock = lagging(0)
-    run(driver.act(1, labeled(run(driver.capture(1)), "Remember me").position, "click", {}, 5000))
+    run(driver.act(1, labeled(run(driver.capture(1)), "Welcome").position, "click", {}, 5000))
     slept = clock.slept
-    assert labeled(run(driver.capture(2)), "Remember me").checked
-    assert 0 < clock.slept - slept <= 1.5
+    assert labeled(run(driver.capture(2)), "Welcome").role == "textview"
+    assert clock.slept - slept == pytest.approx(0.25 + 0.4 + 0.6)  # agent-device's pauses, all within 1.5 s
 
 
 def test_a_look_long_after_the_action_or_after_typing_is_not_held() -> None:

@@ -50,6 +50,7 @@ class AndroidDriver:
         self._latest: Capture | None = None  # the last screen seen
         self._latest_at: float | None = None  # when, if nothing was sent to the device since
         self._moved: tuple[float, Capture | None] | None = None  # when an action moved the screen, from what
+        self._size: tuple[int, int] | None = None  # the screen's size in px, once asked
 
     # looking ------------------------------------------------------------------------------------
 
@@ -67,12 +68,14 @@ class AndroidDriver:
         taken = parse_dump(await self._dump(), generation=generation)
         moved, self._moved = self._moved, None
         if moved is not None and self.clock.now() - moved[0] <= SETTLE_WINDOW_S:
-            started = self.clock.now()
+            started, last = self.clock.now(), None
             for pause in SETTLE_PAUSES_S:
                 if not _suspect(taken, moved[1]) or self.clock.now() - started + pause > SETTLE_DEADLINE_S:
                     break
+                if last is not None and _settled_on_a_change(taken, last, moved[1]):
+                    break  # the screen changed in place (a checkbox, a selection) and holds still
                 await self.clock.sleep(pause)
-                taken = parse_dump(await self._dump(), generation=generation)
+                last, taken = taken, parse_dump(await self._dump(), generation=generation)
         self._latest, self._latest_at = taken, self.clock.now()
         return taken
 
@@ -204,6 +207,11 @@ class AndroidDriver:
         if command == "swipe":
             await self._swipe(params)
             return None
+        if command == "press":  # agent-device's press X Y: a tap at a point of the screen
+            self._moving(self._latest)
+            x, y = await self._point(params["x"], params["y"])
+            await self._run(adb.tap(x, y), "press")
+            return None
         if command == "appstate":
             shown = adb.focused_app((await self._run(adb.windows(), "appstate")).text)
             return f"foreground: {shown or 'unknown (dumpsys window names no focused window)'}"
@@ -220,9 +228,21 @@ class AndroidDriver:
             raise ActionFailed("keyboard dismiss: the keyboard still shows", hint="dismiss it by hand (back)")
         return None
 
+    async def _point(self, x: str, y: str) -> tuple[float, float]:
+        """A point in device px; a percentage is of the screen's size (``wm size``, asked once)."""
+        if not (x.endswith("%") or y.endswith("%")):
+            return float(x), float(y)
+        if self._size is None:
+            self._size = adb.physical_size((await self._run(adb.screen_size(), "swipe")).text) or (1080, 1920)
+        w, h = self._size
+        return (
+            float(x[:-1]) * w / 100 if x.endswith("%") else float(x),
+            float(y[:-1]) * h / 100 if y.endswith("%") else float(y),
+        )
+
     async def _swipe(self, params: dict[str, Any]) -> None:
-        start = (float(params["x1"]), float(params["y1"]))
-        end = (float(params["x2"]), float(params["y2"]))
+        start = await self._point(params["x1"], params["y1"])
+        end = await self._point(params["x2"], params["y2"])
         ms = int(params.get("ms") or adb.SWIPE_MS)
         count, pause_ms = int(params.get("count") or 1), int(params.get("pause-ms") or 0)
         pattern = params.get("pattern") or "one-way"
@@ -314,10 +334,19 @@ def _suspect(taken: Capture, before: Capture | None) -> bool:
     return sum((now & was).values()) >= UNCHANGED * max(1, sum(now.values()))
 
 
+def _settled_on_a_change(taken: Capture, last: Capture, before: Capture | None) -> bool:
+    """Two looks in a row alike, and not the screen before the action: it changed and settled."""
+    now = _signatures(taken)
+    return now == _signatures(last) and (before is None or now != _signatures(before))
+
+
 def _signatures(taken: Capture) -> Counter[tuple[Any, ...]]:
-    """agent-device's node signature: depth, type, label, value, id, enabled, selected, hittable."""
+    """agent-device's node signature (depth, type, label, value, id, enabled, selected, hittable),
+    with checked and focused, which this tree reads and agent-device's does not: a tap on a checkbox
+    or a field changes the screen in place."""
     return Counter(
         (len(n.ancestors()), n.role, n.label, n.value, n.test_id, n.enabled, n.selected, n.hittable)
+        + (n.checked, n.focused)
         for n in taken.nodes[1:]
     )
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
 import re
 from collections.abc import Sequence
 from typing import Any, cast
@@ -14,7 +13,7 @@ from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, 
 from replay.drivers.base import OpenRequest
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
 from replay.drivers.web.errors import from_playwright
-from replay.drivers.web.trace import scrub_trace
+from replay.drivers.web.trace import save_trace
 from replay.errors import ActionFailed, StaleRef
 from replay.files import make_private
 from replay.tree.model import Capture, build_capture
@@ -339,7 +338,16 @@ class WebDriver:
             raise from_playwright(exc, action=direction, timeout_ms=timeout_ms) from None
 
     async def device(self, command: str, params: dict[str, Any]) -> str | None:
-        raise ActionFailed(f"`{command}` is a device command: a browser has none", hint="it runs on platform=android")
+        """``press X Y`` (px, or % of the viewport) clicks at that point; the rest are a device's."""
+        if command != "press":
+            raise ActionFailed(f"`{command}` is a device command", hint="it runs on platform=android")
+        size = self.page.viewport_size or {"width": 0, "height": 0}
+        x, y = (float(v[:-1]) * size[k] / 100 if v.endswith("%") else float(v) for v, k in _point(params))  # type: ignore[literal-required]
+        try:
+            await self.page.mouse.click(x, y)
+        except Exception as exc:  # noqa: BLE001
+            raise from_playwright(exc, action="press") from None
+        return None
 
     async def keyboard(self, kind: str, text: str) -> None:
         """Press a key/chord or type text."""
@@ -403,17 +411,7 @@ class WebDriver:
             except Exception as exc:  # noqa: BLE001 - a trace is evidence, not the outcome
                 raise from_playwright(exc, action="stop the trace") from None
             return
-        # Playwright writes the raw trace beside the target; only the scrubbed one takes the name
-        raw = f"{path}.{os.getpid()}.raw"
-        try:
-            await self.context.tracing.stop(path=raw)
-            make_private(raw)
-            await asyncio.to_thread(scrub_trace, raw, path, secrets)
-        except Exception as exc:  # noqa: BLE001 - a trace is evidence, not the outcome
-            raise from_playwright(exc, action="save the trace") from None
-        finally:
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(raw)
+        await save_trace(self.context, path, secrets)
 
     def location(self) -> str | None:
         """The page's URL."""
@@ -442,3 +440,7 @@ def _raise_if_stale(exc: Exception, index: int) -> None:
             f"@e{index} is no longer on the page ({'navigated away' if stale[1] == 'gone' else 'removed'})",
             hint="take a new snapshot (`replay snapshot -i`) and use its refs",
         ) from None
+
+
+def _point(params: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:
+    return ((str(params["x"]), "width"), (str(params["y"]), "height"))

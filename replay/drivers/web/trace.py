@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import html
 import json
 import os
@@ -11,7 +13,8 @@ from collections.abc import Sequence
 from typing import Any
 from urllib.parse import quote, quote_plus
 
-from replay.files import private_mode
+from replay.drivers.web.errors import from_playwright
+from replay.files import make_private, private_mode
 from replay.script.redact import REDACTED
 
 VIEWER = "python -m playwright show-trace {path}"  # how a person opens a saved trace (suite reports say so)
@@ -22,6 +25,21 @@ _FIELD_VALUE = "__playwright_value_"
 _TYPING_PARAMS = ("value", "text")
 _TYPING = re.compile("fill|type|inserttext", re.IGNORECASE)  # Frame.fill, Page.keyboardType, …
 _PIXELS = (".jpeg", ".jpg", ".png", ".webp", ".gif")
+
+
+async def save_trace(context: Any, path: str, secrets: Sequence[tuple[str, str]]) -> None:
+    """Stop ``context``'s trace into ``path`` scrubbed: Playwright writes the raw trace beside the
+    target; only the scrubbed one takes the name, and the raw one is removed whatever happens."""
+    raw = f"{path}.{os.getpid()}.raw"
+    try:
+        await context.tracing.stop(path=raw)
+        make_private(raw)
+        await asyncio.to_thread(scrub_trace, raw, path, secrets)
+    except Exception as exc:  # noqa: BLE001 - a trace is evidence, not the outcome
+        raise from_playwright(exc, action="save the trace") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(raw)
 
 
 def scrub_trace(raw: str, path: str, secrets: Sequence[tuple[str, str]]) -> None:

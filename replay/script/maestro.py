@@ -1,0 +1,207 @@
+"""`replay import`: a Maestro flow (YAML) as a reviewable `.ad` script (SPEC §14, issue 25).
+
+Translation happens here, once, never silently at replay: what has no `.ad` equivalent is refused
+with the YAML file, line and column, the command's name and why — every problem of the flow at
+once, and nothing written. ``runFlow`` files are read relative to the flow that names them (a
+cycle is refused), ``repeat.times`` is expanded (bounded), ``when.platform`` is decided here,
+``${NAME}`` stays a variable: the flow's ``env`` becomes `env` lines (the CLI's ``-e`` still
+overrides them, as Maestro's does), a ``runFlow``'s ``env`` is its sub-flow's values.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
+from replay.script.maestro_select import VARIABLE, Refusal, checked_text, point, quote, selector
+from replay.script.text import normalize
+from replay.script.yaml_safe import Y, load_documents
+
+MAX_REPEAT = 100  # repeat.times
+MAX_STEPS = 5_000  # `.ad` lines one import may write (repeats and sub-flows expanded)
+WAIT_MS = 17_000  # Maestro's assertVisible waits this long
+CONFIG_KEYS = ("appId", "url", "name", "tags", "env", "onFlowStart", "onFlowComplete")
+KEYS = {"enter": "press Enter", "backspace": "press Backspace", "home": "home", "back": "back"}
+SWIPES = {  # Maestro's swipe directions, as start → end points of the screen
+    "LEFT": ("90%", "50%", "10%", "50%"),
+    "RIGHT": ("10%", "50%", "90%", "50%"),
+    "UP": ("50%", "50%", "50%", "10%"),
+    "DOWN": ("50%", "20%", "50%", "90%"),
+}
+REFUSED = {
+    "retry": "replay re-runs a failed script from the suite (--retries), not a block",
+    "runScript": "JavaScript does not run in replay",
+    "evalScript": "JavaScript does not run in replay",
+    "assertTrue": "a JavaScript condition: JavaScript does not run in replay",
+    "longPressOn": "replay has no long press yet",
+    "copyTextFrom": "replay has no clipboard",
+    "pasteText": "replay has no clipboard",
+    "setClipboard": "replay has no clipboard",
+    "clearState": "replay does not clear an app's data",
+    "clearKeychain": "replay does not clear the keychain",
+}
+
+
+@dataclass
+class _Flow:
+    """One flow file being translated: where it is, and the values its `${NAME}`s take here."""
+
+    path: str
+    values: dict[str, str] = field(default_factory=dict)  # a runFlow's env: substituted in this flow
+
+
+class Importer:
+    """Translates one top-level flow and the sub-flows it runs."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        self.lines: list[str] = []
+        self.problems: list[ReplayError] = []
+        self.platform = "android"
+        self.app: str | None = None
+        self.reading: list[str] = []  # the runFlow files open now (a cycle is refused)
+        self.closed = False
+        self.steps = 0
+        self.config_env: dict[str, str] = {}  # the config's env: what repeat.times may name
+
+    # the flow --------------------------------------------------------------------------------
+
+    def translate(self, text: str | None = None) -> str:
+        """The `.ad` text, or ``ScriptErrors`` holding every problem (nothing is written)."""
+        docs = self._documents(self.path, text)
+        config, commands = (docs[0], docs[1]) if len(docs) >= 2 else (None, docs[0] if docs else None)
+        header = [f"# imported from {os.path.basename(self.path)} (Maestro) by `replay import`: review it"]
+        env_lines: list[str] = []
+        if config is not None:
+            header, env_lines = self._config(config, header)
+        flow = _Flow(self.path)
+        if config is not None and "onFlowStart" in config.value:
+            self._commands(config.value["onFlowStart"], flow)
+        if commands is not None:
+            self._commands(commands, flow)
+        if config is not None and "onFlowComplete" in config.value:
+            self.lines.append("# onFlowComplete (Maestro runs it after a failure too; replay, after success only)")
+            self._commands(config.value["onFlowComplete"], flow)
+        if self.problems:
+            raise ScriptErrors(self.problems)
+        context = [f"context platform={self.platform}"]
+        return "\n".join(header + context + env_lines + self.lines) + "\n"
+
+    def _documents(self, path: str, text: str | None) -> list[Y]:
+        from replay.script.loader import read_text
+
+        source = read_text(path, what="Maestro flow") if text is None else text
+        docs = load_documents(source, path)
+        if not docs or len(docs) > 2:
+            raise InvalidArgs(
+                f"{path}: a Maestro flow is a config document, `---`, then a list of commands",
+                hint="see docs/maestro.md",
+                location=Location(path, 1),
+            )
+        return docs
+
+    def _config(self, config: Y, header: list[str]) -> tuple[list[str], list[str]]:
+        if not config.is_map:
+            self._refuse(self.path, config, "the config document must be a map (appId, env, …)")
+            return header, []
+        env_lines = []
+        for key, value in config.value.items():
+            if key not in CONFIG_KEYS:
+                self._refuse(self.path, value, f"config {key}: not a field replay imports")
+        if "url" in config.value:
+            self.platform, self.app = "web", str(config.value["url"].value)
+        if "appId" in config.value:
+            self.app = str(config.value["appId"].value)
+        if "name" in config.value:
+            header.append(f"# name: {normalize(str(config.value['name'].value))}")
+        if "tags" in config.value and config.value["tags"].is_list:
+            header.append("# tags: " + ", ".join(str(t.value) for t in config.value["tags"].value))
+        env = config.value.get("env")
+        if env is not None and env.is_map:
+            for name, value in env.value.items():
+                try:
+                    text = checked_text(value, f"env {name}")
+                    env_lines.append(f"env {_env_name(name, value)}={quote(text)}")
+                    self.config_env[name] = text
+                except Refusal as r:
+                    self._refuse(self.path, r.at, r.message, r.hint)
+        return header, env_lines
+
+    def _commands(self, commands: Y, flow: _Flow) -> None:
+        if not commands.is_list:
+            self._refuse(flow.path, commands, "the commands must be a list")
+            return
+        for item in commands.value:
+            try:
+                self._command(item, flow)
+            except Refusal as r:
+                self._refuse(flow.path, r.at, r.message, r.hint)
+
+    def _command(self, item: Y, flow: _Flow) -> None:
+        if item.is_scalar:
+            name, arg = item.value, None
+        elif item.is_map and len(item.value) == 1:
+            name, arg = next(iter(item.value.items()))
+        else:
+            raise Refusal(item, "a command is a name, or a map of one name to its arguments")
+        if self.closed:
+            raise Refusal(item, f"{name} after stopApp: replay has no command that stops an app and goes on")
+        if name in REFUSED:
+            raise Refusal(item, f"{name}: {REFUSED[name]}")
+        handler = HANDLERS.get(name)
+        if handler is None:
+            raise Refusal(item, f"{name}: not a Maestro command replay imports", hint="see docs/maestro.md")
+        handler(self, item, arg, flow)
+
+    # writing --------------------------------------------------------------------------------
+
+    def emit(self, at: Y, line: str, flow: _Flow, notes: list[str] | None = None) -> None:
+        self.steps += 1
+        if self.steps > MAX_STEPS:
+            raise Refusal(at, f"the flow expands to more than {MAX_STEPS} steps (repeat, runFlow)")
+        for note in notes or []:
+            self.lines.append(f"# maestro: {note}")
+        self.lines.append(_substitute(line, flow.values))
+
+    def _refuse(self, path: str, at: Y, message: str, hint: str | None = None) -> None:
+        self.problems.append(
+            InvalidArgs(message, hint=hint or "see docs/maestro.md", location=Location(path, at.line, at.column))
+        )
+
+
+def _env_name(name: str, at: Y) -> str:
+    if not VARIABLE.fullmatch("${" + name + "}") or not name.isupper() or not name[0].isalpha():
+        raise Refusal(at, f"env {name}: `.ad` variable names are upper case (A-Z, 0-9, _)", hint="rename it")
+    return name
+
+
+def _substitute(line: str, values: dict[str, str]) -> str:
+    """A sub-flow's own values for its ``${NAME}``s (``runFlow``'s env); the others stay variables."""
+    if not values:
+        return line
+    return VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), line)
+
+
+def import_flow(path: str, text: str | None = None) -> str:
+    """The `.ad` script of the Maestro flow at ``path`` (``text``: its content, if already read)."""
+    from replay.script import maestro_commands  # noqa: F401 - fills HANDLERS
+
+    return Importer(path).translate(text)
+
+
+Handler = Callable[[Importer, Y, "Y | None", _Flow], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(*names: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for name in names:
+            HANDLERS[name] = fn
+        return fn
+
+    return register
+
+
+__all__ = ["Importer", "Refusal", "import_flow", "handles", "selector", "point", "quote", "checked_text"]

@@ -1,0 +1,282 @@
+"""Each Maestro command replay imports, as the `.ad` line(s) it becomes (SPEC §14; the golden table
+is tests/unit/test_maestro.py)."""
+
+from __future__ import annotations
+
+import os
+
+from replay.script.maestro import (
+    KEYS,
+    MAX_REPEAT,
+    SWIPES,
+    WAIT_MS,
+    Importer,
+    Refusal,
+    _Flow,
+    checked_text,
+    handles,
+    point,
+    quote,
+    selector,
+)
+from replay.script.yaml_safe import Y
+
+
+def _fields(arg: Y | None, allowed: tuple[str, ...], name: str) -> dict[str, Y]:
+    """A command's map of arguments, every key known (``label``, Maestro's display name, allowed)."""
+    if arg is None or not arg.is_map:
+        return {}
+    for key, value in arg.value.items():
+        if key == "optional":
+            raise Refusal(value, f"{name} optional: a step that may fail silently: replay stops at every failure")
+        if key not in (*allowed, "label"):
+            raise Refusal(value, f"{name} {key}: not an argument replay imports")
+    return dict(arg.value)
+
+
+def _target(item: Y, arg: Y | None, name: str, notes: list[str]) -> str:
+    if arg is None:
+        raise Refusal(item, f"{name} needs a selector")
+    if arg.is_map:
+        extra = {
+            k: v
+            for k, v in arg.value.items()
+            if k in ("repeat", "delay", "retryTapIfNoChange", "waitToSettleTimeoutMs")
+        }
+        if extra:
+            key, value = next(iter(extra.items()))
+            raise Refusal(value, f"{name} {key}: not an argument replay imports")
+        if "optional" in arg.value:
+            raise Refusal(arg.value["optional"], f"{name} optional: replay stops at every failure, by design")
+        fields = {k: v for k, v in arg.value.items() if k != "label"}
+        return selector(Y(fields, arg.line, arg.column), notes)
+    return selector(arg, notes)
+
+
+@handles("launchApp")
+def launch_app(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    fields = _fields(arg, ("appId", "stopApp", "clearState", "clearKeychain"), "launchApp")
+    for key in ("clearState", "clearKeychain"):
+        if key in fields and fields[key].truthy():
+            raise Refusal(fields[key], f"launchApp {key}: replay does not clear an app's data or keychain")
+    app = (
+        checked_text(fields["appId"], "appId")
+        if "appId" in fields
+        else (arg.value if arg and arg.is_scalar else imp.app)
+    )
+    if not app:
+        raise Refusal(item, "launchApp: no appId (in the config or the command)")
+    stop = fields["stopApp"].truthy() if "stopApp" in fields else True
+    if imp.platform == "web":
+        imp.emit(item, f"open {app}", flow)
+        return
+    imp.emit(item, f"open {app}{' --relaunch' if stop is not False else ''}", flow)
+
+
+@handles("stopApp")
+def stop_app(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    imp.emit(item, "close", flow)
+    imp.closed = True
+
+
+@handles("tapOn", "doubleTapOn")
+def tap_on(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    name = item.value if item.is_scalar else next(iter(item.value))
+    verb = "dblclick" if name == "doubleTapOn" else "click"
+    if arg is not None and arg.is_map and "point" in arg.value:
+        if verb == "dblclick" or len(arg.value) > 1:
+            raise Refusal(arg, f"{name} point: only a single tap at a point imports")
+        x, y = point(arg.value["point"])
+        imp.emit(item, f"press {x} {y}", flow)
+        return
+    notes: list[str] = []
+    imp.emit(item, f"{verb} {_target(item, arg, name, notes)}", flow, notes)
+
+
+@handles("inputText")
+def input_text(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    fields = _fields(arg, ("text",), "inputText")
+    text = fields.get("text", arg)
+    if text is None or not text.is_scalar:
+        raise Refusal(item, "inputText needs a text")
+    imp.emit(item, f"type {quote(checked_text(text, 'inputText'))}", flow)
+
+
+@handles("eraseText")
+def erase_text(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    fields = _fields(arg, ("charactersToErase",), "eraseText")
+    count = fields.get("charactersToErase", arg if arg is not None and arg.is_scalar else None)
+    n = count.value if count is not None else "50"
+    if not str(n).isdigit():
+        raise Refusal(count or item, "eraseText: the count must be a whole number")
+    imp.emit(item, f"press Backspace --count {n}", flow)
+
+
+@handles("back")
+def back(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    imp.emit(item, "back", flow)
+
+
+@handles("hideKeyboard")
+def hide_keyboard(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    if imp.platform != "android":
+        raise Refusal(item, "hideKeyboard: a device's keyboard (android only)")
+    imp.emit(item, "keyboard dismiss", flow)
+
+
+@handles("pressKey")
+def press_key(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    key = checked_text(arg, "pressKey") if arg is not None else ""
+    line = KEYS.get(key.lower())
+    if line is None:
+        raise Refusal(arg or item, f"pressKey {key}: replay presses Enter, Backspace, Home and Back only")
+    if line == "home" and imp.platform != "android":
+        raise Refusal(arg or item, "pressKey Home: a device's key (android only)")
+    imp.emit(item, line, flow)
+
+
+@handles("assertVisible", "assertNotVisible")
+def assert_visible(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    name = next(iter(item.value)) if item.is_map else item.value
+    notes: list[str] = []
+    target = quote(_target(item, arg, name, notes))
+    absent = "absent " if name == "assertNotVisible" else ""
+    imp.emit(item, f"wait {absent}{target} {WAIT_MS}", flow, notes)
+
+
+@handles("extendedWaitUntil")
+def extended_wait(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    fields = _fields(arg, ("visible", "notVisible", "timeout"), "extendedWaitUntil")
+    which = [k for k in ("visible", "notVisible") if k in fields]
+    if len(which) != 1:
+        raise Refusal(arg or item, "extendedWaitUntil needs one of visible and notVisible")
+    timeout = fields.get("timeout")
+    ms = timeout.value if timeout is not None else str(WAIT_MS)
+    if not str(ms).isdigit():
+        raise Refusal(timeout or item, "extendedWaitUntil timeout: a whole number of ms")
+    notes: list[str] = []
+    target = quote(selector(fields[which[0]], notes))
+    imp.emit(item, f"wait {'absent ' if which[0] == 'notVisible' else ''}{target} {ms}", flow, notes)
+
+
+@handles("scroll")
+def scroll(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    if arg is not None:
+        raise Refusal(arg, "scroll: Maestro's scroll takes no arguments")
+    imp.emit(item, "scroll down", flow)
+
+
+@handles("scrollUntilVisible")
+def scroll_until_visible(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    if imp.platform != "web":
+        raise Refusal(item, "scrollUntilVisible: replay has no scroll-until loop on a device yet")
+    fields = _fields(arg, ("element", "direction", "timeout"), "scrollUntilVisible")
+    notes: list[str] = []
+    target = selector(fields.get("element", arg) or item, notes)
+    imp.emit(item, f"scroll {target}", flow, notes)
+
+
+@handles("swipe")
+def swipe(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    if imp.platform != "android":
+        raise Refusal(item, "swipe: a device's gesture (android only)")
+    fields = _fields(arg, ("start", "end", "direction", "duration"), "swipe")
+    ms = fields["duration"].value if "duration" in fields else "400"
+    if "direction" in fields:
+        direction = str(fields["direction"].value).upper()
+        if direction not in SWIPES:
+            raise Refusal(fields["direction"], f"swipe direction {direction}: LEFT, RIGHT, UP or DOWN")
+        imp.emit(item, f"swipe {' '.join(SWIPES[direction])} {ms}", flow)
+        return
+    if "start" not in fields or "end" not in fields:
+        raise Refusal(arg or item, "swipe needs start and end, or a direction (from: is not imported)")
+    (x1, y1), (x2, y2) = point(fields["start"]), point(fields["end"])
+    imp.emit(item, f"swipe {x1} {y1} {x2} {y2} {ms}", flow)
+
+
+@handles("takeScreenshot")
+def take_screenshot(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    fields = _fields(arg, ("path",), "takeScreenshot")
+    name = checked_text(fields.get("path", arg) or item, "takeScreenshot")
+    imp.emit(item, f"screenshot {quote(name if name.endswith('.png') else name + '.png')}", flow)
+
+
+@handles("openLink")
+def open_link(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    fields = _fields(arg, ("link",), "openLink")
+    link = checked_text(fields.get("link", arg) or item, "openLink")
+    imp.emit(item, f"open {link}", flow)
+
+
+@handles("waitForAnimationToEnd")
+def wait_for_animation(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    _fields(arg, ("timeout",), "waitForAnimationToEnd")
+    imp.emit(item, "wait 500", flow, ["waitForAnimationToEnd: a pause (replay's looks wait for a settled screen)"])
+
+
+@handles("repeat")
+def repeat(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    fields = _fields(arg, ("times", "commands", "while"), "repeat")
+    if "while" in fields:
+        raise Refusal(fields["while"], "repeat while: a loop on the screen's state; replay expands times only")
+    if "times" not in fields or "commands" not in fields:
+        raise Refusal(arg or item, "repeat needs times and commands")
+    raw = checked_text(fields["times"], "repeat times")
+    times = _static(raw, flow, imp)
+    if times is None or not times.isdigit() or int(times) > MAX_REPEAT:
+        raise Refusal(fields["times"], f"repeat times {raw}: a whole number up to {MAX_REPEAT} when imported")
+    for _ in range(int(times)):
+        imp._commands(fields["commands"], flow)
+
+
+@handles("runFlow")
+def run_flow(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+    fields = _fields(arg, ("file", "commands", "env", "when"), "runFlow") if arg is not None and arg.is_map else {}
+    if "when" in fields and not _when(fields["when"], imp):
+        imp.lines.append(f"# maestro: runFlow at line {item.line} is for another platform")
+        return
+    values = dict(flow.values)
+    if "env" in fields and fields["env"].is_map:
+        values.update({k: checked_text(v, f"env {k}") for k, v in fields["env"].value.items()})
+    if "commands" in fields:
+        imp._commands(fields["commands"], _Flow(flow.path, values))
+        return
+    file = fields.get("file", arg if arg is not None and arg.is_scalar else None)
+    if file is None:
+        raise Refusal(arg or item, "runFlow needs a file or commands")
+    _run_file(imp, file, values, flow)
+
+
+def _run_file(imp: Importer, file: Y, values: dict[str, str], flow: _Flow) -> None:
+    path = os.path.normpath(os.path.join(os.path.dirname(flow.path), checked_text(file, "runFlow file")))
+    if path in imp.reading or path == os.path.normpath(imp.path):
+        raise Refusal(file, f"runFlow {file.value}: a cycle (the flow runs itself)")
+    imp.reading.append(path)
+    try:
+        docs = imp._documents(path, None)
+        config, commands = (docs[0], docs[1]) if len(docs) == 2 else (None, docs[0])
+        sub = dict(values)
+        if config is not None and config.is_map and "env" in config.value and config.value["env"].is_map:
+            own = {k: checked_text(v, f"env {k}") for k, v in config.value["env"].value.items()}
+            sub = {**own, **values}  # the caller's values win over the sub-flow's own
+        imp.lines.append(f"# maestro: runFlow {file.value}")
+        imp._commands(commands, _Flow(path, sub))
+    finally:
+        imp.reading.pop()
+
+
+def _when(when: Y, imp: Importer) -> bool:
+    if not when.is_map or set(when.value) != {"platform"}:
+        raise Refusal(when, "runFlow when: only platform is decided at import (visible, notVisible, true are not)")
+    return str(when.value["platform"].value).lower() == imp.platform
+
+
+def _static(raw: str, flow: _Flow, imp: Importer) -> str | None:
+    """A value known at import: a literal, or a variable of the sub-flow or of the config's env."""
+    from replay.script.maestro_select import VARIABLE
+
+    m = VARIABLE.fullmatch(raw)
+    if m is None:
+        return raw
+    name = m.group(1)
+    return flow.values.get(name, imp.config_env.get(name))

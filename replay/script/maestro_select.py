@@ -1,0 +1,141 @@
+"""Maestro's selectors as `.ad` selector expressions, with Maestro's meaning (SPEC §14):
+
+- ``text`` is a regex that must match the whole text (Android: text, else content-desc) or the hint,
+  or the exact string: a plain text becomes ``label="T" || placeholder="T"``; a regex becomes
+  anchored ``~=`` alternatives beside the exact ones;
+- ``id`` full-matches the resource-id or its part after the last ``/``: ``id="X" || id~="/X$"``;
+- ``enabled``, ``checked``, ``selected`` are boolean terms on every alternative;
+- ``index`` is ``nth`` (document order; Maestro counts in (y, x) order: the import says so);
+- ``childOf: P`` is ``P >> C`` (a descendant: broader than Maestro's direct parent; said too).
+
+Refused, with the reason: relational (``above``, ``below``, ``leftOf``, ``rightOf``),
+``containsChild``, ``containsDescendants``, ``traits``, sizes, ``focused``, and ``${…}`` that is not
+a plain variable.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from replay.script.yaml_safe import Y
+
+REGEX_CHARS = set(".^$*+?()[]{}|\\")
+VARIABLE = re.compile(r"\$\{([^}]*)\}")
+PLAIN_NAME = re.compile(r"[A-Z][A-Z0-9_]*(:-[^}]*)?")
+BOOLEANS = ("enabled", "checked", "selected")
+RELATIONAL = ("above", "below", "leftOf", "rightOf")
+NOT_MAPPED = {
+    **{k: "a relational selector: replay has no place-relative terms" for k in RELATIONAL},
+    "containsChild": "replay has no has-child term",
+    "containsDescendants": "replay has no has-descendants term",
+    "traits": "replay has no trait terms",
+    "width": "replay does not select by size",
+    "height": "replay does not select by size",
+    "tolerance": "replay does not select by size",
+    "focused": "replay has no focused term in selectors",
+    "css": "a CSS selector: replay selects by role, label, id and text",
+    "optional": "a step that may fail silently: replay stops at every failure, by design",
+}
+
+
+class Refusal(Exception):
+    """What the import cannot translate, where (a YAML value), and why."""
+
+    def __init__(self, at: Y, message: str, hint: str | None = None) -> None:
+        super().__init__(message)
+        self.at, self.message, self.hint = at, message, hint
+
+
+def quote(value: str) -> str:
+    """A double-quoted selector value (JSON escapes, as the `.ad` format reads them)."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def checked_text(y: Y, what: str) -> str:
+    """A scalar's text, its ``${…}`` plain variables only (Maestro's JS expressions are refused)."""
+    if not y.is_scalar:
+        raise Refusal(y, f"{what} must be a text")
+    for m in VARIABLE.finditer(y.value):
+        if not PLAIN_NAME.fullmatch(m.group(1)):
+            raise Refusal(
+                y,
+                f"${{{m.group(1)}}}: only ${{NAME}} variables import (upper-case names); "
+                "JavaScript expressions and outputs do not",
+                hint="rename the variable in upper case, or compute the value before the run",
+            )
+    return str(y.value)
+
+
+def is_regex(text: str) -> bool:
+    return any(c in REGEX_CHARS for c in VARIABLE.sub("", text))
+
+
+def text_alternatives(text: str) -> list[str]:
+    if not is_regex(text):
+        return [f"label={quote(text)}", f"placeholder={quote(text)}"]
+    anchored = quote(f"^(?:{text})$")
+    return [f"label~={anchored}", f"label={quote(text)}", f"placeholder~={anchored}", f"placeholder={quote(text)}"]
+
+
+def id_alternatives(text: str) -> list[str]:
+    if not is_regex(text):
+        return [f"id={quote(text)}", f"id~={quote('/' + text + '$')}"]
+    return [f"id~={quote(f'^(?:{text})$|/(?=[^/]*$)(?:{text})$')}"]
+
+
+def selector(y: Y, notes: list[str]) -> str:
+    """The `.ad` selector expression of a Maestro selector (a text, or a map), or ``Refusal``;
+    ``notes`` gets what the translation changes (said in a comment above the step)."""
+    return " || ".join(_alternatives(y, notes))
+
+
+def _alternatives(y: Y, notes: list[str]) -> list[str]:
+    if y.is_scalar:
+        return text_alternatives(checked_text(y, "a selector"))
+    if not y.is_map:
+        raise Refusal(y, "a selector is a text or a map (text, id, index, childOf, enabled, checked, selected)")
+    fields = dict(y.value)
+    for key, value in fields.items():
+        if key in NOT_MAPPED:
+            raise Refusal(value, f"{key}: {NOT_MAPPED[key]}")
+        if key not in ("text", "id", "index", "childOf", "point", "label", *BOOLEANS):
+            raise Refusal(value, f"{key}: not a Maestro selector field replay knows")
+    if "label" in fields:
+        raise Refusal(fields["label"], "label: agent-device's extension of Maestro, not Maestro's; use text")
+    if "point" in fields:
+        raise Refusal(fields["point"], "point: a coordinate is not a selector here (tapOn: {point} is)")
+    groups = [text_alternatives(checked_text(fields["text"], "text"))] if "text" in fields else []
+    if "id" in fields:
+        groups.append(id_alternatives(checked_text(fields["id"], "id")))
+    if not groups and not any(k in fields for k in BOOLEANS):
+        raise Refusal(y, "a selector needs text or id")
+    alternatives = [""]
+    for group in groups:
+        alternatives = [f"{a} {g}".strip() for a in alternatives for g in group]
+    for key in BOOLEANS:
+        if key in fields:
+            wanted = fields[key].truthy()
+            if wanted is None:
+                raise Refusal(fields[key], f"{key} must be true or false")
+            alternatives = [f"{a} {key}{'' if wanted else '=false'}".strip() for a in alternatives]
+    if "index" in fields:
+        index = fields["index"]
+        if not index.is_scalar or not index.value.isdigit():
+            raise Refusal(index, "index must be a whole number")
+        notes.append(f"index {index.value}: nth counts in document order (Maestro: top to bottom, left to right)")
+        alternatives = [f"{a} nth={index.value}" for a in alternatives]
+    if "childOf" in fields:  # P >> C for every pair (``||`` binds looser than ``>>``)
+        parents = _alternatives(fields["childOf"], notes)
+        notes.append("childOf: any ancestor (Maestro: the direct parent)")
+        return [f"{p} >> {c}" for p in parents for c in alternatives]
+    return alternatives
+
+
+def point(y: Y) -> tuple[str, str]:
+    """``"x,y"`` (px) or ``"x%,y%"`` as two `.ad` coordinates."""
+    text = checked_text(y, "a point")
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(re.fullmatch(r"\d+(\.\d+)?%?", p) for p in parts):
+        raise Refusal(y, f"{text!r} is not a point: x,y in px or x%,y%")
+    return parts[0], parts[1]
