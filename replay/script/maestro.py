@@ -11,25 +11,15 @@ overrides them, as Maestro's does), a ``runFlow``'s ``env`` is its sub-flow's va
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
-from replay.script.maestro_select import VARIABLE, Refusal, checked_text, point, quote, selector
+from replay.script.maestro_commands import HANDLERS, Flow
+from replay.script.maestro_select import VARIABLE, Refusal, checked_text, quote
 from replay.script.text import normalize
 from replay.script.yaml_safe import Y, load_documents
 
-MAX_REPEAT = 100  # repeat.times
 MAX_STEPS = 5_000  # `.ad` lines one import may write (repeats and sub-flows expanded)
-WAIT_MS = 17_000  # Maestro's assertVisible waits this long
 CONFIG_KEYS = ("appId", "url", "name", "tags", "env", "onFlowStart", "onFlowComplete")
-KEYS = {"enter": "press Enter", "backspace": "press Backspace", "home": "home", "back": "back"}
-SWIPES = {  # Maestro's swipe directions, as start → end points of the screen
-    "LEFT": ("90%", "50%", "10%", "50%"),
-    "RIGHT": ("10%", "50%", "90%", "50%"),
-    "UP": ("50%", "50%", "50%", "10%"),
-    "DOWN": ("50%", "20%", "50%", "90%"),
-}
 REFUSED = {
     "retry": "replay re-runs a failed script from the suite (--retries), not a block",
     "runScript": "JavaScript does not run in replay",
@@ -42,14 +32,6 @@ REFUSED = {
     "clearState": "replay does not clear an app's data",
     "clearKeychain": "replay does not clear the keychain",
 }
-
-
-@dataclass
-class _Flow:
-    """One flow file being translated: where it is, and the values its `${NAME}`s take here."""
-
-    path: str
-    values: dict[str, str] = field(default_factory=dict)  # a runFlow's env: substituted in this flow
 
 
 class Importer:
@@ -76,7 +58,7 @@ class Importer:
         env_lines: list[str] = []
         if config is not None:
             header, env_lines = self._config(config, header)
-        flow = _Flow(self.path)
+        flow = Flow(self.path)
         if config is not None and "onFlowStart" in config.value:
             self._commands(config.value["onFlowStart"], flow)
         if commands is not None:
@@ -129,7 +111,7 @@ class Importer:
                     self._refuse(self.path, r.at, r.message, r.hint)
         return header, env_lines
 
-    def _commands(self, commands: Y, flow: _Flow) -> None:
+    def _commands(self, commands: Y, flow: Flow) -> None:
         if not commands.is_list:
             self._refuse(flow.path, commands, "the commands must be a list")
             return
@@ -139,7 +121,7 @@ class Importer:
             except Refusal as r:
                 self._refuse(flow.path, r.at, r.message, r.hint)
 
-    def _command(self, item: Y, flow: _Flow) -> None:
+    def _command(self, item: Y, flow: Flow) -> None:
         if item.is_scalar:
             name, arg = item.value, None
         elif item.is_map and len(item.value) == 1:
@@ -157,7 +139,7 @@ class Importer:
 
     # writing --------------------------------------------------------------------------------
 
-    def emit(self, at: Y, line: str, flow: _Flow, notes: list[str] | None = None) -> None:
+    def emit(self, at: Y, line: str, flow: Flow, notes: list[str] | None = None) -> None:
         self.steps += 1
         if self.steps > MAX_STEPS:
             raise Refusal(at, f"the flow expands to more than {MAX_STEPS} steps (repeat, runFlow)")
@@ -186,22 +168,4 @@ def _substitute(line: str, values: dict[str, str]) -> str:
 
 def import_flow(path: str, text: str | None = None) -> str:
     """The `.ad` script of the Maestro flow at ``path`` (``text``: its content, if already read)."""
-    from replay.script import maestro_commands  # noqa: F401 - fills HANDLERS
-
     return Importer(path).translate(text)
-
-
-Handler = Callable[[Importer, Y, "Y | None", _Flow], None]
-HANDLERS: dict[str, Handler] = {}
-
-
-def handles(*names: str) -> Callable[[Handler], Handler]:
-    def register(fn: Handler) -> Handler:
-        for name in names:
-            HANDLERS[name] = fn
-        return fn
-
-    return register
-
-
-__all__ = ["Importer", "Refusal", "import_flow", "handles", "selector", "point", "quote", "checked_text"]

@@ -4,22 +4,44 @@ is tests/unit/test_maestro.py)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
 
-from replay.script.maestro import (
-    KEYS,
-    MAX_REPEAT,
-    SWIPES,
-    WAIT_MS,
-    Importer,
-    Refusal,
-    _Flow,
-    checked_text,
-    handles,
-    point,
-    quote,
-    selector,
-)
+from replay.script.maestro_select import Refusal, checked_text, point, quote, selector
 from replay.script.yaml_safe import Y
+
+MAX_REPEAT = 100  # repeat.times
+WAIT_MS = 17_000  # Maestro's assertVisible waits this long
+KEYS = {"enter": "press Enter", "backspace": "press Backspace", "home": "home", "back": "back"}
+SWIPES = {  # Maestro's swipe directions, as start → end points of the screen
+    "LEFT": ("90%", "50%", "10%", "50%"),
+    "RIGHT": ("10%", "50%", "90%", "50%"),
+    "UP": ("50%", "50%", "50%", "10%"),
+    "DOWN": ("50%", "20%", "50%", "90%"),
+}
+
+
+@dataclass
+class Flow:
+    """One flow file being translated: where it is, and the values its `${NAME}`s take here."""
+
+    path: str
+    values: dict[str, str] = field(default_factory=dict)  # a runFlow's env: substituted in this flow
+
+
+Importer = Any  # replay.script.maestro.Importer (which imports this module): emit, platform, app, …
+Handler = Callable[[Importer, Y, "Y | None", Flow], None]
+HANDLERS: dict[str, Handler] = {}
+
+
+def handles(*names: str) -> Callable[[Handler], Handler]:
+    def register(fn: Handler) -> Handler:
+        for name in names:
+            HANDLERS[name] = fn
+        return fn
+
+    return register
 
 
 def _fields(arg: Y | None, allowed: tuple[str, ...], name: str) -> dict[str, Y]:
@@ -54,7 +76,7 @@ def _target(item: Y, arg: Y | None, name: str, notes: list[str]) -> str:
 
 
 @handles("launchApp")
-def launch_app(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("appId", "stopApp", "clearState", "clearKeychain"), "launchApp")
     for key in ("clearState", "clearKeychain"):
         if key in fields and fields[key].truthy():
@@ -74,13 +96,13 @@ def launch_app(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("stopApp")
-def stop_app(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def stop_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     imp.emit(item, "close", flow)
     imp.closed = True
 
 
 @handles("tapOn", "doubleTapOn")
-def tap_on(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def tap_on(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     name = item.value if item.is_scalar else next(iter(item.value))
     verb = "dblclick" if name == "doubleTapOn" else "click"
     if arg is not None and arg.is_map and "point" in arg.value:
@@ -94,7 +116,7 @@ def tap_on(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("inputText")
-def input_text(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def input_text(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("text",), "inputText")
     text = fields.get("text", arg)
     if text is None or not text.is_scalar:
@@ -103,7 +125,7 @@ def input_text(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("eraseText")
-def erase_text(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def erase_text(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("charactersToErase",), "eraseText")
     count = fields.get("charactersToErase", arg if arg is not None and arg.is_scalar else None)
     n = count.value if count is not None else "50"
@@ -113,19 +135,19 @@ def erase_text(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("back")
-def back(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def back(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     imp.emit(item, "back", flow)
 
 
 @handles("hideKeyboard")
-def hide_keyboard(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def hide_keyboard(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if imp.platform != "android":
         raise Refusal(item, "hideKeyboard: a device's keyboard (android only)")
     imp.emit(item, "keyboard dismiss", flow)
 
 
 @handles("pressKey")
-def press_key(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def press_key(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     key = checked_text(arg, "pressKey") if arg is not None else ""
     line = KEYS.get(key.lower())
     if line is None:
@@ -136,7 +158,7 @@ def press_key(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("assertVisible", "assertNotVisible")
-def assert_visible(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def assert_visible(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     name = next(iter(item.value)) if item.is_map else item.value
     notes: list[str] = []
     target = quote(_target(item, arg, name, notes))
@@ -145,7 +167,7 @@ def assert_visible(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("extendedWaitUntil")
-def extended_wait(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def extended_wait(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("visible", "notVisible", "timeout"), "extendedWaitUntil")
     which = [k for k in ("visible", "notVisible") if k in fields]
     if len(which) != 1:
@@ -160,14 +182,14 @@ def extended_wait(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("scroll")
-def scroll(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def scroll(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if arg is not None:
         raise Refusal(arg, "scroll: Maestro's scroll takes no arguments")
     imp.emit(item, "scroll down", flow)
 
 
 @handles("scrollUntilVisible")
-def scroll_until_visible(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def scroll_until_visible(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if imp.platform != "web":
         raise Refusal(item, "scrollUntilVisible: replay has no scroll-until loop on a device yet")
     fields = _fields(arg, ("element", "direction", "timeout"), "scrollUntilVisible")
@@ -177,7 +199,7 @@ def scroll_until_visible(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> 
 
 
 @handles("swipe")
-def swipe(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def swipe(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if imp.platform != "android":
         raise Refusal(item, "swipe: a device's gesture (android only)")
     fields = _fields(arg, ("start", "end", "direction", "duration"), "swipe")
@@ -195,27 +217,27 @@ def swipe(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("takeScreenshot")
-def take_screenshot(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def take_screenshot(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("path",), "takeScreenshot")
     name = checked_text(fields.get("path", arg) or item, "takeScreenshot")
     imp.emit(item, f"screenshot {quote(name if name.endswith('.png') else name + '.png')}", flow)
 
 
 @handles("openLink")
-def open_link(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def open_link(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("link",), "openLink")
     link = checked_text(fields.get("link", arg) or item, "openLink")
     imp.emit(item, f"open {link}", flow)
 
 
 @handles("waitForAnimationToEnd")
-def wait_for_animation(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def wait_for_animation(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     _fields(arg, ("timeout",), "waitForAnimationToEnd")
     imp.emit(item, "wait 500", flow, ["waitForAnimationToEnd: a pause (replay's looks wait for a settled screen)"])
 
 
 @handles("repeat")
-def repeat(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def repeat(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("times", "commands", "while"), "repeat")
     if "while" in fields:
         raise Refusal(fields["while"], "repeat while: a loop on the screen's state; replay expands times only")
@@ -230,7 +252,7 @@ def repeat(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
 
 
 @handles("runFlow")
-def run_flow(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
+def run_flow(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("file", "commands", "env", "when"), "runFlow") if arg is not None and arg.is_map else {}
     if "when" in fields and not _when(fields["when"], imp):
         imp.lines.append(f"# maestro: runFlow at line {item.line} is for another platform")
@@ -239,7 +261,7 @@ def run_flow(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
     if "env" in fields and fields["env"].is_map:
         values.update({k: checked_text(v, f"env {k}") for k, v in fields["env"].value.items()})
     if "commands" in fields:
-        imp._commands(fields["commands"], _Flow(flow.path, values))
+        imp._commands(fields["commands"], Flow(flow.path, values))
         return
     file = fields.get("file", arg if arg is not None and arg.is_scalar else None)
     if file is None:
@@ -247,7 +269,7 @@ def run_flow(imp: Importer, item: Y, arg: Y | None, flow: _Flow) -> None:
     _run_file(imp, file, values, flow)
 
 
-def _run_file(imp: Importer, file: Y, values: dict[str, str], flow: _Flow) -> None:
+def _run_file(imp: Importer, file: Y, values: dict[str, str], flow: Flow) -> None:
     path = os.path.normpath(os.path.join(os.path.dirname(flow.path), checked_text(file, "runFlow file")))
     if path in imp.reading or path == os.path.normpath(imp.path):
         raise Refusal(file, f"runFlow {file.value}: a cycle (the flow runs itself)")
@@ -260,7 +282,7 @@ def _run_file(imp: Importer, file: Y, values: dict[str, str], flow: _Flow) -> No
             own = {k: checked_text(v, f"env {k}") for k, v in config.value["env"].value.items()}
             sub = {**own, **values}  # the caller's values win over the sub-flow's own
         imp.lines.append(f"# maestro: runFlow {file.value}")
-        imp._commands(commands, _Flow(path, sub))
+        imp._commands(commands, Flow(path, sub))
     finally:
         imp.reading.pop()
 
@@ -271,7 +293,7 @@ def _when(when: Y, imp: Importer) -> bool:
     return str(when.value["platform"].value).lower() == imp.platform
 
 
-def _static(raw: str, flow: _Flow, imp: Importer) -> str | None:
+def _static(raw: str, flow: Flow, imp: Importer) -> str | None:
     """A value known at import: a literal, or a variable of the sub-flow or of the config's env."""
     from replay.script.maestro_select import VARIABLE
 

@@ -84,7 +84,7 @@ def test_every_unsupported_step_is_reported() -> None:
 
 
 def test_a_command_parsed_for_compatibility_but_never_performed_is_refused_before_step_one() -> None:
-    script = parse("context platform=android\nopen com.example.app\npinch 2\npress 10 20\n", "flow.ad")
+    script = parse("context platform=android\nopen com.example.app\npinch 2\nrotate 90\n", "flow.ad")
     with pytest.raises(ScriptErrors) as exc:
         build_plan(script)
     assert [(e.code, str(e.location)) for e in exc.value.errors] == [

@@ -21,7 +21,7 @@ def test_every_form_a_session_performs_names_an_op_the_pipeline_runs() -> None:
     ops = {f.op for c in NATIVE for f in c.forms}
     assert ops - {None} <= PIPELINE_OPS
     unperformed = [(c.name, f.name) for c in NATIVE for f in c.forms if f.op is None]
-    assert unperformed == [("press", "point")]  # a coordinate tap has no web meaning
+    assert unperformed == []  # press X Y is a tap at a point (px or %), on a page as on a device
 
 
 def test_every_mcp_session_tool_is_a_registry_command_described_by_its_summary() -> None:
