@@ -87,6 +87,8 @@ OWN_GROUPS = {
     "lint": "scripts",
     "fmt": "scripts",
     "digest": "scripts",
+    "import": "scripts",
+    "export": "scripts",
     "run": "replay",
     "verify": "replay",
     "divergence": "replay",

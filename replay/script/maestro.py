@@ -135,7 +135,12 @@ class Importer:
         handler = HANDLERS.get(name)
         if handler is None:
             raise Refusal(item, f"{name}: not a Maestro command replay imports", hint="see docs/maestro.md")
-        handler(self, item, arg, flow)
+        try:
+            handler(self, item, arg, flow)
+        except Refusal as r:
+            if not r.message.startswith(name):
+                r.message = f"{name} {r.message}" if ":" in r.message.split()[0] else f"{name}: {r.message}"
+            raise
 
     # writing --------------------------------------------------------------------------------
 
