@@ -10,9 +10,21 @@ import re
 from dataclasses import dataclass
 
 from replay.errors import FileNotFound, InvalidArgs
+from replay.script.ast import Script
 from replay.script.loader import load
 
 HEALED_SUFFIX = ".healed.ad"
+MAESTRO_SUFFIXES = (".yaml", ".yml")  # Maestro flows, imported in memory when the suite runs them
+
+
+def load_flow(path: str) -> Script:
+    """An `.ad` script, or a Maestro flow imported (every refusal of `replay import`, at once)."""
+    if path.endswith(MAESTRO_SUFFIXES):
+        from replay.script.maestro import import_flow
+        from replay.script.parser import parse
+
+        return parse(import_flow(path), path)
+    return load(path)
 
 
 @dataclass(frozen=True)
@@ -72,6 +84,8 @@ def discover(paths: list[str]) -> list[str]:
                     for f in files
                     if f.endswith(".ad") and not f.endswith(HEALED_SUFFIX)
                 ]
+                # Maestro flows: the folder's own (as `maestro test DIR`: a sub-folder holds helpers)
+                below += [os.path.join(path, f) for f in os.listdir(path) if f.endswith(MAESTRO_SUFFIXES)]
                 found += sorted(below)
             elif os.path.exists(path):
                 found.append(path)
@@ -123,7 +137,7 @@ def entries(paths: list[str], platform: str | None = None) -> list[Entry]:
     out = []
     found = discover(paths)
     for path, name in zip(found, unique_slugs(found), strict=True):
-        script = load(path)
+        script = load_flow(path)
         script_platform = script.context.get("platform", "web")
         if platform is not None and script_platform != platform:
             continue

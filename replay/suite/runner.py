@@ -27,7 +27,7 @@ from replay.files import open_private
 from replay.script.loader import read_text
 from replay.script.redact import script_excerpt
 from replay.session.protocol import replay_home
-from replay.suite.discover import Entry
+from replay.suite.discover import MAESTRO_SUFFIXES, Entry
 
 MAX_RETRIES = 3
 
@@ -248,13 +248,20 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
     os.makedirs(directory, mode=0o700, exist_ok=True)
     with open_private(os.path.join(directory, os.path.basename(entry.path))) as dst:
         dst.write(script_excerpt(read_text(entry.path)))  # the script as run, without what it types
+    script = entry.path
+    if entry.path.endswith(MAESTRO_SUFFIXES):  # a Maestro flow: what it imports to is what runs
+        from replay.script.maestro import import_flow
+
+        script = os.path.join(directory, os.path.splitext(os.path.basename(entry.path))[0] + ".imported.ad")
+        with open_private(script) as dst:
+            dst.write(import_flow(entry.path))
     client = Client(home=home, fresh=True)  # a fresh ephemeral session per attempt
     t0 = time.monotonic()
     shot = os.path.join(directory, "screenshot.png")
     traced = options.trace in ("on", "retain-on-failure") or (options.trace == "on-first-retry" and number == 2)
     try:
         result = client.run(
-            entry.path,
+            script,
             values=options.values,
             timeout=options.step_timeout_ms,
             trace_path=os.path.join(directory, "trace.zip") if traced else None,
