@@ -50,7 +50,9 @@ def _fields(arg: Y | None, allowed: tuple[str, ...], name: str) -> dict[str, Y]:
         return {}
     for key, value in arg.value.items():
         if key == "optional":
-            raise Refusal(value, f"{name} optional: a step that may fail silently: replay stops at every failure")
+            if value.truthy():
+                raise Refusal(value, f"{name} optional: a step that may fail silently: replay stops at every failure")
+            continue
         if key not in (*allowed, "label"):
             raise Refusal(value, f"{name} {key}: not an argument replay imports")
     return dict(arg.value)
@@ -59,20 +61,21 @@ def _fields(arg: Y | None, allowed: tuple[str, ...], name: str) -> dict[str, Y]:
 def _target(item: Y, arg: Y | None, name: str, notes: list[str]) -> str:
     if arg is None:
         raise Refusal(item, f"{name} needs a selector")
-    if arg.is_map:
-        extra = {
-            k: v
-            for k, v in arg.value.items()
-            if k in ("repeat", "delay", "retryTapIfNoChange", "waitToSettleTimeoutMs")
-        }
-        if extra:
-            key, value = next(iter(extra.items()))
+    if not arg.is_map:
+        return selector(arg, notes)
+    fields = {}
+    for key, value in arg.value.items():
+        if key in ("repeat", "delay", "waitToSettleTimeoutMs"):
             raise Refusal(value, f"{name} {key}: not an argument replay imports")
-        if "optional" in arg.value:
-            raise Refusal(arg.value["optional"], f"{name} optional: replay stops at every failure, by design")
-        fields = {k: v for k, v in arg.value.items() if k != "label"}
-        return selector(Y(fields, arg.line, arg.column), notes)
-    return selector(arg, notes)
+        if key == "retryTapIfNoChange":
+            if value.truthy():
+                notes.append("retryTapIfNoChange: replay taps once, after verifying the element")
+        elif key == "optional":
+            if value.truthy():
+                raise Refusal(value, f"{name} optional: replay stops at every failure, by design")
+        elif key != "label":
+            fields[key] = value
+    return selector(Y(fields, arg.line, arg.column), notes)
 
 
 @handles("launchApp")
@@ -81,11 +84,13 @@ def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     for key in ("clearState", "clearKeychain"):
         if key in fields and fields[key].truthy():
             raise Refusal(fields[key], f"launchApp {key}: replay does not clear an app's data or keychain")
-    app = (
-        checked_text(fields["appId"], "appId")
-        if "appId" in fields
-        else (arg.value if arg and arg.is_scalar else imp.app)
-    )
+    app_id = fields.get("appId")
+    if app_id is not None and app_id.is_map:  # one per platform: this flow's
+        if imp.platform not in app_id.value:
+            raise Refusal(app_id, f"appId: none for {imp.platform}")
+        app_id = app_id.value[imp.platform]
+    named = arg.value if arg is not None and arg.is_scalar else imp.app
+    app = checked_text(app_id, "appId") if app_id is not None else named
     if not app:
         raise Refusal(item, "launchApp: no appId (in the config or the command)")
     stop = fields["stopApp"].truthy() if "stopApp" in fields else True
@@ -97,6 +102,9 @@ def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
 
 @handles("stopApp")
 def stop_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
+    other = checked_text(arg, "stopApp") if arg is not None and arg.is_scalar else None
+    if other is not None and other != imp.app:
+        raise Refusal(arg or item, f"stopApp {other}: another app; replay's close ends the session")
     imp.emit(item, "close", flow)
     imp.closed = True
 
@@ -173,8 +181,8 @@ def extended_wait(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if len(which) != 1:
         raise Refusal(arg or item, "extendedWaitUntil needs one of visible and notVisible")
     timeout = fields.get("timeout")
-    ms = timeout.value if timeout is not None else str(WAIT_MS)
-    if not str(ms).isdigit():
+    ms = _static(checked_text(timeout, "timeout"), flow, imp) if timeout is not None else str(WAIT_MS)
+    if ms is None or not str(ms).isdigit():
         raise Refusal(timeout or item, "extendedWaitUntil timeout: a whole number of ms")
     notes: list[str] = []
     target = quote(selector(fields[which[0]], notes))
