@@ -11,7 +11,7 @@ from replay.script.text import quoted
 from replay.script.tokens import decode_json_string
 from replay.script.variables import check_env_key
 
-CONTEXT_KEYS = ("platform", "timeout", "retries", "device")
+CONTEXT_KEYS = ("platform", "timeout", "retries", "device", "app")
 CONTEXT_PLATFORMS = ("web", "android", "ios", "apple")
 _KEY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)=")
 

@@ -68,7 +68,10 @@ class Importer:
             self._commands(config.value["onFlowComplete"], flow)
         if self.problems:
             raise ScriptErrors(self.problems)
-        context = [f"context platform={self.platform}"]
+        context = [
+            f"context platform={self.platform}"
+            + (f" app={self.app}" if self.app and self.platform == "android" else "")
+        ]
         return "\n".join(header + context + env_lines + self.lines) + "\n"
 
     def _documents(self, path: str, text: str | None) -> list[Y]:

@@ -16,6 +16,7 @@ from replay.script.maestro_commands import SWIPES, WAIT_MS
 from replay.script.selector import Alternative, Term
 
 ID_SUFFIX = re.compile(r"^/(.+)\$$")  # id~="/X$": the part after the last / (what import writes)
+ID_REGEX = re.compile(r"^\^\(\?:(.*)\)\$\|/\(\?=\[\^/\]\*\$\)\(\?:(.*)\)\$$")  # id~="^(?:R)$|/(?=[^/]*$)(?:R)$"
 BOOLEANS = ("enabled", "checked", "selected")
 
 
@@ -23,20 +24,20 @@ def export_flow(script: Script) -> str:
     """The Maestro YAML of ``script`` (config document, `---`, commands), or ``ScriptErrors``."""
     problems: list[ReplayError] = []
     platform = script.context.get("platform", "web")
-    app: str | None = None
+    app: str | None = script.context.get("app")
     env = dict(script.env)
     commands: list[str] = []
     for action in script.actions:
         where = Location(script.path, action.line)
         try:
-            line, opened = _command(action, platform)
+            line, opened = _command(action, platform, app)
         except _Cannot as why:
             problems.append(InvalidArgs(f"{action.command}: {why}", hint="see docs/maestro.md", location=where))
             continue
         if opened is not None:
-            if app is not None and opened != app:
+            if app is not None and opened != app and platform == "android":
                 problems.append(InvalidArgs("a second app: a Maestro flow has one appId", location=where))
-            app = opened
+            app = app or opened
         if line is not None:
             commands.append(line)
     if app is None and platform == "android":
@@ -54,7 +55,7 @@ class _Cannot(Exception):
     """What Maestro cannot say."""
 
 
-def _command(action: Action, platform: str) -> tuple[str | None, str | None]:
+def _command(action: Action, platform: str, app: str | None) -> tuple[str | None, str | None]:
     """The YAML line of one step, and the app it opens (if it does)."""
     name, form = action.command, action.form
     if name == "open":
@@ -66,12 +67,18 @@ def _command(action: Action, platform: str) -> tuple[str | None, str | None]:
                 None if "://" in url and platform == "android" else url
             )
         stop = action.flag("--relaunch") is True
-        return ("- launchApp" if stop else "- launchApp:\n    stopApp: false"), url
+        named = "" if app is None or url == app else f"\n    appId: {_scalar(url)}"
+        if not named:
+            return ("- launchApp" if stop else "- launchApp:\n    stopApp: false"), url
+        return f"- launchApp:{named}" + ("" if stop else "\n    stopApp: false"), None
     if name == "close":
         return "- stopApp", None
     if name in ("click", "dblclick") and action.target is not None:
         verb = "tapOn" if name == "click" else "doubleTapOn"
         return f"- {verb}:\n{_selector_yaml(action)}", None
+    if name == "fill" and action.target is not None:  # Maestro fills a field in three commands
+        text = _scalar(str(action.param("text")))
+        return f"- tapOn:\n{_selector_yaml(action)}\n- eraseText\n- inputText: {text}", None
     if name == "type":
         return f"- inputText: {_scalar(str(action.param('text')))}", None
     if name == "press" and form == "key":
@@ -101,7 +108,7 @@ def _press(action: Action) -> str:
     key = str(action.param("key")).lower()
     count = action.flag("--count")
     if key == "backspace":
-        return f"- eraseText: {count or 1}"
+        return f"- eraseText: {count}" if count else "- pressKey: Backspace"
     if key == "enter" and not count:
         return "- pressKey: Enter"
     raise _Cannot(f"press {action.param('key')}: Maestro presses Enter, Backspace, Home and Back")
@@ -168,6 +175,8 @@ def _fields(terms: tuple[Term, ...]) -> list[str]:
             out.append(f"text: {_scalar(str(value)[4:-2])}")
         elif key == "id" and op == "=":
             out.append(f"id: {_scalar(_plain(str(value)))}")
+        elif key == "id" and op == "~=" and (m := ID_REGEX.match(str(value))) and m.group(1) == m.group(2):
+            out.append(f"id: {_scalar(m.group(1))}")
         elif key == "id" and op == "~=" and ID_SUFFIX.match(str(value)):
             out.append(f"id: {_scalar(ID_SUFFIX.match(str(value)).group(1))}")  # type: ignore[union-attr]
         elif key in BOOLEANS:
@@ -190,10 +199,13 @@ def _plain(text: str) -> str:
 
 
 def _scalar(value: str) -> str:
-    """A YAML scalar: plain when it reads back as the same string, else double-quoted."""
+    """A YAML scalar: plain when it reads back as the same string, else single-quoted (a regex's
+    backslashes kept as they are), else double-quoted."""
     if re.fullmatch(r"[A-Za-z_][\w .,/@%:-]*", value) and not value.endswith((":", " ")) and ": " not in value:
         if value.lower() not in ("true", "false", "yes", "no", "on", "off", "null", "~"):
             return value
+    if "'" not in value and value.isprintable():
+        return f"'{value}'"
     return json.dumps(value, ensure_ascii=False)
 
 

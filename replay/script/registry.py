@@ -139,7 +139,7 @@ _add(
     )
 )
 _add(_target_cmd("click", "Click the element."))
-_add(_target_cmd("dblclick", "Double-click the element.", platforms=(WEB,)))
+_add(_target_cmd("dblclick", "Double-click the element (android: two taps)."))
 _add(_target_cmd("hover", "Move the pointer over the element.", platforms=(WEB,)))
 _add(
     Command(
