@@ -303,7 +303,7 @@ def test_a_recorded_script_exports_by_each_steps_first_expressible_alternative()
 def test_a_fill_exports_as_maestros_tap_erase_and_input() -> None:
     script = parse('context platform=android app=a\nfill id="email" "ada@example.com"\n', "f.ad")
     assert export_flow(script).split("---\n")[1] == (
-        '- tapOn:\n    id: email\n- eraseText\n- inputText: "ada@example.com"\n'
+        "- tapOn:\n    id: email\n- eraseText\n- inputText: ada@example.com\n"
     )
 
 
