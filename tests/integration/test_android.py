@@ -29,7 +29,7 @@ def adb_socket() -> Iterator[str]:
             sys.executable,
             str(ROOT / "fixtures" / "android" / "adb_server.py"),
             "--app",
-            "shop:1,ide:1,settings",
+            "shop:1,ide:1,settings,lab",
             "--app",
             "shop:3,ide:2,settings",
         ],
@@ -161,6 +161,25 @@ def test_agent_devices_android_scripts_run_unchanged_on_a_simulated_settings_app
     from replay.script.loader import load
 
     assert f"replayed {len(build_plan(load(str(script))).steps)} steps" in ran.stdout  # every step, none skipped
+
+
+MAESTRO = ROOT / "fixtures" / "maestro" / "agent-device"
+
+
+def test_agent_devices_maestro_example_flow_imports_and_runs_on_the_simulator(
+    device_cli: Cli, android_home: str, adb_socket: str
+) -> None:
+    import shutil
+
+    flows = Path(device_cli.cwd) / "maestro"
+    shutil.copytree(MAESTRO, flows)
+    imported = device_cli("import", str(flows / "checkout-form.yaml"))
+    assert "checkout-form.ad" in imported.stdout
+    on_v1 = Cli(android_home, device_cli.cwd, {"ADB_SERVER_SOCKET": adb_socket, "ANDROID_SERIAL": V1})
+    ran = on_v1("run", str(flows / "checkout-form.ad"), ok=None)
+    assert ran.returncode == 0 and "replayed 18 steps" in ran.stdout, ran.stdout + ran.stderr
+    suite = on_v1("test", str(flows / "checkout-form.yaml"), "--junit", "maestro.xml", "--trace", "off", ok=None)
+    assert suite.returncode == 0 and "1 passed" in suite.stdout, suite.stdout + suite.stderr
 
 
 def test_an_app_on_a_device_that_is_not_attached_is_refused_clearly(device_cli: Cli) -> None:
