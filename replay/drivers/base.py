@@ -33,6 +33,7 @@ class OpenRequest:
 
     target: str
     relaunch: bool = False
+    clear_state: bool = False  # android: the app's data cleared first (`pm clear`)
 
 
 class Backend(Protocol):

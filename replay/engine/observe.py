@@ -125,6 +125,30 @@ async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
     return result
 
 
+SCROLLS = 10  # scroll --until: how many scrolls at most, unless --max says
+
+
+async def scroll_until(state: StepState, step: Step) -> None:
+    """``scroll DIRECTION --until TARGET [--max N]``: scroll until a node matches TARGET (looked at
+    before each scroll), at most N scrolls; else ``ELEMENT_NOT_FOUND``."""
+    from replay.script.selector import parse_selector
+
+    until = str(step.action.flag("--until"))
+    wanted = parse_selector(until)
+    most = int(str(step.action.flag("--max") or SCROLLS))
+    amount = step.action.param("amount")
+    direction = str(step.action.param("direction"))
+    for done in range(most + 1):
+        if match_set(await capture(state), wanted)[1]:
+            return
+        if done < most:
+            await state.driver.scroll(direction, float(str(amount)) if amount else None)
+    raise ElementNotFound(
+        f"scroll {direction} --until {until}: not on the screen after {most} scrolls",
+        hint="raise --max, or check the direction",
+    )
+
+
 async def wait_target(state: StepState, step: Step) -> dict[str, Any]:
     """``wait TARGET`` / ``wait absent TARGET``; recorded evidence: the identity tier only, so
     look-alikes keep the wait polling until its deadline."""

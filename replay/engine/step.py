@@ -167,7 +167,12 @@ def _page_op(
 
 
 async def _navigate(state: StepState, step: Step) -> None:
-    request = OpenRequest(target=str(step.action.param("url")), relaunch=step.action.flag("--relaunch") is True)
+    flag = step.action.flag
+    request = OpenRequest(
+        target=str(step.action.param("url")),
+        relaunch=flag("--relaunch") is True,
+        clear_state=flag("--clear-state") is True,
+    )
     await state.driver.navigate(request, max(step.timeout_ms, NAVIGATION_TIMEOUT_MS))
 
 
@@ -193,6 +198,9 @@ async def _press_key(state: StepState, step: Step) -> None:
 
 
 async def _scroll_page(state: StepState, step: Step) -> None:
+    if step.action.flag("--until"):
+        await observe.scroll_until(state, step)
+        return
     amount = step.action.param("amount")
     await state.driver.scroll(str(step.action.param("direction")), float(str(amount)) if amount else None)
 

@@ -95,6 +95,7 @@ class Flag:
     takes_value: bool = False
     platforms: tuple[str, ...] = PLATFORMS
     whole_number: bool = False  # its value is a non-negative integer (-d DEPTH)
+    selector: bool = False  # its value is a selector expression (checked when the script is read)
 
 
 @dataclass(frozen=True)

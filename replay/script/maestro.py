@@ -29,8 +29,6 @@ REFUSED = {
     "copyTextFrom": "replay has no clipboard",
     "pasteText": "replay has no clipboard",
     "setClipboard": "replay has no clipboard",
-    "clearState": "replay does not clear an app's data",
-    "clearKeychain": "replay does not clear the keychain",
 }
 
 

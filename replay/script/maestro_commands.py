@@ -13,6 +13,7 @@ from replay.script.yaml_safe import Y
 
 MAX_REPEAT = 100  # repeat.times
 WAIT_MS = 17_000  # Maestro's assertVisible waits this long
+SCROLLS = 10  # scrollUntilVisible: scrolls at most
 KEYS = {"enter": "press Enter", "backspace": "press Backspace", "home": "home", "back": "back"}
 SWIPES = {  # Maestro's swipe directions, as start → end points of the screen
     "LEFT": ("90%", "50%", "10%", "50%"),
@@ -81,9 +82,13 @@ def _target(item: Y, arg: Y | None, name: str, notes: list[str]) -> str:
 @handles("launchApp")
 def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("appId", "stopApp", "clearState", "clearKeychain"), "launchApp")
-    for key in ("clearState", "clearKeychain"):
-        if key in fields and fields[key].truthy():
-            raise Refusal(fields[key], f"launchApp {key}: replay does not clear an app's data or keychain")
+    if "clearKeychain" in fields and fields["clearKeychain"].truthy():
+        raise Refusal(
+            fields["clearKeychain"], "launchApp clearKeychain: an iOS keychain; replay drives android and web"
+        )
+    clear = "clearState" in fields and fields["clearState"].truthy()
+    if clear and imp.platform != "android":
+        raise Refusal(fields["clearState"], "launchApp clearState: an app's data (android only)")
     app_id = fields.get("appId")
     if app_id is not None and app_id.is_map:  # one per platform: this flow's
         if imp.platform not in app_id.value:
@@ -97,7 +102,8 @@ def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if imp.platform == "web":
         imp.emit(item, f"open {app}", flow)
         return
-    imp.emit(item, f"open {app}{' --relaunch' if stop is not False else ''}", flow)
+    relaunch = " --relaunch" if stop is not False or clear else ""
+    imp.emit(item, f"open {app}{relaunch}{' --clear-state' if clear else ''}", flow)
 
 
 @handles("stopApp")
@@ -198,12 +204,18 @@ def scroll(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
 
 @handles("scrollUntilVisible")
 def scroll_until_visible(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
-    if imp.platform != "web":
-        raise Refusal(item, "scrollUntilVisible: replay has no scroll-until loop on a device yet")
-    fields = _fields(arg, ("element", "direction", "timeout"), "scrollUntilVisible")
-    notes: list[str] = []
-    target = selector(fields.get("element", arg) or item, notes)
-    imp.emit(item, f"scroll {target}", flow, notes)
+    fields = _fields(
+        arg, ("element", "direction", "timeout", "speed", "visibilityPercentage", "centerElement"), "scrollUntilVisible"
+    )
+    for key in ("speed", "visibilityPercentage", "centerElement"):
+        if key in fields:
+            raise Refusal(fields[key], f"{key}: not an argument replay imports")
+    direction = str(fields["direction"].value).lower() if "direction" in fields else "down"
+    if direction not in ("up", "down", "left", "right"):
+        raise Refusal(fields["direction"], f"direction {direction}: UP, DOWN, LEFT or RIGHT")
+    notes = [f"scrollUntilVisible: at most {SCROLLS} scrolls (Maestro: until its timeout)"]
+    target = quote(selector(fields.get("element", arg) or item, notes))
+    imp.emit(item, f"scroll {direction} --until {target} --max {SCROLLS}", flow, notes)
 
 
 @handles("swipe")

@@ -13,11 +13,11 @@ import re
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
 from replay.script.ast import Action, Script
 from replay.script.maestro_commands import SWIPES, WAIT_MS
-from replay.script.selector import Alternative, Term
+from replay.script.selector import Alternative, Selector, Term
 
 ID_SUFFIX = re.compile(r"^/(.+)\$$")  # id~="/X$": the part after the last / (what import writes)
 ID_REGEX = re.compile(r"^\^\(\?:(.*)\)\$\|/\(\?=\[\^/\]\*\$\)\(\?:(.*)\)\$$")  # id~="^(?:R)$|/(?=[^/]*$)(?:R)$"
-BOOLEANS = ("enabled", "checked", "selected")
+BOOLEANS = ("enabled", "checked", "selected", "focused")
 
 
 def export_flow(script: Script) -> str:
@@ -68,9 +68,11 @@ def _command(action: Action, platform: str, app: str | None) -> tuple[str | None
             )
         stop = action.flag("--relaunch") is True
         named = "" if app is None or url == app else f"\n    appId: {_scalar(url)}"
-        if not named:
+        clear = "\n    clearState: true" if action.flag("--clear-state") else ""
+        if not named and not clear:
             return ("- launchApp" if stop else "- launchApp:\n    stopApp: false"), url
-        return f"- launchApp:{named}" + ("" if stop else "\n    stopApp: false"), None
+        line = f"- launchApp:{named}{clear}" + ("" if stop else "\n    stopApp: false")
+        return line, (url if not named else None)
     if name == "close":
         return "- stopApp", None
     if name in ("click", "dblclick") and action.target is not None:
@@ -94,6 +96,8 @@ def _command(action: Action, platform: str, app: str | None) -> tuple[str | None
         return _wait(action), None
     if name == "wait" and form == "ms" and action.param("ms") == "500":
         return "- waitForAnimationToEnd", None
+    if name == "scroll" and form == "direction" and action.flag("--until"):
+        return _scroll_until(action), None
     if name == "scroll" and form == "direction" and action.param("direction") == "down" and not action.param("amount"):
         return "- scroll", None
     if name == "swipe":
@@ -124,6 +128,17 @@ def _wait(action: Action) -> str:
     return f"- extendedWaitUntil:\n    {key}:\n{_indent(selector)}\n    timeout: {ms}"
 
 
+def _scroll_until(action: Action) -> str:
+    from replay.script.selector import parse_selector
+
+    if action.param("amount") or str(action.flag("--max") or "10") != "10":
+        raise _Cannot("scroll --until with an amount or another --max has no Maestro form")
+    selector = parse_selector(str(action.flag("--until")))
+    element = _alternative_of(selector)
+    direction = str(action.param("direction")).upper()
+    return f"- scrollUntilVisible:\n    element:\n{_indent(element)}\n    direction: {direction}"
+
+
 def _swipe(action: Action) -> str:
     points = tuple(str(action.param(k)) for k in ("x1", "y1", "x2", "y2"))
     ms = action.param("ms") or "300"
@@ -142,8 +157,12 @@ def _selector_yaml(action: Action) -> str:
     assert target is not None
     if target.ref is not None or target.selector is None:
         raise _Cannot("a ref (@eN) is no selector: record or heal the step first")
+    return _alternative_of(target.selector)
+
+
+def _alternative_of(selector: Selector) -> str:
     reasons = []
-    for alternative in target.selector.alternatives:
+    for alternative in selector.alternatives:
         try:
             return _alternative(alternative)
         except _Cannot as why:

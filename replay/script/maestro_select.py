@@ -4,12 +4,12 @@
   or the exact string: a plain text becomes ``label="T" || placeholder="T"``; a regex becomes
   anchored ``~=`` alternatives beside the exact ones;
 - ``id`` full-matches the resource-id or its part after the last ``/``: ``id="X" || id~="/X$"``;
-- ``enabled``, ``checked``, ``selected`` are boolean terms on every alternative;
+- ``enabled``, ``checked``, ``selected``, ``focused`` are boolean terms on every alternative;
 - ``index`` is ``nth`` (document order; Maestro counts in (y, x) order: the import says so);
 - ``childOf: P`` is ``P >> C`` (a descendant: broader than Maestro's direct parent; said too).
 
 Refused, with the reason: relational (``above``, ``below``, ``leftOf``, ``rightOf``),
-``containsChild``, ``containsDescendants``, ``traits``, sizes, ``focused``, and ``${…}`` that is not
+``containsChild``, ``containsDescendants``, ``traits``, sizes, and ``${…}`` that is not
 a plain variable.
 """
 
@@ -23,7 +23,7 @@ from replay.script.yaml_safe import Y
 REGEX_CHARS = set(".^$*+?()[]{}|\\")
 VARIABLE = re.compile(r"\$\{([^}]*)\}")
 PLAIN_NAME = re.compile(r"[A-Z][A-Z0-9_]*(:-[^}]*)?")
-BOOLEANS = ("enabled", "checked", "selected")
+BOOLEANS = ("enabled", "checked", "selected", "focused")
 RELATIONAL = ("above", "below", "leftOf", "rightOf")
 NOT_MAPPED = {
     **{k: "a relational selector: replay has no place-relative terms" for k in RELATIONAL},
@@ -33,7 +33,6 @@ NOT_MAPPED = {
     "width": "replay does not select by size",
     "height": "replay does not select by size",
     "tolerance": "replay does not select by size",
-    "focused": "replay has no focused term in selectors",
     "css": "a CSS selector: replay selects by role, label, id and text",
     "optional": "a step that may fail silently: replay stops at every failure, by design",
 }
@@ -94,7 +93,9 @@ def _alternatives(y: Y, notes: list[str]) -> list[str]:
     if y.is_scalar:
         return text_alternatives(checked_text(y, "a selector"))
     if not y.is_map:
-        raise Refusal(y, "a selector is a text or a map (text, id, index, childOf, enabled, checked, selected)")
+        raise Refusal(
+            y, "a selector is a text or a map (text, id, index, childOf, enabled, checked, selected, focused)"
+        )
     fields = dict(y.value)
     for key, value in fields.items():
         if key in NOT_MAPPED:

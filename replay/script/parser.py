@@ -221,6 +221,8 @@ def _split_flags(cmd: Command, toks: list[Token], where: Location) -> tuple[list
                     hint=f"write {name} VALUE",
                     location=_loc(where, tok),
                 )
+            if spec.selector and "${" not in value:
+                parse_selector(value, _loc(where, tok))
             if spec.whole_number and "${" not in value and not (is_int(value) and len(value) <= 6):
                 raise InvalidArgs(
                     f"{cmd.name}: flag {name} takes a whole number, got {quoted(value)}",

@@ -135,7 +135,7 @@ _add(
         "open",
         "Navigate to URL (web) or launch an app (android).",
         (Form("url", (Param("url", URL), Param("url2", URL, optional=True)), op="navigate"),),
-        flags=(Flag("--relaunch"), Flag("--launch-url", True, (ANDROID,))),
+        flags=(Flag("--relaunch"), Flag("--clear-state", platforms=(ANDROID,)), Flag("--launch-url", True, (ANDROID,))),
     )
 )
 _add(_target_cmd("click", "Click the element."))
@@ -200,7 +200,7 @@ _add(
 _add(
     Command(
         "scroll",
-        "Scroll the page (AMOUNT: fraction of the viewport ≤ 1, else CSS px) or scroll TARGET into view.",
+        "Scroll the page (AMOUNT ≤ 1: of the viewport, else px; --until TARGET shows, ≤ --max N) or TARGET into view.",
         (
             Form(
                 "direction",
@@ -210,6 +210,7 @@ _add(
             ),
             Form("target", (Param("target", TARGET_REST),), targets_element=True, phase=PHASE_ACT, op="scroll"),
         ),
+        flags=(Flag("--until", True, selector=True), Flag("--max", True, whole_number=True)),
     )
 )
 _add(Command("back", "Go back in history.", (Form("none", (), op="history"),)))

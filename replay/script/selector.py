@@ -21,7 +21,7 @@ from replay.script.variables import parse_template
 TEXT_KEYS = ("id", "role", "label", "text", "value", "placeholder", "tag", "href")
 HAS_TEXT = "has-text"  # the node's text content contains the value (normalized, case-insensitive)
 NTH = "nth"  # keep the N-th node (0-based; -1 the last) of its link's match set, in document order
-BOOL_KEYS = ("visible", "hidden", "enabled", "editable", "checked", "selected", "hittable")
+BOOL_KEYS = ("visible", "hidden", "enabled", "editable", "checked", "selected", "focused", "hittable")
 ALL_KEYS = TEXT_KEYS + (HAS_TEXT, NTH) + BOOL_KEYS
 # Keys whose values are identifiers, printed bare when they can be.
 _BARE_VALUE_KEYS = frozenset({"role", "tag", NTH})

@@ -28,6 +28,7 @@ _BOOL_FIELDS = {
     "editable": lambda n: n.editable,
     "checked": lambda n: n.checked,
     "selected": lambda n: n.selected,
+    "focused": lambda n: n.focused,
     "hittable": lambda n: n.hittable,
 }
 

@@ -182,6 +182,19 @@ def test_agent_devices_maestro_example_flow_imports_and_runs_on_the_simulator(
     assert suite.returncode == 0 and "1 passed" in suite.stdout, suite.stdout + suite.stderr
 
 
+def test_a_maestro_flow_that_scrolls_until_a_row_shows_imports_and_runs(
+    device_cli: Cli, android_home: str, adb_socket: str
+) -> None:
+    flow = Path(device_cli.cwd) / "about.yaml"
+    flow.write_text(
+        "appId: com.android.settings\n---\n- launchApp\n- scrollUntilVisible:\n    element: About phone\n"
+        "- assertVisible: Simulated Device\n"
+    )
+    on_v1 = Cli(android_home, device_cli.cwd, {"ADB_SERVER_SOCKET": adb_socket, "ANDROID_SERIAL": V1})
+    ran = on_v1("test", str(flow), "--trace", "off", ok=None)
+    assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
+
+
 def test_an_app_on_a_device_that_is_not_attached_is_refused_clearly(device_cli: Cli) -> None:
     proc = device_cli(
         "open", "--platform", "android", "--serial", "emulator-9999", PACKAGE, "--session", "nodev", ok=None

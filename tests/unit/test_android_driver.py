@@ -160,6 +160,42 @@ def test_appstate_says_the_app_in_front_and_home_leaves_it() -> None:
     assert run(driver.device("appstate", {})) == "foreground: com.android.launcher/.Home"  # the launcher
 
 
+def settings_session(tmp_path: Path) -> tuple[Session, Device]:
+    from fixtures.android import settings_app
+
+    clock = FakeClock()
+    device = Device(settings_app.app())
+    s = Session("android", str(tmp_path), AndroidDriver(device, clock), platform="android", clock=clock)
+    typed(s, "open", "settings")
+    return s, device
+
+
+def test_scroll_until_scrolls_the_list_until_the_target_shows(tmp_path: Path) -> None:
+    s, device = settings_session(tmp_path)
+    assert "About phone" not in device.dump()
+    typed(s, "scroll", "down", "--until", 'label="About phone"')
+    assert "About phone" in device.dump() and device.scrolled["main"] > 0
+
+
+def test_scroll_until_stops_after_max_scrolls_with_element_not_found(tmp_path: Path) -> None:
+    from replay.errors import ElementNotFound
+
+    s, device = settings_session(tmp_path)
+    with pytest.raises(ElementNotFound, match="not on the screen after 0 scrolls"):
+        typed(s, "scroll", "down", "--until", 'label="About phone"', "--max", "0")
+    assert device.scrolled.get("main", 0) == 0
+
+
+def test_open_with_clear_state_clears_the_apps_data_then_starts_it() -> None:
+    device, driver = opened()
+    run(driver.navigate(OpenRequest(target=shop_app.PACKAGE, relaunch=True, clear_state=True), 5000))
+    assert device.log[-3:-1] == [
+        ["shell", "pm", "clear", shop_app.PACKAGE],
+        ["shell", "am", "force-stop", shop_app.PACKAGE],
+    ]
+    assert device.stack == ["login"]
+
+
 def test_back_pops_the_screen() -> None:
     _, driver = opened()
     run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))

@@ -34,6 +34,7 @@ GOLDEN = [
     ("- launchApp:\n    stopApp: false", ["open com.example.app"]),
     ("- launchApp: other.app", ["open other.app --relaunch"]),
     ("- launchApp:\n    appId:\n      android: a.app\n      ios: i.app", ["open a.app --relaunch"]),
+    ("- launchApp:\n    clearState: true", ["open com.example.app --relaunch --clear-state"]),
     ("- stopApp", ["close"]),
     ('- tapOn: "Log in"', ['click label="Log in" || placeholder="Log in"']),
     ("- tapOn:\n    id: login_button", ['click id="login_button" || id~="/login_button$"']),
@@ -75,6 +76,15 @@ GOLDEN = [
         ['wait "label=\\"Done\\" || placeholder=\\"Done\\"" 5000'],
     ),
     ("- scroll", ["scroll down"]),
+    (
+        "- scrollUntilVisible:\n    element:\n      text: About",
+        ['scroll down --until "label=\\"About\\" || placeholder=\\"About\\"" --max 10'],
+    ),
+    (
+        "- scrollUntilVisible:\n    element:\n      id: end\n    direction: UP",
+        ['scroll up --until "id=\\"end\\" || id~=\\"/end$\\"" --max 10'],
+    ),
+    ("- assertVisible:\n    id: q\n    focused: true", ['wait "id=\\"q\\" focused || id~=\\"/q$\\" focused" 17000']),
     ("- swipe:\n    start: 100,500\n    end: 100,200\n    duration: 300", ["swipe 100 500 100 200 300"]),
     ("- swipe:\n    start: 50%, 75%\n    end: 50%, 35%", ["swipe 50% 75% 50% 35% 400"]),
     ("- swipe:\n    direction: LEFT", ["swipe 90% 50% 10% 50% 400"]),
@@ -137,7 +147,7 @@ REFUSED = [
     ("- evalScript: ${1 + 1}", "evalScript: JavaScript does not run"),
     ("- inputText: ${output.name}", "only ${NAME} variables import"),
     ("- longPressOn: A", "longPressOn: replay has no long press"),
-    ("- launchApp:\n    clearState: true", "launchApp clearState"),
+    ("- launchApp:\n    clearKeychain: true", "launchApp clearKeychain"),
     ("- setLocation:\n    latitude: 1", "setLocation: not a Maestro command"),
 ]
 
@@ -247,7 +257,7 @@ CONFORMANCE_OUTCOMES = {  # docs/maestro.md has this table
     "015_element_relative_position": "tapOn above: a relational selector",
     "017_swipe": "imports",
     "018_contains_child": "tapOn containsChild",
-    "021_launch_app_with_clear_state": "launchApp clearState",
+    "021_launch_app_with_clear_state": "imports",
     "026_assert_not_visible": "imports",
     "027_open_link": "imports",
     "028_env": "setLocation: not a Maestro command replay imports",
@@ -264,7 +274,7 @@ CONFORMANCE_OUTCOMES = {  # docs/maestro.md has this table
     "054_enabled": "imports",
     "059_directional_swipe_command": "imports",
     "069_wait_for_animation_to_end": "imports",
-    "079_scroll_until_visible": "scrollUntilVisible: replay has no scroll-until loop on a device yet",
+    "079_scroll_until_visible": "imports",
 }
 
 

@@ -204,6 +204,11 @@ def test_unterminated_quote_reports_line_and_column() -> None:
     assert isinstance(err, InvalidArgs) and loc(err) == (2, 10)
 
 
+def test_a_selector_in_a_flag_is_checked_when_the_script_is_read() -> None:
+    err = error_of('scroll down --until "|| label=Go"\n')
+    assert isinstance(err, InvalidArgs) and loc(err)[0] == 1
+
+
 def test_foreign_agent_device_commands_parse() -> None:
     action = one("pinch 2 --x 10")
     assert action.command == "pinch" and action.param("args") == ("2", "--x", "10")

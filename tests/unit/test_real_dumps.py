@@ -208,3 +208,15 @@ def test_a_dump_with_a_node_per_window_drops_the_system_ui() -> None:
     tree = parse_dump(both, generation=1)
     assert "12:30" not in {n.label for n in tree.nodes}
     assert len(tree.nodes) == len(parse_dump(app, generation=1).nodes)
+
+
+def test_the_focused_key_selects_the_field_that_has_the_focus() -> None:
+    from replay.script.selector import parse_selector
+    from replay.tree.match import match_set
+
+    focused = parse_dump(read("nora/ui.xml"), generation=1)  # the message field has the focus
+    unfocused = parse_dump(read("nora/window_dump2.xml"), generation=1)  # the same field, without it
+    wanted = parse_selector("role=edittext focused")
+    assert [n.role for n in match_set(focused, wanted)[1]] == ["edittext"]
+    assert match_set(unfocused, wanted)[1] == []
+    assert [n.role for n in match_set(unfocused, parse_selector("role=edittext focused=false"))[1]] == ["edittext"]

@@ -169,6 +169,11 @@ def open_link(url: str, package: str | None = None) -> list[str]:
     )
 
 
+def clear_data(package: str) -> list[str]:
+    """The app's data and cache cleared (it stops too): agent-device's clear-app-state."""
+    return ["shell", "pm", "clear", package]
+
+
 def force_stop(package: str) -> list[str]:
     return ["shell", "am", "force-stop", package]
 

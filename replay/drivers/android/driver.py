@@ -191,6 +191,8 @@ class AndroidDriver:
             await self._run(adb.ALIASES[target], f"open {target}")
             self._package = adb.ALIAS_PACKAGES[target]
             return
+        if request.clear_state:
+            await self._run(adb.clear_data(target), f"open {target} --clear-state")
         if request.relaunch:
             await self._run(adb.force_stop(target), f"open {target}")
         await self._run(adb.start_app(target), f"open {target}")
