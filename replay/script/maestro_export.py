@@ -200,7 +200,7 @@ def _fields(terms: tuple[Term, ...]) -> list[str]:
             out.append(f"id: {_scalar(ID_SUFFIX.match(str(value)).group(1))}")  # type: ignore[union-attr]
         elif key in BOOLEANS:
             out.append(f"{key}: {'false' if value in (False, 'false') else 'true'}")
-        elif key == "nth":
+        elif key in ("at", "nth"):  # nth counts in document order: the nearest Maestro has
             out.append(f"index: {value}")
         elif key == "role":
             continue  # Maestro has no roles: the text or id that follows singles the node out

@@ -5,7 +5,7 @@
   anchored ``~=`` alternatives beside the exact ones;
 - ``id`` full-matches the resource-id or its part after the last ``/``: ``id="X" || id~="/X$"``;
 - ``enabled``, ``checked``, ``selected``, ``focused`` are boolean terms on every alternative;
-- ``index`` is ``nth`` (document order; Maestro counts in (y, x) order: the import says so);
+- ``index`` is ``at`` (the N-th match top to bottom, then left to right, as Maestro counts);
 - ``childOf: P`` is ``P >> C`` (a descendant: broader than Maestro's direct parent; said too).
 
 Refused, with the reason: relational (``above``, ``below``, ``leftOf``, ``rightOf``),
@@ -124,8 +124,7 @@ def _alternatives(y: Y, notes: list[str]) -> list[str]:
         index = fields["index"]
         if not index.is_scalar or not index.value.isdigit():
             raise Refusal(index, "index must be a whole number")
-        notes.append(f"index {index.value}: nth counts in document order (Maestro: top to bottom, left to right)")
-        alternatives = [f"{a} nth={index.value}" for a in alternatives]
+        alternatives = [f"{a} at={index.value}" for a in alternatives]  # reading order, as Maestro counts
     if "childOf" in fields:  # P >> C for every pair (``||`` binds looser than ``>>``)
         parents = _alternatives(fields["childOf"], notes)
         notes.append("childOf: any ancestor (Maestro: the direct parent)")

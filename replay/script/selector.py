@@ -21,10 +21,12 @@ from replay.script.variables import parse_template
 TEXT_KEYS = ("id", "role", "label", "text", "value", "placeholder", "tag", "href")
 HAS_TEXT = "has-text"  # the node's text content contains the value (normalized, case-insensitive)
 NTH = "nth"  # keep the N-th node (0-based; -1 the last) of its link's match set, in document order
+AT = "at"  # the same in reading order: top to bottom, then left to right (Maestro's index)
+POSITIONAL = (NTH, AT)
 BOOL_KEYS = ("visible", "hidden", "enabled", "editable", "checked", "selected", "focused", "hittable")
-ALL_KEYS = TEXT_KEYS + (HAS_TEXT, NTH) + BOOL_KEYS
+ALL_KEYS = TEXT_KEYS + (HAS_TEXT, NTH, AT) + BOOL_KEYS
 # Keys whose values are identifiers, printed bare when they can be.
-_BARE_VALUE_KEYS = frozenset({"role", "tag", NTH})
+_BARE_VALUE_KEYS = frozenset({"role", "tag", NTH, AT})
 _BARE_VALUE = re.compile(r"[A-Za-z0-9_.:/-]+\Z")
 _NTH_VALUE = re.compile(r"-?[0-9]{1,6}\Z")
 _INTEGER = re.compile(r"-?[0-9]+\Z")
@@ -288,13 +290,15 @@ def _alternative(sc: _Scanner) -> Alternative:
         raw_value = sc.quoted() if sc.text[sc.i] in "\"'" else sc.bare_value()
         if sc.i < len(sc.text) and sc.text[sc.i] not in " \t" and not sc.at_or() and not sc.at_chain():
             raise sc.error("expected whitespace or || after a quoted value", "put a space after the quote")
-        if key == NTH:
+        if key in POSITIONAL:
             if op != "=" or not _INTEGER.match(raw_value):
                 raise sc.error(
-                    "nth takes an integer: nth=0 is the first match, nth=-1 the last", "write nth=2", at=vstart
+                    f"{key} takes an integer: {key}=0 is the first match, {key}=-1 the last",
+                    f"write {key}=2",
+                    at=vstart,
                 )
             if not _NTH_VALUE.match(raw_value):
-                raise sc.error("nth is at most 999999 (or -999999 from the end)", "write nth=2", at=vstart)
+                raise sc.error(f"{key} is at most 999999 (or -999999 from the end)", f"write {key}=2", at=vstart)
             terms.append(Term(key, "=", str(int(raw_value))))
             continue
         if key == HAS_TEXT and op != "=":

@@ -22,7 +22,7 @@ from replay.script.evidence import (
     decode,
     encode,
 )
-from replay.script.selector import NTH, Chain, Selector
+from replay.script.selector import POSITIONAL, Chain, Selector
 from replay.script.text import fold, normalize
 from replay.tree.anchors import (
     ROW_ROLES,
@@ -405,4 +405,4 @@ def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvide
 
 def is_positional(selector: Selector) -> bool:
     """Whether a selector singles its node out by position (an ``nth`` term anywhere)."""
-    return any(t.key == NTH for alt in selector.alternatives for link in alt.links() for t in link.terms)
+    return any(t.key in POSITIONAL for alt in selector.alternatives for link in alt.links() for t in link.terms)

@@ -14,7 +14,7 @@ from typing import Any, cast
 import regex
 
 from replay.errors import InvalidArgs, Timeout
-from replay.script.selector import HAS_TEXT, NTH, Chain, Selector, Term, compile_regex
+from replay.script.selector import AT, HAS_TEXT, POSITIONAL, Chain, Selector, Term, compile_regex
 from replay.script.text import fold
 from replay.tree.model import INDEXED_KEYS, Capture, Node
 
@@ -119,7 +119,7 @@ def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | 
     predicates: list[str] = []
     args: dict[str, str] = {}
     for i, t in enumerate(terms):
-        if isinstance(t.value, bool) or t.key == NTH:
+        if isinstance(t.value, bool) or t.key in POSITIONAL:
             continue
         if t.key in ("role", "tag") and t.op == "=" and t.value.isascii():
             predicates.append(f"@{t.key}=$v{i}")
@@ -142,11 +142,13 @@ def _candidates(capture: Capture, terms: tuple[Term, ...], within: list[Node] | 
 def link_matches(capture: Capture, terms: tuple[Term, ...], within: list[Node] | None = None) -> list[Node]:
     """Nodes (document order, root excluded) for which every term holds, then ``nth`` picks one of them."""
     cache: dict[str, regex.Pattern[str]] = {}
-    nth = next((int(str(t.value)) for t in terms if t.key == NTH), None)
-    filters = tuple(t for t in terms if t.key != NTH)
+    nth = next((int(str(t.value)) for t in terms if t.key in POSITIONAL), None)
+    filters = tuple(t for t in terms if t.key not in POSITIONAL)
     found = [n for n in _candidates(capture, filters, within) if all(term_matches(n, t, cache) for t in filters)]
     if nth is None:
         return found
+    if any(t.key == AT for t in terms):  # reading order: top to bottom, then left to right
+        found.sort(key=lambda n: (n.rect[1], n.rect[0]))
     return [found[nth]] if -len(found) <= nth < len(found) else []
 
 

@@ -47,7 +47,7 @@ GOLDEN = [
         "- tapOn:\n    text: Save\n    enabled: true",
         ['click label="Save" enabled || placeholder="Save" enabled'],
     ),
-    ("- tapOn:\n    id: row\n    index: 2", ['click id="row" nth=2 || id~="/row$" nth=2']),
+    ("- tapOn:\n    id: row\n    index: 2", ['click id="row" at=2 || id~="/row$" at=2']),
     (
         "- tapOn:\n    text: Delete\n    childOf:\n      id: row_1",
         [
@@ -126,8 +126,8 @@ def test_a_web_flow_imports_to_platform_web() -> None:
 
 
 def test_what_changes_in_translation_is_said_above_the_step() -> None:
-    text = import_flow("f.yaml", "appId: a\n---\n- tapOn:\n    text: Row\n    index: 1\n")
-    assert "# maestro: index 1: nth counts in document order (Maestro: top to bottom, left to right)" in text
+    text = import_flow("f.yaml", "appId: a\n---\n- tapOn:\n    text: Row\n    childOf:\n      id: list\n")
+    assert "# maestro: childOf: any ancestor (Maestro: the direct parent)" in text
 
 
 def refusals(flow: str) -> list[tuple[int | None, int | None, str]]:

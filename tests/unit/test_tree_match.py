@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from replay.script.selector import parse_selector
-from replay.tree.match import MAX_CANDIDATES, resolve
+from replay.tree.match import MAX_CANDIDATES, match_set, resolve
 
 from .treebuild import N, by_label, capture
 
@@ -21,6 +21,17 @@ def test_boolean_keys_filter_on_flags() -> None:
     res = resolve(cap, parse_selector('label="Go" enabled'))
     assert res.kind == "unique" and res.winner is not None and res.winner.test_id == "b"
     assert resolve(cap, parse_selector('label="Go" enabled=false')).winner.test_id is None  # type: ignore[union-attr]
+
+
+def test_at_counts_matches_in_reading_order_and_nth_in_document_order() -> None:
+    cap = capture(
+        N("button", label="Go", id="lower", rect=(0, 100, 10, 10)),
+        N("button", label="Go", id="upper-right", rect=(50, 0, 10, 10)),
+        N("button", label="Go", id="upper-left", rect=(0, 0, 10, 10)),
+    )
+    assert [n.test_id for n in match_set(cap, parse_selector('label="Go" at=0'))[1]] == ["upper-left"]
+    assert [n.test_id for n in match_set(cap, parse_selector('label="Go" at=-1'))[1]] == ["lower"]
+    assert [n.test_id for n in match_set(cap, parse_selector('label="Go" nth=0'))[1]] == ["lower"]
 
 
 def test_first_alternative_with_a_match_is_the_match_set() -> None:
