@@ -33,6 +33,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "fixtures"))
 
+from benchkit import alternate, replay_sides  # noqa: E402
 from serve import serve  # noqa: E402
 
 REPEAT = 7
@@ -305,29 +306,11 @@ def bench_fifty(page: str = SMALL) -> dict[str, Any]:
         with serve() as url:
             flow = record_fifty(url, home, page)
             client = Client(home=home, cwd=home)
-
-            def cli() -> float:
-                t = time.perf_counter()
-                subprocess.run([replay, "run", str(flow)], env=env, cwd=home, check=True, capture_output=True)
-                return time.perf_counter() - t
-
-            def in_process() -> float:
-                t = time.perf_counter()
-                client.run(str(flow))
-                return time.perf_counter() - t
-
             sides = {
-                "replay run (CLI)": cli,
-                "replay in-process": in_process,
+                **replay_sides(replay, flow, env, home, client),
                 "Playwright": lambda: playwright.fifty(url, page),
             }
-            for side in sides.values():  # warm each: browser launched, caches hot, imports done
-                side()
-                side()
-            times: dict[str, list[float]] = {k: [] for k in sides}
-            for k in range(PAIRS):
-                for name, side in list(sides.items())[:: 1 if k % 2 == 0 else -1]:
-                    times[name].append(side())
+            times = alternate(sides, PAIRS)  # warm each: browser launched, caches hot, imports done
             lines = [line for line in flow.read_text().splitlines() if line and not line.startswith(("#", "context"))]
             actions = sum(1 for line in lines if line.split()[0] not in ("open", "close"))
             round_trip = playwright.round_trip(url)

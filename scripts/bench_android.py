@@ -13,36 +13,22 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from benchkit import alternate, replay_sides  # noqa: E402
+
+from fixtures.android.adb_server import serving  # noqa: E402
+
 PACKAGE = "com.example.shop"
 SERIAL = "emulator-5554"
-
-
-@contextmanager
-def simulator() -> Iterator[str]:
-    """The simulator's adb server (its own process, stopped by its PID): its ADB_SERVER_SOCKET."""
-    server = subprocess.Popen(
-        [sys.executable, str(ROOT / "fixtures" / "android" / "adb_server.py"), "--app", "shop:1"],
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        assert server.stdout is not None
-        yield f"tcp:127.0.0.1:{server.stdout.readline().strip()}"
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(10)
 
 
 def record(replay: str, env: dict[str, str], cwd: str) -> Path:
@@ -107,7 +93,7 @@ def bench_android(pairs: int = 9) -> dict[str, Any]:
         raise SystemExit("bench android needs Debian's adb (scripts/_setup.sh installs it)")
     home = tempfile.mkdtemp(prefix="rb-android-", dir="/tmp")
     replay = str(Path(sys.executable).with_name("replay"))
-    with simulator() as socket:
+    with serving("shop:1") as socket:
         os.environ.update({"ADB_SERVER_SOCKET": socket, "ANDROID_SERIAL": SERIAL})  # the daemon's too
         env = {**os.environ, "REPLAY_HOME": home}
         try:
@@ -122,28 +108,8 @@ def bench_android(pairs: int = 9) -> dict[str, Any]:
                         subprocess.run([adb_binary, "-s", SERIAL, *args], env=env, check=True, capture_output=True)
                 return time.perf_counter() - t
 
-            def cli() -> float:
-                t = time.perf_counter()
-                subprocess.run([replay, "run", str(flow)], env=env, cwd=home, check=True, capture_output=True)
-                return time.perf_counter() - t
-
-            def in_process() -> float:
-                t = time.perf_counter()
-                client.run(str(flow))
-                return time.perf_counter() - t
-
-            sides: dict[str, Callable[[], float]] = {
-                "replay run (CLI)": cli,
-                "replay in-process": in_process,
-                "raw adb": raw,
-            }
-            for side in sides.values():  # warm each: daemon up, imports done, adb's server answering
-                side()
-                side()
-            times: dict[str, list[float]] = {k: [] for k in sides}
-            for k in range(pairs):
-                for name, side in list(sides.items())[:: 1 if k % 2 == 0 else -1]:
-                    times[name].append(side())
+            sides = {**replay_sides(replay, flow, env, home, client), "raw adb": raw}
+            times = alternate(sides, pairs)  # warm each: daemon up, imports done, adb's server answering
         finally:
             Client(home=home).shutdown()
             shutil.rmtree(home, ignore_errors=True)

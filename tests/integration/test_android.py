@@ -4,8 +4,6 @@ drifted version 3 (a renamed button) on emulator-5556."""
 
 from __future__ import annotations
 
-import os
-import signal
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -13,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from fixtures.android.adb_server import serving
 
 from .conftest import ROOT, Cli, diverge, private_home
 
@@ -24,25 +24,8 @@ V1, V3 = "emulator-5554", "emulator-5556"
 @pytest.fixture(scope="module")
 def adb_socket() -> Iterator[str]:
     """The simulator's adb server (its own process, stopped by its PID)."""
-    server = subprocess.Popen(
-        [
-            sys.executable,
-            str(ROOT / "fixtures" / "android" / "adb_server.py"),
-            "--app",
-            "shop:1,ide:1,settings,lab",
-            "--app",
-            "shop:3,ide:2,settings",
-        ],
-        stdout=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        assert server.stdout is not None
-        yield f"tcp:127.0.0.1:{server.stdout.readline().strip()}"
-    finally:
-        os.killpg(server.pid, signal.SIGTERM)
-        server.wait(10)
+    with serving("shop:1,ide:1,settings,lab", "shop:3,ide:2,settings") as socket:
+        yield socket
 
 
 @pytest.fixture(scope="module")
@@ -56,8 +39,8 @@ def device_cli(android_home: str, adb_socket: str, tmp_path: Path) -> Cli:
     return Cli(android_home, str(tmp_path), {"ADB_SERVER_SOCKET": adb_socket})
 
 
-def record(cli: Cli) -> Path:
-    """Sign in, open the second of three look-alike orders, change its street: recorded on version 1."""
+def open_app(cli: Cli, session: str, app: str, script: str) -> None:
+    """``replay open`` the app on version 1's device, restarted, recording into ``script``."""
     cli(
         "open",
         "--platform",
@@ -65,12 +48,17 @@ def record(cli: Cli) -> Path:
         "--serial",
         V1,
         "--session",
-        "rec",
-        PACKAGE,
+        session,
+        app,
         "--relaunch",
         "--save-script",
-        "flow.ad",
+        script,
     )
+
+
+def record(cli: Cli) -> Path:
+    """Sign in, open the second of three look-alike orders, change its street: recorded on version 1."""
+    open_app(cli, "rec", PACKAGE, "flow.ad")
     cli("fill", f"id={PACKAGE}:id/email", "ada@example.com", "--session", "rec")
     cli("click", 'label="Sign in"', "--session", "rec")
     refs = [
@@ -103,19 +91,7 @@ def test_a_renamed_button_on_the_drifted_app_is_a_divergence_with_record_and_hea
 def record_on_real_screens(cli: Cli) -> Path:
     """On a Flutter app whose screens are real public dumps: its unnamed menu button, "Open Folder",
     "Select This Folder" (fixtures/android/ide_app.py)."""
-    cli(
-        "open",
-        "--platform",
-        "android",
-        "--serial",
-        V1,
-        "--session",
-        "ide",
-        IDE,
-        "--relaunch",
-        "--save-script",
-        "ide.ad",
-    )
+    open_app(cli, "ide", IDE, "ide.ad")
     menu = next(
         line.split()[0]
         for line in cli("snapshot", "-i", "--session", "ide").stdout.splitlines()
