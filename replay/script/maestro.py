@@ -93,10 +93,13 @@ class Importer:
         for key, value in config.value.items():
             if key not in CONFIG_KEYS:
                 self._refuse(self.path, value, f"config {key}: not a field replay imports")
-        if "url" in config.value:
-            self.platform, self.app = "web", str(config.value["url"].value)
-        if "appId" in config.value:
-            self.app = str(config.value["appId"].value)
+        try:
+            if "url" in config.value:
+                self.platform, self.app = "web", checked_text(config.value["url"], "url")
+            if "appId" in config.value:
+                self.app = checked_text(config.value["appId"], "appId")
+        except Refusal as r:
+            self._refuse(self.path, r.at, r.message, r.hint)
         if "name" in config.value:
             header.append(f"# name: {normalize(str(config.value['name'].value))}")
         if "tags" in config.value and config.value["tags"].is_list:

@@ -290,17 +290,30 @@ def run_flow(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
 
 
 def _run_file(imp: Importer, file: Y, values: dict[str, str], flow: Flow) -> None:
+    """The sub-flow at ``file`` (beside the flow naming it), inlined; its problems at its own lines."""
+    from replay.errors import ReplayError
+
     path = os.path.normpath(os.path.join(os.path.dirname(flow.path), checked_text(file, "runFlow file")))
     if path in imp.reading or path == os.path.normpath(imp.path):
         raise Refusal(file, f"runFlow {file.value}: a cycle (the flow runs itself)")
-    imp.reading.append(path)
     try:
         docs = imp._documents(path, None)
-        config, commands = (docs[0], docs[1]) if len(docs) == 2 else (None, docs[0])
-        sub = dict(values)
+    except ReplayError as err:  # missing, unreadable, not YAML: said at the runFlow that names it
+        raise Refusal(file, f"runFlow {file.value}: {err.message}", err.hint) from None
+    config, commands = (docs[0], docs[1]) if len(docs) == 2 else (None, docs[0])
+    sub = dict(values)
+    try:
+        for key, value in config.value.items() if config is not None and config.is_map else []:
+            if key not in ("appId", "url", "name", "tags", "env"):
+                raise Refusal(value, f"config {key}: not imported in a sub-flow")
         if config is not None and config.is_map and "env" in config.value and config.value["env"].is_map:
             own = {k: checked_text(v, f"env {k}") for k, v in config.value["env"].value.items()}
             sub = {**own, **values}  # the caller's values win over the sub-flow's own
+    except Refusal as r:
+        imp._refuse(path, r.at, r.message, r.hint)
+        return
+    imp.reading.append(path)
+    try:
         imp.lines.append(f"# maestro: runFlow {file.value}")
         imp._commands(commands, Flow(path, sub))
     finally:

@@ -178,6 +178,17 @@ def test_run_flow_files_are_read_beside_the_flow_and_a_cycle_is_refused(tmp_path
     assert 'type "ada"' in import_flow(str(tmp_path / "main.yaml"))  # the caller's value wins
 
 
+def test_a_sub_flows_problems_are_reported_at_its_own_lines_and_a_missing_one_at_the_run_flow(
+    tmp_path: Path,
+) -> None:
+    (tmp_path / "sub.yaml").write_text("appId: a\n---\n- back\n- runScript: x.js\n")
+    (tmp_path / "main.yaml").write_text("appId: a\n---\n- runFlow: sub.yaml\n- runFlow: gone.yaml\n")
+    with pytest.raises(ScriptErrors) as err:
+        import_flow(str(tmp_path / "main.yaml"))
+    assert [str(e.location) for e in err.value.errors] == [f"{tmp_path}/sub.yaml:4:3", f"{tmp_path}/main.yaml:4:12"]
+    assert err.value.errors[1].message.startswith("runFlow gone.yaml: ")
+
+
 def test_repeat_times_is_expanded_within_a_bound() -> None:
     assert steps("- repeat:\n    times: ${N}\n    commands: [back]", "appId: a\nenv:\n  N: 3") == ["back"] * 3
     assert (
