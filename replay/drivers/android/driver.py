@@ -68,14 +68,17 @@ class AndroidDriver:
         taken = parse_dump(await self._dump(), generation=generation)
         moved, self._moved = self._moved, None
         if moved is not None and self.clock.now() - moved[0] <= SETTLE_WINDOW_S:
+            before = moved[1]
+            was = _signatures(before) if before is not None else None  # once: every look compares to it
             started, last = self.clock.now(), None
             for pause in SETTLE_PAUSES_S:
-                if not _suspect(taken, moved[1]) or self.clock.now() - started + pause > SETTLE_DEADLINE_S:
+                now = _signatures(taken)
+                if not _suspect(taken, now, before, was) or self.clock.now() - started + pause > SETTLE_DEADLINE_S:
                     break
-                if last is not None and _settled_on_a_change(taken, last, moved[1]):
+                if now == last and now != was:
                     break  # the screen changed in place (a checkbox, a selection) and holds still
                 await self.clock.sleep(pause)
-                last, taken = taken, parse_dump(await self._dump(), generation=generation)
+                last, taken = now, parse_dump(await self._dump(), generation=generation)
         self._latest, self._latest_at = taken, self.clock.now()
         return taken
 
@@ -323,34 +326,32 @@ def _same(was: Node, now: Capture) -> Node | None:
     return there[0] if len(there) == 1 else None
 
 
-def _suspect(taken: Capture, before: Capture | None) -> bool:
+def _suspect(taken: Capture, now: Signatures, before: Capture | None, was: Signatures | None) -> bool:
     """A dump that may predate the screen an action opened (agent-device's three tells): nothing to act
     on; far fewer nodes than the screen before (of 12 or more); or nine in ten nodes as they were."""
     if not any(n.actionable for n in taken.nodes):
         return True
-    if before is None:
+    if before is None or was is None:
         return False
     if len(before.nodes) >= 12 and len(taken.nodes) <= SHRUNK * len(before.nodes):
         return True
-    now, was = _signatures(taken), _signatures(before)
     return sum((now & was).values()) >= UNCHANGED * max(1, sum(now.values()))
 
 
-def _settled_on_a_change(taken: Capture, last: Capture, before: Capture | None) -> bool:
-    """Two looks in a row alike, and not the screen before the action: it changed and settled."""
-    now = _signatures(taken)
-    return now == _signatures(last) and (before is None or now != _signatures(before))
+Signatures = Counter[tuple[Any, ...]]
 
 
-def _signatures(taken: Capture) -> Counter[tuple[Any, ...]]:
+def _signatures(taken: Capture) -> Signatures:
     """agent-device's node signature (depth, type, label, value, id, enabled, selected, hittable),
     with checked and focused, which this tree reads and agent-device's does not: a tap on a checkbox
-    or a field changes the screen in place."""
-    return Counter(
-        (len(n.ancestors()), n.role, n.label, n.value, n.test_id, n.enabled, n.selected, n.hittable)
-        + (n.checked, n.focused)
-        for n in taken.nodes[1:]
-    )
+    or a field changes the screen in place. Depths in one pass, parents before children."""
+    depth = {0: -1}  # the document: its children have no ancestors but it
+    out: Signatures = Counter()
+    for n in taken.nodes[1:]:
+        parent = n.parent_node
+        d = depth[n.position] = depth[parent.position if parent is not None else 0] + 1
+        out[(d, n.role, n.label, n.value, n.test_id, n.enabled, n.selected, n.hittable, n.checked, n.focused)] += 1
+    return out
 
 
 def _read(node: Node, command: str) -> Any:
