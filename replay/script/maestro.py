@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
+from replay.keys import valid_key
 from replay.script.maestro_commands import HANDLERS, Flow
 from replay.script.maestro_select import VARIABLE, Refusal, checked_text, quote
 from replay.script.text import normalize
@@ -163,8 +164,8 @@ class Importer:
 
 
 def _env_name(name: str, at: Y) -> str:
-    if not VARIABLE.fullmatch("${" + name + "}") or not name.isupper() or not name[0].isalpha():
-        raise Refusal(at, f"env {name}: `.ad` variable names are upper case (A-Z, 0-9, _)", hint="rename it")
+    if not valid_key(name):
+        raise Refusal(at, f"env {name}: `.ad` variable names are [A-Z][A-Z0-9_]*, not REPLAY_ or AD_", hint="rename it")
     return name
 
 

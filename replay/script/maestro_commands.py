@@ -8,7 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.script.maestro_select import Refusal, checked_text, point, quote, selector
+from replay.script.maestro_select import VARIABLE, Refusal, checked_text, point, quote, selector
 from replay.script.yaml_safe import Y
 
 MAX_REPEAT = 100  # repeat.times
@@ -328,8 +328,6 @@ def _when(when: Y, imp: Importer) -> bool:
 
 def _static(raw: str, flow: Flow, imp: Importer) -> str | None:
     """A value known at import: a literal, or a variable of the sub-flow or of the config's env."""
-    from replay.script.maestro_select import VARIABLE
-
     m = VARIABLE.fullmatch(raw)
     if m is None:
         return raw

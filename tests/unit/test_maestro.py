@@ -120,6 +120,11 @@ def test_the_config_becomes_the_platform_and_variables_and_the_flow_hooks_are_in
     ]
 
 
+def test_an_env_name_that_cannot_be_an_ad_variable_is_refused_where_it_is_written() -> None:
+    found = refusals("appId: a\nenv:\n  REPLAY_X: 1\n  user: ada\n---\n- back\n")
+    assert [(line, message.split(":")[0]) for line, _, message in found] == [(3, "env REPLAY_X"), (4, "env user")]
+
+
 def test_a_web_flow_imports_to_platform_web() -> None:
     text = import_flow("flow.yaml", "url: https://shop.example\n---\n- launchApp\n- tapOn: Buy\n")
     assert "context platform=web" in text and "open https://shop.example\n" in text
