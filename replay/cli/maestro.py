@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import tempfile
 
 import click
 
@@ -18,10 +17,11 @@ from replay.cli.app import emit, handles_errors, json_option, main
 def import_cmd(flow: str, out: str | None, as_json: bool) -> None:
     """Translate the Maestro flow FLOW (YAML) into an .ad script; refuse what has no .ad form, all at once."""
     from replay.script.maestro import import_flow
+    from replay.session.publish import publish_exclusive
 
     text = import_flow(flow)  # every problem raised together, before anything is written
     target = out or os.path.splitext(flow)[0] + ".ad"
-    write_new(target, text, hint="choose another path with -o, or remove the old script")
+    publish_exclusive(target, text, hint="choose another path with -o, or remove the old script")
     emit(as_json, {"path": target, "lines": text.count("\n")}, f"imported {flow} → {target}")
 
 
@@ -35,23 +35,9 @@ def export_cmd(file: str, fmt: str, out: str | None, as_json: bool) -> None:
     """Write FILE as a Maestro flow where the shapes overlap; refuse the steps Maestro cannot say, all at once."""
     from replay.script.loader import load
     from replay.script.maestro_export import export_flow
+    from replay.session.publish import publish_exclusive
 
     text = export_flow(load(file))
     target = out or os.path.splitext(file)[0] + ".yaml"
-    write_new(target, text, hint="choose another path with -o, or remove the old flow")
+    publish_exclusive(target, text, hint="choose another path with -o, or remove the old flow")
     emit(as_json, {"path": target}, f"exported {file} → {target}")
-
-
-def write_new(target: str, text: str, *, hint: str) -> None:
-    """``text`` at ``target``, whole or not at all, never over an existing file (``TARGET_EXISTS``)."""
-    from replay.files import link_new, refuse_existing
-
-    refuse_existing(target, hint=hint)
-    directory = os.path.dirname(os.path.abspath(target))
-    fd, tmp = tempfile.mkstemp(prefix=".replay-import-", dir=directory)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-            fh.write(text)
-        link_new(tmp, target, hint=hint)
-    finally:
-        os.unlink(tmp)

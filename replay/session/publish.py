@@ -33,15 +33,15 @@ def clear_staging(home: str) -> None:
             os.unlink(os.path.join(directory, leaf))
 
 
-def publish_exclusive(target: str, text: str, home: str | None = None) -> str:
-    """Write ``text`` to ``target`` atomically; refuse (``TARGET_EXISTS``) if it exists.
+def publish_exclusive(target: str, text: str, home: str | None = None, *, hint: str = _TAKEN) -> str:
+    """Write ``text`` to ``target`` atomically; refuse (``TARGET_EXISTS``, with ``hint``) if it exists.
 
     With ``home``, the text is staged under ``$REPLAY_HOME/staging`` (same filesystem: one link
     puts it in place); across filesystems, beside the target as before.
     """
     target = os.path.abspath(target)
     directory = os.path.dirname(target)
-    refuse_existing(target, hint=_TAKEN)
+    refuse_existing(target, hint=hint)
     try:
         os.makedirs(directory, exist_ok=True)
     except OSError as exc:
@@ -59,7 +59,7 @@ def publish_exclusive(target: str, text: str, home: str | None = None) -> str:
                 ) from None
             continue
         try:
-            link_new(tmp, target, hint=_TAKEN)
+            link_new(tmp, target, hint=hint)
             return target
         except OSError as exc:
             if exc.errno != errno.EXDEV or place == directory:
