@@ -193,12 +193,9 @@ def test_devices_lists_what_adb_sees(device_cli: Cli) -> None:
     assert "model:Simulated_Device" in device_cli("devices").stdout
 
 
-def test_the_built_in_healer_heals_the_renamed_button_and_publishes_the_healed_script(
-    device_cli: Cli, android_home: str, adb_socket: str
-) -> None:
-    flow = record(device_cli)
-    on_v3 = Cli(android_home, device_cli.cwd, {"ADB_SERVER_SOCKET": adb_socket, "ANDROID_SERIAL": V3})
-    healed = on_v3("heal", str(flow), "--agent", "builtin", "--timeout", "1000", ok=None)
+def test_the_built_in_healer_heals_the_renamed_button_and_publishes_the_healed_script(device_cli: Cli) -> None:
+    flow = record(device_cli)  # healed on version 3's device, named by --serial (no ANDROID_SERIAL)
+    healed = device_cli("heal", str(flow), "--agent", "builtin", "--timeout", "1000", "--serial", V3, ok=None)
     assert healed.returncode == 5, healed.stdout + healed.stderr  # healed, pending review
     text = (Path(device_cli.cwd) / "flow.healed.ad").read_text()
     assert 'label="Edit delivery address"' in text and 'label="Edit address"' not in text
