@@ -477,3 +477,9 @@ def test_an_element_gone_between_the_look_and_the_act_is_looked_for_and_verified
     fake(s).fail_once["click"] = StaleRef("@e7 is no longer on the page (removed)", hint="snapshot")
     with pytest.raises(pipeline.StepStopped):
         typed(s, "click", "@e7")
+
+
+def test_press_with_a_count_presses_the_key_that_many_times(tmp_path: Path) -> None:
+    s = session(tmp_path, EMPTY)
+    typed(s, "press", "Backspace", "--count", "3")
+    assert [c for c in fake(s).calls if c[0] == "keyboard"] == [("keyboard", "press", "Backspace")] * 3
