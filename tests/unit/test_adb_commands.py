@@ -4,6 +4,8 @@ word for word, and what it reads back from adb's answers."""
 
 from __future__ import annotations
 
+import asyncio
+import os
 from pathlib import Path
 
 import pytest
@@ -87,19 +89,52 @@ def test_only_transport_hiccups_are_worth_a_retry() -> None:
     assert not adb.transient(adb.Result(0, b"ok", ""))
 
 
-def test_an_adb_command_past_its_deadline_is_killed_and_said_to_have_timed_out(tmp_path: Path) -> None:
-    import asyncio
+@pytest.fixture(params=["pidfd", "thread"])
+def watcher(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """The transport's two ways of waiting for a command: the event loop watching its pipes and its
+    pidfd (Linux), and a worker thread (where there are no pidfds: macOS)."""
+    if request.param == "thread":
+        monkeypatch.delattr(os, "pidfd_open", raising=False)
+    return str(request.param)
 
-    slow = tmp_path / "adb"
-    slow.write_text("#!/bin/sh\nexec sleep 30\n")
-    slow.chmod(0o755)
-    result = asyncio.run(SubprocessAdb("emulator-5554", binary=str(slow)).run(["shell", "true"], 0.2))
+
+def _fake_adb(tmp_path: Path, body: str) -> str:
+    fake = tmp_path / "adb"
+    fake.write_text(f"#!/bin/sh\n{body}\n")
+    fake.chmod(0o755)
+    return str(fake)
+
+
+def test_an_adb_command_gives_back_its_exit_code_stdout_and_stderr(tmp_path: Path, watcher: str) -> None:
+    fake = _fake_adb(tmp_path, 'head -c 200000 /dev/zero; echo "said $*" >&2; exit 3')
+    result = asyncio.run(SubprocessAdb("emulator-5554", binary=fake).run(["shell", "true"], 5))
+    assert (result.code, result.out, result.err) == (3, bytes(200000), "said -s emulator-5554 shell true\n")
+
+
+def test_an_adb_command_past_its_deadline_is_killed_and_said_to_have_timed_out(tmp_path: Path, watcher: str) -> None:
+    slow = _fake_adb(tmp_path, "exec sleep 30")
+    result = asyncio.run(SubprocessAdb("emulator-5554", binary=slow).run(["shell", "true"], 0.2))
     assert (result.code, result.err) == (124, "timed out after 0.2 s")
 
 
-def test_a_missing_adb_binary_is_said_with_how_to_install_it(tmp_path: Path) -> None:
-    import asyncio
+def test_an_adb_command_whose_step_is_cancelled_is_killed_and_reaped(tmp_path: Path) -> None:
+    pids = tmp_path / "pid"
+    slow = _fake_adb(tmp_path, f"echo $$ > {pids}; exec sleep 30")
 
+    async def cancelled() -> None:
+        command = asyncio.create_task(SubprocessAdb("emulator-5554", binary=slow).run(["shell", "true"], 30))
+        while not pids.exists() or not pids.read_text().strip():
+            await asyncio.sleep(0.01)
+        command.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await command
+
+    asyncio.run(cancelled())
+    with pytest.raises(ChildProcessError):  # reaped: not a child of ours any more (no zombie left)
+        os.waitpid(int(pids.read_text()), os.WNOHANG)
+
+
+def test_a_missing_adb_binary_is_said_with_how_to_install_it(tmp_path: Path, watcher: str) -> None:
     with pytest.raises(BrowserUnavailable, match="is not installed") as err:
         asyncio.run(SubprocessAdb("emulator-5554", binary=str(tmp_path / "no-adb")).run(["shell", "true"], 1))
     assert "apt-get install adb" in (err.value.hint or "")

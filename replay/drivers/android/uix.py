@@ -133,16 +133,17 @@ def _add(node: Any, parent: Any, count: list[int], screen: tuple[float, float], 
     only; ``row``: a child of a list (its rows are what tells their look-alike buttons apart). Returns
     the subtree's texts in order (enough of them for ``MAX_TEXT``): a node's text is its own and its
     descendants', gathered on the way back up (one pass over the dump)."""
-    if node.get("visible-to-user") == "false":
+    a = dict(node.attrib)  # read once: an lxml attribute lookup costs more than a dict's
+    if a.get("visible-to-user") == "false":
         return []  # off screen, or hidden: agent-device drops it too
-    fields = _fields(node, screen)
+    fields = _fields(a, screen)
     kept = parent
     element = None
-    if row or _kept(node, fields):
+    if row or _kept(a, fields):
         fields["i"] = str(count[0])
         count[0] += 1
         element = kept = etree.SubElement(parent, "node", fields)
-    own = _own_text(node)
+    own = _own_text(a)
     parts, size = ([own], len(own) + 1) if own else ([], 0)
     listing = bool(int(fields["f"]) & F_SCROLLABLE)
     for child in node:
@@ -160,29 +161,28 @@ def _add(node: Any, parent: Any, count: list[int], screen: tuple[float, float], 
     return parts
 
 
-def _own_text(node: Any) -> str | None:
+def _own_text(a: dict[str, str]) -> str | None:
     """What a node says itself: its text (not a password field's), else its content description."""
-    return (normalize(node.get("text")) if node.get("password") != "true" else None) or normalize(
-        node.get("content-desc")
-    )
+    return (normalize(a.get("text")) if a.get("password") != "true" else None) or normalize(a.get("content-desc"))
 
 
-def _kept(node: Any, fields: dict[str, str]) -> bool:
+def _kept(a: dict[str, str], fields: dict[str, str]) -> bool:
     """A node that can be named or acted on; a layout (``*Layout``, ``ViewGroup``, ``View``) only with
     a name or an action: its id alone (``text_frame``) says how the screen is built, not what it is."""
     if int(fields["f"]) & (F_ACTIONABLE | F_SCROLLABLE) or fields.get("label"):
         return True
     role = fields["role"]
     layout = "layout" in role or role in ("viewgroup", "view", "generic")
-    return not layout and bool(fields.get("id") or normalize(node.get("text")))
+    return not layout and bool(fields.get("id") or normalize(a.get("text")))
 
 
-def _fields(node: Any, screen: tuple[float, float]) -> dict[str, str]:
-    klass = node.get("class") or ""
-    x, y, w, h = bounds_of(node.get("bounds"))
-    flag = lambda name: node.get(name) == "true"  # noqa: E731 - the dump's booleans
-    text = normalize(node.get("text")) if not flag("password") else None  # what was typed stays out
-    desc = normalize(node.get("content-desc"))
+def _fields(a: dict[str, str], screen: tuple[float, float]) -> dict[str, str]:
+    """A dump node's attributes ``a`` as the tree's fields."""
+    klass = a.get("class") or ""
+    x, y, w, h = bounds_of(a.get("bounds"))
+    flag = lambda name: a.get(name) == "true"  # noqa: E731 - the dump's booleans
+    text = normalize(a.get("text")) if not flag("password") else None  # what was typed stays out
+    desc = normalize(a.get("content-desc"))
     short = role_of(klass)
     editable = any(c in short for c in _EDIT_CLASSES) and flag("enabled")
     scrollable = flag("scrollable") or any(c in short for c in _SCROLL_CLASSES)
@@ -199,11 +199,11 @@ def _fields(node: Any, screen: tuple[float, float]) -> dict[str, str]:
     label = text or desc
     if label:
         fields["label"] = label
-    if node.get("resource-id"):
-        fields["id"] = str(node.get("resource-id"))
-    if node.get("text") is not None:
-        fields["value"] = (PASSWORD_MASK if node.get("text") else "") if flag("password") else text or ""
-    hint = normalize(node.get("hint"))
+    if a.get("resource-id"):
+        fields["id"] = a["resource-id"]
+    if a.get("text") is not None:
+        fields["value"] = (PASSWORD_MASK if a["text"] else "") if flag("password") else text or ""
+    hint = normalize(a.get("hint"))
     if hint:
         fields["placeholder"] = hint
     return fields
