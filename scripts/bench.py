@@ -982,14 +982,17 @@ def print_scaling(rows: list[tuple[int, int, float, float, float, float]]) -> No
 FLAT_MS = 2.0
 
 
+ANDROID_PAIRS = 15  # a run is ~0.5 s and this machine's noise is ±30 % a round: more rounds, a steadier median
+
+
 def print_android() -> None:
     from bench_android import bench_android
 
-    r = bench_android(PAIRS)
+    r = bench_android(ANDROID_PAIRS)
     times, steps = r["times"], r["steps"]
     print(
         f"## An Android flow on the simulator through Debian's adb: {steps} steps ({r['calls']} adb calls), "
-        f"{PAIRS} alternating rounds\n"
+        f"{ANDROID_PAIRS} alternating rounds\n"
     )
     print("| side | median (ms) | per step (ms) | ratio to raw adb (median of per-round ratios, min–max) |")
     print("|---|---:|---:|---|")

@@ -11,7 +11,7 @@ import json
 import os
 import time
 from collections.abc import Callable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from enum import StrEnum
 
 from replay.errors import CannotWrite, InvalidArgs
@@ -96,7 +96,8 @@ class Journal:
         An entry that cannot be written raises, and the caller sends nothing.
         """
         try:
-            data = (json.dumps(asdict(entry), ensure_ascii=False) + "\n").encode("utf-8")
+            # the fields are flat (strings, numbers): written as they are, without asdict's deep copy
+            data = (json.dumps(vars(entry), ensure_ascii=False) + "\n").encode("utf-8")
         except UnicodeEncodeError as exc:
             bad = exc.object[exc.start : exc.end] if isinstance(exc.object, str) else ""
             raise InvalidArgs(

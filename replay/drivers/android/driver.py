@@ -51,6 +51,7 @@ class AndroidDriver:
         self._latest_at: float | None = None  # when, if nothing was sent to the device since
         self._moved: tuple[float, Capture | None] | None = None  # when an action moved the screen, from what
         self._size: tuple[int, int] | None = None  # the screen's size in px, once asked
+        self._signatures: tuple[Capture, Signatures] | None = None  # the last capture's, for the next settle
 
     # looking ------------------------------------------------------------------------------------
 
@@ -69,10 +70,10 @@ class AndroidDriver:
         moved, self._moved = self._moved, None
         if moved is not None and self.clock.now() - moved[0] <= SETTLE_WINDOW_S:
             before = moved[1]
-            was = _signatures(before) if before is not None else None  # once: every look compares to it
+            was = self._signed(before) if before is not None else None  # once: every look compares to it
             started, last = self.clock.now(), None
             for pause in SETTLE_PAUSES_S:
-                now = _signatures(taken)
+                now = self._signed(taken)
                 if not _suspect(taken, now, before, was) or self.clock.now() - started + pause > SETTLE_DEADLINE_S:
                     break
                 if now == last and now != was:
@@ -81,6 +82,12 @@ class AndroidDriver:
                 last, taken = now, parse_dump(await self._dump(), generation=generation)
         self._latest, self._latest_at = taken, self.clock.now()
         return taken
+
+    def _signed(self, taken: Capture) -> Signatures:
+        """``taken``'s node signatures; the last capture's kept (it is the next settle's screen before)."""
+        if self._signatures is None or self._signatures[0] is not taken:
+            self._signatures = (taken, _signatures(taken))
+        return self._signatures[1]
 
     def _moving(self, before: Capture | None) -> None:
         """The screen is about to move (a tap, a key, an app started): the next look waits for it."""

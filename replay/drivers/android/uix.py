@@ -133,19 +133,19 @@ def _add(node: Any, parent: Any, count: list[int], screen: tuple[float, float], 
     only; ``row``: a child of a list (its rows are what tells their look-alike buttons apart). Returns
     the subtree's texts in order (enough of them for ``MAX_TEXT``): a node's text is its own and its
     descendants', gathered on the way back up (one pass over the dump)."""
-    a = dict(node.attrib)  # read once: an lxml attribute lookup costs more than a dict's
+    a = dict(node.items())  # read once: an lxml attribute lookup costs more than a dict's
     if a.get("visible-to-user") == "false":
         return []  # off screen, or hidden: agent-device drops it too
-    fields = _fields(a, screen)
+    fields, flags = _fields(a, screen)
     kept = parent
     element = None
-    if row or _kept(a, fields):
+    if row or _kept(fields, flags):
         fields["i"] = str(count[0])
         count[0] += 1
         element = kept = etree.SubElement(parent, "node", fields)
-    own = _own_text(a)
+    own = fields.get("label")  # what the node says itself: its text (not a password's), else its description
     parts, size = ([own], len(own) + 1) if own else ([], 0)
-    listing = bool(int(fields["f"]) & F_SCROLLABLE)
+    listing = bool(flags & F_SCROLLABLE)
     for child in node:
         if child.tag == "node":
             below = _add(child, kept, count, screen, row=listing)
@@ -154,59 +154,57 @@ def _add(node: Any, parent: Any, count: list[int], screen: tuple[float, float], 
                     break
                 parts.append(part)
                 size += len(part) + 1
-    if element is not None:
+    if element is not None and parts:
         content = normalize(" ".join(parts)[:MAX_TEXT])
         if content:
             element.set("text", content)
     return parts
 
 
-def _own_text(a: dict[str, str]) -> str | None:
-    """What a node says itself: its text (not a password field's), else its content description."""
-    return (normalize(a.get("text")) if a.get("password") != "true" else None) or normalize(a.get("content-desc"))
-
-
-def _kept(a: dict[str, str], fields: dict[str, str]) -> bool:
+def _kept(fields: dict[str, str], flags: int) -> bool:
     """A node that can be named or acted on; a layout (``*Layout``, ``ViewGroup``, ``View``) only with
     a name or an action: its id alone (``text_frame``) says how the screen is built, not what it is."""
-    if int(fields["f"]) & (F_ACTIONABLE | F_SCROLLABLE) or fields.get("label"):
+    if flags & (F_ACTIONABLE | F_SCROLLABLE) or "label" in fields:
         return True
     role = fields["role"]
     layout = "layout" in role or role in ("viewgroup", "view", "generic")
-    return not layout and bool(fields.get("id") or normalize(a.get("text")))
+    return not layout and bool("id" in fields or fields.get("value"))
 
 
-def _fields(a: dict[str, str], screen: tuple[float, float]) -> dict[str, str]:
-    """A dump node's attributes ``a`` as the tree's fields."""
+def _fields(a: dict[str, str], screen: tuple[float, float]) -> tuple[dict[str, str], int]:
+    """A dump node's attributes ``a`` as the tree's fields, and its flags."""
     klass = a.get("class") or ""
-    x, y, w, h = bounds_of(a.get("bounds"))
-    flag = lambda name: a.get(name) == "true"  # noqa: E731 - the dump's booleans
-    text = normalize(a.get("text")) if not flag("password") else None  # what was typed stays out
-    desc = normalize(a.get("content-desc"))
+    m = _BOUNDS.fullmatch((a.get("bounds") or "").strip())
+    left, top, right, bottom = map(int, m.groups()) if m is not None else (0, 0, 0, 0)
+    x, y, w, h = left, top, max(0, right - left), max(0, bottom - top)
+    on = {k for k, v in a.items() if v == "true"}  # the dump's booleans
+    password = "password" in on
+    raw = a.get("text")
+    text = normalize(raw) if not password else None  # what was typed stays out
     short = role_of(klass)
-    editable = any(c in short for c in _EDIT_CLASSES) and flag("enabled")
-    scrollable = flag("scrollable") or any(c in short for c in _SCROLL_CLASSES)
-    actionable = flag("clickable") or flag("long-clickable") or flag("checkable") or editable
+    enabled = "enabled" in on
+    editable = enabled and any(c in short for c in _EDIT_CLASSES)
+    scrollable = "scrollable" in on or any(c in short for c in _SCROLL_CLASSES)
+    actionable = editable or "clickable" in on or "long-clickable" in on or "checkable" in on
     visible = w > 0 and h > 0 and x < screen[0] and y < screen[1] and x + w > 0 and y + h > 0
-    cx, cy = x + w / 2, y + h / 2
-    on_screen = 0 <= cx < screen[0] and 0 <= cy < screen[1]
-    flags = (F_VISIBLE if visible else 0) | (F_ENABLED if flag("enabled") else 0)
-    flags |= (F_EDITABLE if editable else 0) | (F_CHECKED if flag("checked") else 0)
-    flags |= (F_SELECTED if flag("selected") else 0) | (F_FOCUSED if flag("focused") else 0)
-    flags |= (F_SCROLLABLE if scrollable else 0) | (F_ACTIONABLE if actionable else 0)
-    flags |= F_HITTABLE if actionable and visible and flag("enabled") and on_screen else 0
-    fields = {"role": short, "tag": klass, "x": _n(x), "y": _n(y), "w": _n(w), "h": _n(h), "f": str(flags)}
-    label = text or desc
+    on_screen = 0 <= x + w / 2 < screen[0] and 0 <= y + h / 2 < screen[1]
+    flags = (F_VISIBLE if visible else 0) | (F_ENABLED if enabled else 0) | (F_EDITABLE if editable else 0)
+    flags |= (F_CHECKED if "checked" in on else 0) | (F_SELECTED if "selected" in on else 0)
+    flags |= (F_FOCUSED if "focused" in on else 0) | (F_SCROLLABLE if scrollable else 0)
+    flags |= F_ACTIONABLE if actionable else 0
+    flags |= F_HITTABLE if actionable and visible and enabled and on_screen else 0
+    fields = {"role": short, "tag": klass, "x": str(x), "y": str(y), "w": str(w), "h": str(h), "f": str(flags)}
+    label = text or normalize(a.get("content-desc"))
     if label:
         fields["label"] = label
     if a.get("resource-id"):
         fields["id"] = a["resource-id"]
-    if a.get("text") is not None:
-        fields["value"] = (PASSWORD_MASK if a["text"] else "") if flag("password") else text or ""
+    if raw is not None:
+        fields["value"] = (PASSWORD_MASK if raw else "") if password else text or ""
     hint = normalize(a.get("hint"))
     if hint:
         fields["placeholder"] = hint
-    return fields
+    return fields, flags
 
 
 def _n(v: float) -> str:
