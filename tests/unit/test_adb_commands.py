@@ -91,8 +91,8 @@ def test_only_transport_hiccups_are_worth_a_retry() -> None:
 
 @pytest.fixture(params=["pidfd", "thread"])
 def watcher(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
-    """The transport's two ways of waiting for a command: the event loop watching its pipes and its
-    pidfd (Linux), and a worker thread (where there are no pidfds: macOS)."""
+    """The transport's two ways of running a command: spawned, its output in memory files and its end
+    watched by the event loop (a pidfd: Linux), and ``subprocess.run`` in a worker thread (macOS)."""
     if request.param == "thread":
         monkeypatch.delattr(os, "pidfd_open", raising=False)
     return str(request.param)
@@ -132,6 +132,13 @@ def test_an_adb_command_whose_step_is_cancelled_is_killed_and_reaped(tmp_path: P
     asyncio.run(cancelled())
     with pytest.raises(ChildProcessError):  # reaped: not a child of ours any more (no zombie left)
         os.waitpid(int(pids.read_text()), os.WNOHANG)
+
+
+def test_an_adb_binary_that_cannot_be_run_is_said(tmp_path: Path, watcher: str) -> None:
+    fake = _fake_adb(tmp_path, "true")
+    os.chmod(fake, 0o644)
+    with pytest.raises(BrowserUnavailable, match="cannot be run: Permission denied"):
+        asyncio.run(SubprocessAdb("emulator-5554", binary=fake).run(["shell", "true"], 1))
 
 
 def test_a_missing_adb_binary_is_said_with_how_to_install_it(tmp_path: Path, watcher: str) -> None:
