@@ -71,7 +71,8 @@ class Audit:
     def report(self, *, flow: str, status: str, healed: str | None, acceptance: str) -> str:
         """Write ``heal-report.md``: status, the fixed round lines, the healed script's diff, acceptance."""
         lines = [f"# Heal report: {os.path.basename(flow)}", "", f"Status: **{status}**", ""]
-        lines += ["## Rounds", ""] + ([f"- {r.report_line()}" for r in self.rounds] or ["- none: no drift"]) + [""]
+        none = "- none: no drift" if status == "clean" else "- none: nothing was tried (see Acceptance)"
+        lines += ["## Rounds", ""] + ([f"- {r.report_line()}" for r in self.rounds] or [none]) + [""]
         if healed and os.path.exists(healed):
             lines += ["## Healed script", "", "```diff", script_diff(flow, healed), "```", ""]
         lines += ["## Acceptance", "", acceptance, ""]

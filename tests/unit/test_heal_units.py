@@ -10,7 +10,7 @@ from pathlib import Path
 
 from replay.engine.healer import decide
 from replay.heal.agent import Ledger, request, run_turn
-from replay.heal.audit import Round
+from replay.heal.audit import Audit, Round
 from replay.script.evidence import Ancestor, Rect, TargetEvidence
 
 from .treebuild import N, capture
@@ -124,6 +124,17 @@ def test_a_report_line_is_the_fixed_human_form() -> None:
     r = Round("f.ad[step 7] repair 1/2", 1, 2, "RETRY", "state-repair", "selector-miss", 7, "why", "what", "resolved")
     assert r.report_line() == "[Repair - RETRY] step 7: why → what — resolved"
     assert Round(**{**r.__dict__, "outcome": "unresolved"}).report_line().endswith("— escalated")
+
+
+def test_a_report_without_rounds_says_no_drift_only_when_the_flow_was_clean(tmp_path: Path) -> None:
+    flow = str(tmp_path / "f.ad")
+    audit = Audit(str(tmp_path / "heal"))
+    clean = Path(audit.report(flow=flow, status="clean", healed=None, acceptance="not needed: no drift")).read_text()
+    assert "- none: no drift" in clean
+    stopped = audit.report(flow=flow, status="escalated", healed=None, acceptance="not run: a different screen")
+    text = Path(stopped).read_text()
+    assert "no drift" not in text and "- none: nothing was tried (see Acceptance)" in text
+    assert "not run: a different screen" in text
 
 
 def test_an_agents_notes_never_repeat_a_value_given_with_e() -> None:
