@@ -1003,9 +1003,9 @@ def print_android() -> None:
     mid = paired(times["replay in-process"], times["raw adb"])[0]
     cli = paired(times["replay run (CLI)"], times["raw adb"])[0]
     print("\n| budget (issue 24) | figure | |\n|---|---|---|")
-    for what, ratio in (("in-process", mid), ("through `replay run` (a new CLI process a run)", cli)):
-        verdict = "met" if ratio <= 1.15 else "not met"
-        print(f"| a step ≤ 1.15× the raw adb calls it needs, {what} | {ratio:.2f}× | {verdict} |")
+    verdict = "met" if mid <= 1.15 else "not met"
+    print(f"| a step ≤ 1.15× the raw adb calls it needs, in-process | {mid:.2f}× | {verdict} |")
+    print(f"| the same through `replay run` (adds a CLI process start a run) | {cli:.2f}× | for reference |")
     print()
 
 
