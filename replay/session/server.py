@@ -106,6 +106,10 @@ async def _serve_connection(service: Service, reader: asyncio.StreamReader, writ
             try:
                 line = early if early == b"\n" else early + await reader.readline()
                 early = b""
+            except asyncio.CancelledError:
+                # the daemon stops while this client sends nothing: end the connection, quietly (a
+                # cancelled connection task makes Python 3.11's stream protocol log a traceback, gh-113538)
+                return
             except ValueError:  # longer than MAX_MESSAGE: answer, then drop the connection
                 too_big = InvalidArgs(f"the request is over {MAX_MESSAGE // (1024 * 1024)} MiB", hint="pass less text")
                 writer.write(json.dumps({"ok": False, "error": too_big.to_dict()}).encode("utf-8") + b"\n")

@@ -165,6 +165,20 @@ def test_daemon_stop_returns_once_the_daemon_has_exited(cli: Cli, home: str, web
     assert not pid_alive(pid)
 
 
+def test_a_daemon_stopped_while_a_client_stays_connected_logs_no_traceback(cli: Cli, home: str, web: str) -> None:
+    import socket
+
+    cli("open", f"{web}/shop/index.html")
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as idle:  # connected, asking nothing
+        idle.connect(str(Path(home) / "daemon.sock"))
+        idle.sendall(json.dumps({"op": "ping"}).encode("utf-8") + b"\n")
+        assert json.loads(idle.makefile("rb").readline())["ok"] is True
+        pid = daemon_pid(home)
+        assert cli("daemon", "stop").returncode == 0
+        assert wait_until(lambda: not pid_alive(pid), timeout=10)
+    assert "Traceback" not in (Path(home) / "daemon.log").read_text()
+
+
 def test_one_connection_carries_several_requests_each_answered(cli: Cli, home: str, web: str) -> None:
     import socket
 
