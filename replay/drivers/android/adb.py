@@ -127,7 +127,12 @@ async def _exit_of(loop: asyncio.AbstractEventLoop, pid: int, timeout_s: float) 
     is cancelled or runs past ``timeout_s``. Reaped either way."""
     pidfd = os.pidfd_open(pid)
     ended = loop.create_future()
-    loop.add_reader(pidfd, ended.set_result, None)
+
+    def exited() -> None:  # the pidfd stays readable until removed: the loop may say so twice
+        if not ended.done():
+            ended.set_result(None)
+
+    loop.add_reader(pidfd, exited)
     try:
         async with asyncio.timeout(timeout_s):
             await ended
