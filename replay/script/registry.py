@@ -10,60 +10,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from replay.script.declare import *  # the declaration types and kinds, named here too
-from replay.script.declare import (
-    GLOBAL_FLAGS as GLOBAL_FLAGS,
-)
-from replay.script.declare import (
-    INT as INT,
-)
-from replay.script.declare import (
-    KEY as KEY,
-)
-from replay.script.declare import (  # noqa: F401 - the declarations, named here too
-    KEYWORD as KEYWORD,
-)
-from replay.script.declare import (
-    NUMBER as NUMBER,
-)
-from replay.script.declare import (
-    PHASE_ACT as PHASE_ACT,
-)
-from replay.script.declare import (
-    PHASE_NONE as PHASE_NONE,
-)
-from replay.script.declare import (
-    PHASE_READ as PHASE_READ,
-)
-from replay.script.declare import (
-    PHASE_WAIT as PHASE_WAIT,
-)
-from replay.script.declare import (
-    RAW as RAW,
-)
-from replay.script.declare import (
-    TARGET as TARGET,
-)
-from replay.script.declare import (
-    TARGET_REST as TARGET_REST,
-)
-from replay.script.declare import (
-    TEXT as TEXT,
-)
-from replay.script.declare import (
-    URL as URL,
-)
-from replay.script.declare import (
-    Command as Command,
-)
-from replay.script.declare import (
-    Flag as Flag,
-)
-from replay.script.declare import (
-    Form as Form,
-)
-from replay.script.declare import (
-    Param as Param,
-)
 from replay.script.foreign import ANDROID as ANDROID  # (the platforms: declared with the commands)
 from replay.script.foreign import FOREIGN
 from replay.script.foreign import PLATFORMS as PLATFORMS
