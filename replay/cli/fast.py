@@ -27,6 +27,8 @@ FAST_COMMANDS = frozenset(
         "hover",
         "is",
         "keyboard",
+        "long-press",
+        "longpress",
         "press",
         "reload",
         "screenshot",

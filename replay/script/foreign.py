@@ -10,8 +10,6 @@ PLATFORMS = (WEB, ANDROID)
 
 FOREIGN: dict[str, tuple[str, ...]] = {
     "app-switcher": (ANDROID,),
-    "longpress": (ANDROID,),
-    "long-press": (ANDROID,),
     "focus": (ANDROID,),
     "scrollintoview": (ANDROID,),
     "react-native": (),

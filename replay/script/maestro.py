@@ -26,7 +26,6 @@ REFUSED = {
     "runScript": "JavaScript does not run in replay",
     "evalScript": "JavaScript does not run in replay",
     "assertTrue": "a JavaScript condition: JavaScript does not run in replay",
-    "longPressOn": "replay has no long press yet",
     "copyTextFrom": "replay has no clipboard",
     "pasteText": "replay has no clipboard",
     "setClipboard": "replay has no clipboard",

@@ -14,6 +14,8 @@ from replay.script.yaml_safe import Y
 MAX_REPEAT = 100  # repeat.times
 WAIT_MS = 17_000  # Maestro's assertVisible waits this long
 SCROLLS = 10  # scrollUntilVisible: scrolls at most
+LONG_PRESS_MS = 3000  # how long Maestro's longPressOn holds (../shared/research/maestro.md)
+LONG_PRESS = ("long-press", "longpress")  # replay's command, and agent-device's older spelling
 KEYS = {"enter": "press Enter", "backspace": "press Backspace", "home": "home", "back": "back"}
 SWIPES = {  # Maestro's swipe directions, as start → end points of the screen
     "LEFT": ("90%", "50%", "10%", "50%"),
@@ -127,6 +129,15 @@ def tap_on(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
         return
     notes: list[str] = []
     imp.emit(item, f"{verb} {_target(item, arg, name, notes)}", flow, notes)
+
+
+@handles("longPressOn")
+def long_press_on(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
+    if arg is None or not arg.is_map or set(arg.value) != {"point"}:
+        at = arg if arg is not None and arg.is_map else item
+        raise Refusal(at, "longPressOn: only a point imports (replay's long-press takes X Y, not an element)")
+    x, y = point(arg.value["point"])
+    imp.emit(item, f"long-press {x} {y} {LONG_PRESS_MS}", flow)
 
 
 @handles("inputText")

@@ -12,7 +12,7 @@ import re
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
 from replay.script.ast import Action, Script
-from replay.script.maestro_commands import SWIPES, WAIT_MS
+from replay.script.maestro_commands import LONG_PRESS, SWIPES, WAIT_MS
 from replay.script.selector import Alternative, Selector, Term
 
 ID_SUFFIX = re.compile(r"^/(.+)\$$")  # id~="/X$": the part after the last / (what import writes)
@@ -85,9 +85,10 @@ def _command(action: Action, platform: str, app: str | None) -> tuple[str | None
         return f"- inputText: {_scalar(str(action.param('text')))}", None
     if name == "press" and form == "key":
         return _press(action), None
-    if name == "press" and form == "point":
+    if (name == "press" or name in LONG_PRESS) and form == "point":
         at = f"{action.param('x')},{action.param('y')}"
-        return f"- tapOn:\n    point: {_scalar(at)}", None
+        verb = "tapOn" if name == "press" else "longPressOn"  # (Maestro holds a long press as it sees fit)
+        return f"- {verb}:\n    point: {_scalar(at)}", None
     if name in ("back", "home"):
         return ("- back" if name == "back" else "- pressKey: Home"), None
     if name == "keyboard" and form == "dismiss":

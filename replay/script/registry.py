@@ -187,6 +187,15 @@ _add(
         platforms=(ANDROID,),
     )
 )
+for _name, _said in (("long-press", ""), ("longpress", " (agent-device's older spelling of long-press)")):
+    _add(
+        Command(
+            _name,
+            f"Long-press at X Y (device px or %) for MS, 800 by default{_said}.",
+            (Form("point", (Param("x", COORD), Param("y", COORD), Param("ms", INT, optional=True)), op="device"),),
+            platforms=(ANDROID,),
+        )
+    )
 _add(
     Command(
         "keyboard",

@@ -158,6 +158,22 @@ def test_agent_devices_maestro_example_flow_imports_and_runs_on_the_simulator(
     assert suite.returncode == 0 and "1 passed" in suite.stdout, suite.stdout + suite.stderr
 
 
+def test_a_long_press_in_a_script_reaches_the_device_and_opens_what_the_view_holds(device_cli: Cli) -> None:
+    script = Path(device_cli.cwd) / "hold.ad"
+    script.write_text(
+        "context platform=android\n"
+        f"open {PACKAGE} --relaunch\n"
+        'click label="Sign in"\n'
+        'click label="Open" at=1\n'
+        'click label="Edit address"\n'
+        'click label="Save"\n'
+        "long-press 540 160\n"  # "Address saved": held, it offers to copy the address
+        'is visible label="Copy address"\n'
+    )
+    ran = device_cli("run", str(script), "--serial", V1, ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
 def test_a_maestro_flow_that_scrolls_until_a_row_shows_imports_and_runs(
     device_cli: Cli, android_home: str, adb_socket: str
 ) -> None:

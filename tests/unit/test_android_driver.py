@@ -141,6 +141,18 @@ def test_swipe_sends_agent_devices_swipes_with_count_pause_and_pattern() -> None
     assert driver.clock.slept == pytest.approx(0.4)  # type: ignore[attr-defined] - two pauses of 200 ms
 
 
+def test_long_press_holds_still_at_the_point_for_its_ms_800_by_default() -> None:
+    device, driver = opened()
+    sent = len(device.log)
+    run(driver.device("long-press", {"x": "100", "y": "200"}))
+    run(driver.device("longpress", {"x": "50%", "y": "25%", "ms": "1500"}))  # agent-device's older spelling
+    assert device.log[sent:] == [
+        ["shell", "input", "swipe", "100", "200", "100", "200", "800"],
+        ["shell", "wm", "size"],
+        ["shell", "input", "swipe", "540", "600", "540", "600", "1500"],
+    ]
+
+
 def test_keyboard_dismiss_presses_escape_only_while_the_keyboard_shows() -> None:
     device, driver = opened()
     email = next(n for n in run(driver.capture(1)).nodes if n.test_id == shop_app.rid("email"))

@@ -215,7 +215,8 @@ class AndroidDriver:
         await self._run(adb.keyevent(direction), direction)
 
     async def device(self, command: str, params: dict[str, Any]) -> str | None:
-        """``swipe`` (agent-device's count, pause and pattern), ``keyboard status|dismiss``, ``appstate``."""
+        """``swipe`` (agent-device's count, pause and pattern), ``press X Y``, ``long-press X Y [MS]``,
+        ``keyboard status|dismiss``, ``appstate``."""
         if command == "swipe":
             await self._swipe(params)
             return None
@@ -223,6 +224,11 @@ class AndroidDriver:
             self._moving(self._latest)
             x, y = await self._point(params["x"], params["y"])
             await self._run(adb.tap(x, y), "press")
+            return None
+        if command in ("long-press", "longpress"):  # agent-device's long-press X Y [MS]
+            self._moving(self._latest)
+            x, y = await self._point(params["x"], params["y"])
+            await self._run(adb.long_press(x, y, int(params.get("ms") or adb.LONG_PRESS_MS)), "long-press")
             return None
         if command == "appstate":
             shown = adb.focused_app((await self._run(adb.windows(), "appstate")).text)
