@@ -78,3 +78,16 @@ def test_command_shaped_noise_yields_a_script_or_our_own_errors(lines: list[tupl
     if script is not None:
         # whatever parses must also write and parse back equal
         assert parse(format_script(script), "fuzz.ad").items == script.items
+
+
+def test_coordinates_are_written_bare_and_parse_back_to_the_same_steps() -> None:
+    text = (
+        "context platform=android\n"
+        "press 540 50%\n"
+        "long-press 100 200 1500\n"
+        "longpress 10% 20%\n"
+        "swipe 540 1800 540 600 300\n"
+    )
+    written = format_script(parse(text))
+    assert written.splitlines()[1:] == text.splitlines()[1:]  # as typed: bare, so press X Y stays a point
+    assert parse(written) == parse(text)
