@@ -20,6 +20,7 @@ __all__ = [
     "KEY",
     "URL",
     "RAW",
+    "BARE",
     "PHASE_ACT",
     "PHASE_WAIT",
     "PHASE_READ",
@@ -43,6 +44,7 @@ COORD = "coord"  # a screen coordinate: device px, or a percentage of the screen
 KEY = "key"  # a key or chord: Enter, Tab, Control+A
 URL = "url"  # a URL or app name
 RAW = "raw"  # all remaining tokens, kept verbatim (foreign commands)
+BARE = (KEYWORD, CHOICE, INT, NUMBER, COORD, KEY)  # read from one bare token: written back as it is
 
 # Verification phases
 PHASE_ACT = "act"  # resolve + verify identity + act

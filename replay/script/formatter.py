@@ -9,20 +9,7 @@ from __future__ import annotations
 from replay.errors import InvalidArgs, Location
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Annotation, Blank, Comment, Context, Env, Item, Script, Target
-from replay.script.registry import (
-    CHOICE,
-    COORD,
-    INT,
-    KEY,
-    KEYWORD,
-    NUMBER,
-    RAW,
-    REGISTRY,
-    TARGET,
-    TARGET_REST,
-    URL,
-    Command,
-)
+from replay.script.registry import BARE, RAW, REGISTRY, TARGET, TARGET_REST, URL, Command
 from replay.script.selector import format_selector
 from replay.script.tokens import json_quote, quote, tokenize
 
@@ -87,10 +74,7 @@ def format_action(action: Action) -> str:
         elif p.kind in (TARGET, TARGET_REST):
             assert isinstance(value, Target)
             parts.append(format_target(value, rest=p.kind == TARGET_REST))
-        elif p.kind in (KEYWORD, CHOICE):
-            parts.append(str(value))
-        elif p.kind in (INT, NUMBER, KEY, COORD):
-            # these come from one bare token (keyword-like), so the raw text reads back as is
+        elif p.kind in BARE:  # one bare token when read: its text reads back as is
             parts.append(str(value))
         elif p.kind == URL:
             parts.append(quote(str(value)))
