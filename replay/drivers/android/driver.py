@@ -220,15 +220,11 @@ class AndroidDriver:
         if command == "swipe":
             await self._swipe(params)
             return None
-        if command == "press":  # agent-device's press X Y: a tap at a point of the screen
+        if command in ("press", "long-press", "longpress"):  # agent-device's press X Y, long-press X Y [MS]
             self._moving(self._latest)
             x, y = await self._point(params["x"], params["y"])
-            await self._run(adb.tap(x, y), "press")
-            return None
-        if command in ("long-press", "longpress"):  # agent-device's long-press X Y [MS]
-            self._moving(self._latest)
-            x, y = await self._point(params["x"], params["y"])
-            await self._run(adb.long_press(x, y, int(params.get("ms") or adb.LONG_PRESS_MS)), "long-press")
+            held = adb.long_press(x, y, int(params.get("ms") or adb.LONG_PRESS_MS))
+            await self._run(adb.tap(x, y) if command == "press" else held, command)
             return None
         if command == "appstate":
             shown = adb.focused_app((await self._run(adb.windows(), "appstate")).text)
