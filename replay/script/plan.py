@@ -6,11 +6,12 @@ import hashlib
 import json
 from dataclasses import dataclass
 
-from replay.errors import Location, ReplayError, UnsupportedCommand, UnsupportedPlatform
+from replay.errors import InvalidArgs, Location, ReplayError, UnsupportedCommand, UnsupportedPlatform
 from replay.limits import DEFAULT_TIMEOUT_MS
+from replay.script import apps
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Script, Target
-from replay.script.registry import PLATFORMS, REGISTRY
+from replay.script.registry import ANDROID, PLATFORMS, REGISTRY
 from replay.script.selector import format_selector
 
 DEFAULT_PLATFORM = "web"
@@ -120,6 +121,10 @@ def plan_problems(script: Script, platform: str | None = None) -> tuple[str, lis
                 )
             )
             continue
+        problem = _app_problem(action, effective)
+        if problem is not None:
+            problems.append(InvalidArgs(f"open: {problem}", hint=apps.HINT, location=where))
+            continue
         for name, _ in action.flags:
             flag = cmd.flag(name)
             if flag is not None and effective not in flag.platforms:
@@ -142,6 +147,17 @@ def build_plan(script: Script, platform: str | None = None) -> Plan:
         raise ScriptErrors(problems)
     steps = tuple(PlanStep(i, action, script.path) for i, action in enumerate(script.actions, start=1))
     return Plan(script, effective, steps)
+
+
+def _app_problem(action: Action, platform: str) -> str | None:
+    """Why an Android ``open`` names no app it may start (a value from ``${VAR}`` is checked when
+    the driver opens it, resolved)."""
+    if action.command != "open" or platform != ANDROID:
+        return None
+    target = action.param("url")
+    if not isinstance(target, str) or "${" in target:
+        return None
+    return apps.app_problem(target)
 
 
 def _context_line(script: Script) -> int | None:

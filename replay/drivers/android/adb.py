@@ -4,6 +4,8 @@ the seam they go through: an ``AdbTransport`` takes the words after ``adb -s SER
 device simulator behind the same seam, or behind the real ``adb`` client.
 
 Every command line is built here and nowhere else (the golden tests hold them to agent-device's).
+adbd runs a ``shell`` service's words through ``sh -c``: every word that carries a value from a
+script (an app id, a link, typed text) is shell-quoted here, whatever checked it before.
 """
 
 from __future__ import annotations
@@ -193,7 +195,7 @@ def swipe(x1: float, y1: float, x2: float, y2: float, ms: int = SWIPE_MS) -> lis
 
 def keyevent(key: str) -> list[str]:
     """A key by name (``back``, ``home``, ``enter``, …) or Android key code."""
-    return ["shell", "input", "keyevent", KEYCODES.get(key, key)]
+    return ["shell", "input", "keyevent", shlex.quote(KEYCODES.get(key, key))]
 
 
 def text_chunks(text: str) -> list[list[str]]:
@@ -224,28 +226,28 @@ def start_app(package: str) -> list[str]:
         "-c",
         "android.intent.category.LAUNCHER",
         "-p",
-        package,
+        shlex.quote(package),
     ]
 
 
-# apps `open` names by an alias (agent-device's): what starts them
+# apps `open` names by an alias (agent-device's, replay.script.apps.ALIASES): what starts them
 ALIASES = {"settings": ["shell", "am", "start", "-W", "-a", "android.settings.SETTINGS"]}
 ALIAS_PACKAGES = {"settings": "com.android.settings"}  # the app an alias opens
 
 
 def open_link(url: str, package: str | None = None) -> list[str]:
     return ["shell", "am", "start", "-W", "-a", "android.intent.action.VIEW", "-d", shlex.quote(url)] + (
-        ["-p", package] if package else []
+        ["-p", shlex.quote(package)] if package else []
     )
 
 
 def clear_data(package: str) -> list[str]:
     """The app's data and cache cleared (it stops too): agent-device's clear-app-state."""
-    return ["shell", "pm", "clear", package]
+    return ["shell", "pm", "clear", shlex.quote(package)]
 
 
 def force_stop(package: str) -> list[str]:
-    return ["shell", "am", "force-stop", package]
+    return ["shell", "am", "force-stop", shlex.quote(package)]
 
 
 def screen_size() -> list[str]:

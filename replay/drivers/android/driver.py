@@ -16,8 +16,9 @@ from replay.clock import SYSTEM_CLOCK, Clock
 from replay.drivers.android import adb
 from replay.drivers.android.uix import parse_dump
 from replay.drivers.base import OpenRequest
-from replay.errors import ActionFailed, StaleRef
+from replay.errors import ActionFailed, InvalidArgs, StaleRef
 from replay.files import make_private
+from replay.script import apps
 from replay.tree.model import Capture, Node
 
 KEPT = 8  # captures whose nodes stay actable (as the web driver keeps recent generations)
@@ -193,11 +194,14 @@ class AndroidDriver:
     async def navigate(self, request: OpenRequest, timeout_ms: int) -> None:
         """An app id starts the app (force-stopped first with ``relaunch``); a URL opens as a deep link."""
         target = request.target
+        problem = apps.app_problem(target)  # before any word reaches the device's shell
+        if problem is not None:
+            raise InvalidArgs(f"open: {problem}", hint=apps.HINT)
         self._moving(self._latest)
-        if "://" in target:
+        if apps.is_link(target):
             await self._run(adb.open_link(target), f"open {target}")
             return
-        if target in adb.ALIASES:  # agent-device's `open settings`: an intent, not a package to restart
+        if target in apps.ALIASES:  # agent-device's `open settings`: an intent, not a package to restart
             await self._run(adb.ALIASES[target], f"open {target}")
             self._package = adb.ALIAS_PACKAGES[target]
             return
