@@ -75,11 +75,11 @@ class ReplayError(Exception):
         """This error with each secret (a value, what to show instead) replaced in its message, hint
         and details: a variable's value or typed text never reaches a report (SPEC §6)."""
 
+        from replay.scrubbing import scrub as scrub_text
+
         def scrub(value: Any) -> Any:
             if isinstance(value, str):
-                for secret, shown in secrets:
-                    value = value.replace(secret, shown)
-                return value
+                return scrub_text(value, secrets)
             if isinstance(value, dict):
                 return {k: scrub(v) for k, v in value.items()}
             if isinstance(value, list):

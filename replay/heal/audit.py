@@ -1,6 +1,7 @@
 """The heal's audit trail: ``heal.jsonl`` (one line per round) and ``heal-report.md`` (for a reviewer).
 
-Notes are redacted the way divergences are (typed text never appears) and kept to three.
+Notes are redacted the way divergences are (typed text never appears), kept to three of at most
+256 bytes each (the orchestrator scrubs and bounds them as they arrive).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from replay.script.redact import script_excerpt
 
 RETRY, DECOMPOSE, PRUNE, ESCALATE = "RETRY", "DECOMPOSE", "PRUNE", "ESCALATE"
 MAX_NOTES = 3
-MAX_NOTE_CHARS = 200
+MAX_NOTE_BYTES = 256
 
 
 @dataclass
@@ -39,7 +40,7 @@ class Round:
     def line(self) -> dict[str, Any]:
         """The ``heal.jsonl`` object."""
         out = asdict(self)
-        out["notes"] = [n[:MAX_NOTE_CHARS] for n in self.notes[:MAX_NOTES]]
+        out["notes"] = self.notes[:MAX_NOTES]
         out["duration_ms"] = round(self.duration_ms, 1)
         return out
 

@@ -24,7 +24,8 @@ from replay.engine.hint import RepairHint
 from replay.engine.report import Reported
 from replay.errors import EXIT_ESCALATED, EXIT_HEALED_PENDING, EXIT_OK, DivergenceError, InvalidArgs, ReplayError
 from replay.heal import agent as protocol
-from replay.heal.audit import DECOMPOSE, ESCALATE, PRUNE, RETRY, Audit, Round
+from replay.heal.audit import DECOMPOSE, ESCALATE, MAX_NOTE_BYTES, PRUNE, RETRY, Audit, Round
+from replay.script.redact import bounded, script_secrets, scrub
 
 BUILTIN = "builtin"
 
@@ -73,14 +74,6 @@ class HealOptions:
     timeout_ms: int | None = None
 
 
-def redact(note: str, values: dict[str, str]) -> str:
-    """An agent's note with every ``-e`` value it repeats shown as ``<var:NAME>`` (SPEC §6 redaction)."""
-    for name, value in sorted(values.items(), key=lambda kv: -len(kv[1])):
-        if len(value) >= 3:
-            note = note.replace(value, f"<var:{name}>")
-    return note
-
-
 @dataclass(frozen=True)
 class Move:
     """What one repair round did: its strategy (audit), how, where the run resumes, the agent's turn."""
@@ -123,6 +116,7 @@ class Healer:
         self.spent_usd = 0.0
         self.pruned = False
         self.phases: dict[str, float] = {}
+        self.secrets = script_secrets(path, options.values)  # what no note may repeat
 
     @contextlib.contextmanager
     def _timed(self, phase: str) -> Iterator[None]:
@@ -249,6 +243,8 @@ class Healer:
                 break
             self.say(f"{self._label(d, k)}: the agent {turn.transport}; retrying")
         self.spent_usd += turn.cost_usd
+        # the agent's words leave through heal.jsonl, the report and the console: scrubbed once, here
+        turn.notes = [bounded(scrub(n, self.secrets), MAX_NOTE_BYTES) for n in turn.notes]
         if turn.transport is None:
             self.ledger.record(self.session, turn.conversation_id)
             self.say(f"{self._label(d, k)}: agent {turn.status}" + (f" — {turn.notes[0]}" if turn.notes else ""))
@@ -280,7 +276,7 @@ class Healer:
             outcome=outcome,
             cost_usd=turn.cost_usd if turn else 0.0,
             duration_ms=(time.monotonic() - started) * 1000,
-            notes=[redact(n, self.options.values) for n in turn.notes] if turn else [],
+            notes=list(turn.notes) if turn else [],
         )
         self.audit.add(r)
         self.say(f"{r.label}: {r.strategy} — {outcome}")

@@ -3,7 +3,9 @@
 One home for the rule. Text typed by ``fill``/``type`` is ``<redacted>``; a value that came from a
 ``${VAR}`` is ``<var:NAME>``. Every excerpt of a script that leaves the script itself (a divergence's
 action, a healed script's diff, a timeline line) goes through ``action_text`` or ``script_excerpt``;
-artifacts a library writes (a Playwright trace) are scrubbed of ``secrets_of`` a run.
+artifacts a library writes (a Playwright trace) are scrubbed of ``secrets_of`` a run. Free text
+from outside (an agent's notes, a device's answer) goes through ``scrub`` with those secrets —
+including the pieces Android's ``input text`` sends them in — and is bounded by ``bounded``.
 """
 
 from __future__ import annotations
@@ -13,12 +15,16 @@ from collections.abc import Iterable, Mapping
 
 from replay.errors import Location, ReplayError
 from replay.keys import valid_key
+from replay.scrubbing import bounded as bounded
+from replay.scrubbing import scrub as scrub
 from replay.script.ast import Action
 from replay.script.formatter import format_action
 from replay.script.registry import REGISTRY
 from replay.script.variables import Literal, Reference, parse_template
 
 REDACTED = "<redacted>"
+MIN_SECRET = 3  # a shorter value or piece ("ab", a last chunk "5") is not replaced: it would blank out words
+ANDROID_CHUNK = 8  # characters per `input text` (replay.drivers.android.adb.TEXT_CHUNK): a piece on its own
 _QUOTED = re.compile(r'"(?:[^"\\]|\\.)*"?|\'[^\']*\'?')
 _ENV_LINE = re.compile(r"(\s*env\s+[A-Za-z0-9_]+=)(.*)")
 
@@ -81,14 +87,43 @@ def script_excerpt(text: str) -> str:
 
 def secrets_of(actions: Iterable[Action], values: Mapping[str, str]) -> list[tuple[str, str]]:
     """What a run may leave in an artifact a library wrote, and what to show instead: every user
-    variable's value (``<var:NAME>``) and every text the run types (``<redacted>``), longest first
+    variable's value (``<var:NAME>``) and every text the run types (``<redacted>``), each also as
+    the 8-character pieces Android types it in (a device's answer may quote one), longest first
     (a longer value is replaced before a value it contains). ``actions`` are resolved ones."""
     shown: dict[str, str] = {}
     for action in actions:
         for k, v in action.params:
             if REGISTRY.is_typed(action.command, k) and isinstance(v, str) and v:
-                shown.setdefault(v, REDACTED)
+                _add(shown, v, REDACTED)
     for name, value in values.items():
         if value and valid_key(name):  # built-ins (REPLAY_SESSION, …) are not the user's values
-            shown[value] = var_tag(name)
+            _add(shown, value, var_tag(name), replace=True)
     return sorted(shown.items(), key=lambda item: -len(item[0]))
+
+
+def _add(shown: dict[str, str], value: str, tag: str, *, replace: bool = False) -> None:
+    pieces = [value] + [value[i : i + ANDROID_CHUNK] for i in range(0, len(value), ANDROID_CHUNK)]
+    pieces += [p.replace(" ", "%s") for p in pieces if " " in p]  # as `input text` spells a space
+    for piece in pieces:
+        if len(piece) >= MIN_SECRET:
+            shown[piece] = tag if replace or piece not in shown else shown[piece]
+
+
+def script_secrets(path: str, values: Mapping[str, str]) -> list[tuple[str, str]]:
+    """What a heal of the script at ``path`` must never show: its variables' values (``-e`` and its
+    own ``env``) and the literal text it types. A script that does not load gives the values only."""
+    from replay.script.loader import load
+    from replay.script.resolve import resolve_action
+
+    try:
+        script = load(path)
+        known = {**script.env, **values}  # not the shell's: PATH and HOME are not secrets
+    except ReplayError:
+        return secrets_of([], values)
+    actions = []
+    for action in script.actions:
+        try:
+            actions.append(resolve_action(action, known, path))
+        except ReplayError:
+            actions.append(action)
+    return secrets_of(actions, known)

@@ -8,6 +8,7 @@ Every request it gets is appended to STATE_DIR/requests.jsonl. MODE says what it
   prune           report "prune" (skip the step)
   crash-once      die without a result on its first call, then click the top suggestion
   spend-X         click the top suggestion and report a cost of X dollars
+  tell-typed      click the top suggestion and say, at length, what the flow types (its secrets)
 """
 
 from __future__ import annotations
@@ -48,6 +49,11 @@ def main() -> None:
         if calls == 1:
             sys.exit(7)
         replay("click", top, "--session", session)
+    elif mode == "tell-typed":
+        replay("click", top, "--session", session)
+        said = "typed correct-horse-battery, correct-h and ada@example.com into the form; " + "x" * 10_000
+        print(json.dumps({"status": "done", "notes": [said, said], "conversation_id": "conv-1"}))
+        return
     elif mode.startswith("spend-"):
         cost = float(mode.split("-")[1])
         replay("click", top, "--session", session)

@@ -86,6 +86,22 @@ def test_a_scripted_agent_clears_the_interstitial_with_a_state_fix_and_the_heal_
     assert (code, result["status"]) == (6, "rejected") and "FAILED" in Path(result["report"]).read_text()
 
 
+def test_an_agents_notes_reach_no_file_or_console_with_a_secret_and_are_bounded(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    flow = tmp_path / "checkout.ad"
+    shutil.copy(FLOW, flow)
+    args = ("-e", f"SHOP={web}/drift/renamed", *FAST, "--agent", agent("tell-typed", tmp_path), "--json")
+    proc = cli("heal", str(flow), *args, ok=None)
+    result = json.loads(proc.stdout.strip().splitlines()[-1])["result"]
+    shown = proc.stdout + proc.stderr + Path(result["log"]).read_text() + Path(result["report"]).read_text()
+    for secret in ("correct-horse-battery", "correct-h", "ada@example.com"):
+        assert secret not in shown
+    (line,) = [json.loads(x) for x in Path(result["log"]).read_text().splitlines()]
+    assert "<var:PASSWORD>" in line["adjustment"] and all(len(n.encode()) <= 256 for n in line["notes"])
+    assert len(line["adjustment"].encode()) <= 3 * 256 + 6
+
+
 def test_repair_n_rounds_continue_one_conversation(cli: Cli, web: str, tmp_path: Path) -> None:
     code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", agent("fail-2", tmp_path), "--repair", "3")
     assert (code, [r["outcome"] for r in result["rounds"]]) == (5, ["unresolved", "unresolved", "resolved"])

@@ -138,7 +138,8 @@ def test_a_report_without_rounds_says_no_drift_only_when_the_flow_was_clean(tmp_
 
 
 def test_an_agents_notes_never_repeat_a_value_given_with_e() -> None:
-    from replay.heal.orchestrator import redact
+    from replay.script.redact import scrub, secrets_of
 
     values = {"PASSWORD": "hunter2-secret", "X": "ab"}
-    assert redact("typed hunter2-secret into Password, ab", values) == "typed <var:PASSWORD> into Password, ab"
+    shown = scrub("typed hunter2-secret into Password, ab", secrets_of([], values))
+    assert shown == "typed <var:PASSWORD> into Password, ab"

@@ -1,0 +1,35 @@
+"""Text from outside made safe to show: secrets replaced, length bounded, control characters escaped.
+
+Light and at the base (errors use it): the one home of these rules. What counts as a secret is
+``replay.script.redact.secrets_of``'s to say; this module only applies it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+# C0 and C1 controls and DEL, but tab and newline: a terminal acts on them (ESC [ …, CSI 0x9b)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def scrub(text: str, secrets: Iterable[tuple[str, str]]) -> str:
+    """``text`` with every secret (a value, what to show instead) replaced — the one function text
+    goes through before it reaches a file, a console or a client."""
+    for secret, shown in secrets:
+        if secret:
+            text = text.replace(secret, shown)
+    return text
+
+
+def bounded(text: str, limit: int) -> str:
+    """``text`` cut to at most ``limit`` UTF-8 bytes (on a character's boundary, ``…`` said)."""
+    data = text.encode("utf-8")
+    if len(data) <= limit:
+        return text
+    return data[: max(0, limit - 3)].decode("utf-8", "ignore") + "…"
+
+
+def printable(text: str) -> str:
+    """``text`` with the control characters a terminal would act on shown as ``\\xNN`` escapes."""
+    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
