@@ -15,12 +15,12 @@ from collections.abc import Iterable, Mapping
 
 from replay.errors import Location, ReplayError
 from replay.keys import valid_key
-from replay.scrubbing import bounded as bounded
-from replay.scrubbing import scrub as scrub
 from replay.script.ast import Action
 from replay.script.formatter import format_action
 from replay.script.registry import REGISTRY
 from replay.script.variables import Literal, Reference, parse_template
+from replay.scrubbing import bounded as bounded
+from replay.scrubbing import scrub as scrub
 
 REDACTED = "<redacted>"
 MIN_SECRET = 3  # a shorter value or piece ("ab", a last chunk "5") is not replaced: it would blank out words
