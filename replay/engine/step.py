@@ -371,8 +371,7 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
     )
     try:
         if reading:  # get
-            op = f"get_{step.action.param('what')}"
-            result["value"] = await state.driver.act(generation, index, op, {}, step.timeout_ms)
+            result["value"] = await _read(state, step, bound.node, generation, index)
         else:
             params = {k: v for k, v in step.action.params if isinstance(v, str)}
             await state.driver.act(generation, index, str(step.form.op), params, step.timeout_ms)
@@ -388,6 +387,19 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
         result["warning"] = described.warning
     result["recorded"] = entry.record and state.recording is not None
     return result
+
+
+async def _read(state: StepState, step: Step, node: Node, generation: int, index: int) -> Any:
+    """What ``get`` reads of the element; of a password field, the mask its capture shows (``•••``),
+    never what was typed — whoever holds the session (a CLI, MCP, a heal agent) reads no secret."""
+    what = step.action.param("what")
+    secret = node.input_type == "password"
+    if secret and what == "value":
+        return node.value or ""
+    read = await state.driver.act(generation, index, f"get_{what}", {}, step.timeout_ms)
+    if secret and what == "attrs" and isinstance(read, dict):
+        read = {k: (node.value or "") if k in ("value", "text") else v for k, v in read.items()}
+    return read
 
 
 async def _find(state: StepState, step: Step) -> dict[str, Any]:

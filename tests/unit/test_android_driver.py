@@ -404,3 +404,11 @@ def test_a_renamed_button_stops_before_acting_with_record_and_heal_and_the_heale
     recorded = plan_of(script).steps[d["step"]["index"] - 1].action.annotation
     decision = decide(d["repairHint"], recorded, s.refs_capture)
     assert decision.node is not None and decision.node.label == "Edit delivery address", decision.reason
+
+
+def test_get_value_of_a_password_field_reads_the_mask_never_what_was_typed(tmp_path: Path) -> None:
+    s = session(tmp_path)
+    typed(s, "open", shop_app.PACKAGE)
+    typed(s, "fill", f"id={shop_app.rid('password')}", "s3cret pass")
+    assert typed(s, "get", "value", f"id={shop_app.rid('password')}")["value"] == "•••"
+    assert "s3cret" not in str(typed(s, "get", "attrs", f"id={shop_app.rid('password')}")["value"])

@@ -201,6 +201,8 @@ def _fields(a: dict[str, str], screen: tuple[float, float]) -> tuple[dict[str, s
         fields["id"] = a["resource-id"]
     if raw is not None:
         fields["value"] = (PASSWORD_MASK if raw else "") if password else text or ""
+    if password:
+        fields["type"] = "password"  # as the web's <input type=password>: `get value` reads the mask
     hint = normalize(a.get("hint"))
     if hint:
         fields["placeholder"] = hint
