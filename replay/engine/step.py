@@ -389,15 +389,15 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
     return result
 
 
-async def _read(state: StepState, step: Step, node: Node, generation: int, index: int) -> Any:
+async def _read(state: StepState, step: Step, node: Node | None, generation: int, index: int) -> Any:
     """What ``get`` reads of the element; of a password field, the mask its capture shows (``•••``),
     never what was typed — whoever holds the session (a CLI, MCP, a heal agent) reads no secret."""
     what = step.action.param("what")
-    secret = node.input_type == "password"
-    if secret and what == "value":
+    secret = node is not None and node.input_type == "password"
+    if node is not None and secret and what == "value":
         return node.value or ""
     read = await state.driver.act(generation, index, f"get_{what}", {}, step.timeout_ms)
-    if secret and what == "attrs" and isinstance(read, dict):
+    if node is not None and secret and what == "attrs" and isinstance(read, dict):
         read = {k: (node.value or "") if k in ("value", "text") else v for k, v in read.items()}
     return read
 

@@ -14,12 +14,15 @@ import os
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
 from replay.keys import valid_key
+from replay.script import apps
 from replay.script.maestro_commands import HANDLERS, Flow
-from replay.script.maestro_select import VARIABLE, Refusal, checked_text, quote
+from replay.script.maestro_select import VARIABLE, Refusal, checked_text, quote, substituted
 from replay.script.text import normalize
 from replay.script.yaml_safe import Y, load_documents
+from replay.scrubbing import printable
 
 MAX_STEPS = 5_000  # `.ad` lines one import may write (repeats and sub-flows expanded)
+MAX_LINE = 4_096  # characters of one written line (a selector's alternatives are bounded before)
 CONFIG_KEYS = ("appId", "url", "name", "tags", "env", "onFlowStart", "onFlowComplete")
 REFUSED = {
     "retry": "replay re-runs a failed script from the suite (--retries), not a block",
@@ -45,6 +48,7 @@ class Importer:
         self.closed = False
         self.steps = 0
         self.config_env: dict[str, str] = {}  # the config's env: what repeat.times may name
+        self.origins: list[Location | None] = []  # each written line's YAML place (None: a comment)
 
     # the flow --------------------------------------------------------------------------------
 
@@ -62,7 +66,7 @@ class Importer:
         if commands is not None:
             self._commands(commands, flow)
         if config is not None and "onFlowComplete" in config.value:
-            self.lines.append("# onFlowComplete (Maestro runs it after a failure too; replay, after success only)")
+            self.comment("onFlowComplete (Maestro runs it after a failure too; replay, after success only)")
             self._commands(config.value["onFlowComplete"], flow)
         if self.problems:
             raise ScriptErrors(self.problems)
@@ -70,7 +74,33 @@ class Importer:
             f"context platform={self.platform}"
             + (f" app={self.app}" if self.app and self.platform == "android" else "")
         ]
-        return "\n".join(header + context + env_lines + self.lines) + "\n"
+        text = "\n".join(header + context + env_lines + self.lines) + "\n"
+        self._plan(text, len(header) + len(context) + len(env_lines))
+        return text
+
+    def _plan(self, text: str, first: int) -> None:
+        """The written script read back and planned as `replay run` would, before anything is
+        published: a problem is refused at the YAML line of the command that wrote its line."""
+        from replay.script.parser import parse_collect
+        from replay.script.plan import plan_problems
+
+        script, errors = parse_collect(text, self.path)
+        if script is not None:
+            errors += plan_problems(script)[1]
+        for err in errors:
+            line = err.location.line if err.location is not None else None
+            where = (
+                self.origins[line - first - 1] if line is not None and 0 < line - first <= len(self.origins) else None
+            )
+            self.problems.append(
+                InvalidArgs(
+                    f"the imported step would not run: {err.message}",
+                    hint=err.hint or "see docs/maestro.md",
+                    location=where or Location(self.path),
+                )
+            )
+        if self.problems:
+            raise ScriptErrors(self.problems)
 
     def _documents(self, path: str, text: str | None) -> list[Y]:
         from replay.script.loader import read_text
@@ -97,13 +127,13 @@ class Importer:
             if "url" in config.value:
                 self.platform, self.app = "web", checked_text(config.value["url"], "url")
             if "appId" in config.value:
-                self.app = checked_text(config.value["appId"], "appId")
+                self.app = app_id(config.value["appId"], "appId")
         except Refusal as r:
             self._refuse(self.path, r.at, r.message, r.hint)
         if "name" in config.value:
-            header.append(f"# name: {normalize(str(config.value['name'].value))}")
+            header.append(f"# name: {comment_text(config.value['name'])}")
         if "tags" in config.value and config.value["tags"].is_list:
-            header.append("# tags: " + ", ".join(str(t.value) for t in config.value["tags"].value))
+            header.append("# tags: " + ", ".join(comment_text(t) for t in config.value["tags"].value))
         env = config.value.get("env")
         if env is not None and env.is_map:
             for name, value in env.value.items():
@@ -121,7 +151,7 @@ class Importer:
             return
         for item in commands.value:
             try:
-                self._command(item, flow)
+                self._command(substituted(item, flow.values), flow)
             except Refusal as r:
                 self._refuse(flow.path, r.at, r.message, r.hint)
 
@@ -149,12 +179,34 @@ class Importer:
     # writing --------------------------------------------------------------------------------
 
     def emit(self, at: Y, line: str, flow: Flow, notes: list[str] | None = None) -> None:
+        """One `.ad` line for the command at ``at`` (its values already quoted or shape-checked:
+        a line that would not read back as one step is refused here, at ``at``)."""
+        from replay.script.parser import parse_action
+
         self.steps += 1
         if self.steps > MAX_STEPS:
             raise Refusal(at, f"the flow expands to more than {MAX_STEPS} steps (repeat, runFlow)")
+        if len(line) > MAX_LINE:
+            raise Refusal(at, f"the translation is a line of over {MAX_LINE} characters")
+        if "\n" in line or "\r" in line:
+            raise Refusal(at, "a value holds a line break: it would write more than one line")
+        try:
+            parse_action(line, Location(flow.path, at.line))
+        except ReplayError as err:
+            raise Refusal(at, f"the translation does not read back: {err.message}", err.hint) from None
         for note in notes or []:
-            self.lines.append(f"# maestro: {note}")
-        self.lines.append(_substitute(line, flow.values))
+            self.note(note)
+        self.lines.append(line)
+        self.origins.append(Location(flow.path, at.line, at.column))
+
+    def note(self, text: str) -> None:
+        """A ``# maestro:`` comment line (never a step, whatever the YAML held)."""
+        self.comment(f"maestro: {text}")
+
+    def comment(self, text: str) -> None:
+        """A comment line: one line, control characters escaped."""
+        self.lines.append(f"# {printable(' '.join(text.split()))}")
+        self.origins.append(None)
 
     def _refuse(self, path: str, at: Y, message: str, hint: str | None = None) -> None:
         self.problems.append(
@@ -168,11 +220,19 @@ def _env_name(name: str, at: Y) -> str:
     return name
 
 
-def _substitute(line: str, values: dict[str, str]) -> str:
-    """A sub-flow's own values for its ``${NAME}``s (``runFlow``'s env); the others stay variables."""
-    if not values:
-        return line
-    return VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), line)
+def comment_text(y: Y) -> str:
+    """A config value shown in a header comment: one line, control characters escaped."""
+    return printable(normalize(str(y.value if y.is_scalar else "")) or "")
+
+
+def app_id(y: Y, what: str) -> str:
+    """An Android app id as written in the flow: by Android's package grammar, or ``${NAME}``."""
+    text = checked_text(y, what)
+    if VARIABLE.fullmatch(text) is None:
+        problem = apps.app_problem(text)
+        if problem is not None:
+            raise Refusal(y, f"{what}: {problem}", apps.HINT)
+    return text
 
 
 def import_flow(path: str, text: str | None = None) -> str:

@@ -8,7 +8,18 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.script.maestro_select import VARIABLE, Refusal, checked_text, point, quote, selector
+from replay.script import apps
+from replay.script.maestro_select import (
+    VARIABLE,
+    WHOLE,
+    Refusal,
+    checked_text,
+    point,
+    quote,
+    selector,
+    whole_number,
+)
+from replay.script.tokens import quote as token
 from replay.script.yaml_safe import Y
 
 MAX_REPEAT = 100  # repeat.times
@@ -102,10 +113,19 @@ def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
         raise Refusal(item, "launchApp: no appId (in the config or the command)")
     stop = fields["stopApp"].truthy() if "stopApp" in fields else True
     if imp.platform == "web":
-        imp.emit(item, f"open {app}", flow)
+        imp.emit(item, f"open {token(app)}", flow)
         return
+    _app_shape(app_id or arg or item, app, "appId")
     relaunch = " --relaunch" if stop is not False or clear else ""
-    imp.emit(item, f"open {app}{relaunch}{' --clear-state' if clear else ''}", flow)
+    imp.emit(item, f"open {token(app)}{relaunch}{' --clear-state' if clear else ''}", flow)
+
+
+def _app_shape(at: Y, app: str, what: str) -> None:
+    """An Android app id or deep link by its grammar (``${NAME}`` is checked when it is opened)."""
+    if VARIABLE.fullmatch(app) is None:
+        problem = apps.app_problem(app)
+        if problem is not None:
+            raise Refusal(at, f"{what}: {problem}", apps.HINT)
 
 
 @handles("stopApp")
@@ -153,9 +173,7 @@ def input_text(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
 def erase_text(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("charactersToErase",), "eraseText")
     count = fields.get("charactersToErase", arg if arg is not None and arg.is_scalar else None)
-    n = count.value if count is not None else "50"
-    if not str(n).isdigit():
-        raise Refusal(count or item, "eraseText: the count must be a whole number")
+    n = whole_number(count, "eraseText charactersToErase") if count is not None else "50"
     imp.emit(item, f"press Backspace --count {n}", flow)
 
 
@@ -199,8 +217,9 @@ def extended_wait(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
         raise Refusal(arg or item, "extendedWaitUntil needs one of visible and notVisible")
     timeout = fields.get("timeout")
     ms = _static(checked_text(timeout, "timeout"), flow, imp) if timeout is not None else str(WAIT_MS)
-    if ms is None or not str(ms).isdigit():
+    if ms is None:
         raise Refusal(timeout or item, "extendedWaitUntil timeout: a whole number of ms")
+    ms = whole_number(timeout or item, "extendedWaitUntil timeout", ms)
     notes: list[str] = []
     target = quote(selector(fields[which[0]], notes))
     imp.emit(item, f"wait {'absent ' if which[0] == 'notVisible' else ''}{target} {ms}", flow, notes)
@@ -234,7 +253,7 @@ def swipe(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if imp.platform != "android":
         raise Refusal(item, "swipe: a device's gesture (android only)")
     fields = _fields(arg, ("start", "end", "direction", "duration"), "swipe")
-    ms = fields["duration"].value if "duration" in fields else "400"
+    ms = whole_number(fields["duration"], "swipe duration") if "duration" in fields else "400"
     if "direction" in fields:
         direction = str(fields["direction"].value).upper()
         if direction not in SWIPES:
@@ -257,8 +276,11 @@ def take_screenshot(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
 @handles("openLink")
 def open_link(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("link",), "openLink")
-    link = checked_text(fields.get("link", arg) or item, "openLink")
-    imp.emit(item, f"open {link}", flow)
+    at = fields.get("link", arg) or item
+    link = checked_text(at, "openLink")
+    if imp.platform == "android":
+        _app_shape(at, link, "openLink")
+    imp.emit(item, f"open {token(link)}", flow)
 
 
 @handles("waitForAnimationToEnd")
@@ -276,8 +298,8 @@ def repeat(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
         raise Refusal(arg or item, "repeat needs times and commands")
     raw = checked_text(fields["times"], "repeat times")
     times = _static(raw, flow, imp)
-    if times is None or not times.isdigit() or int(times) > MAX_REPEAT:
-        raise Refusal(fields["times"], f"repeat times {raw}: a whole number up to {MAX_REPEAT} when imported")
+    if times is None or not WHOLE.fullmatch(times) or int(times) > MAX_REPEAT:
+        raise Refusal(fields["times"], f"repeat times {raw!r}: a whole number up to {MAX_REPEAT} when imported")
     for _ in range(int(times)):
         imp._commands(fields["commands"], flow)
 
@@ -286,7 +308,7 @@ def repeat(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
 def run_flow(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("file", "commands", "env", "when"), "runFlow") if arg is not None and arg.is_map else {}
     if "when" in fields and not _when(fields["when"], imp):
-        imp.lines.append(f"# maestro: runFlow at line {item.line} is for another platform")
+        imp.note(f"runFlow at line {item.line} is for another platform")
         return
     values = dict(flow.values)
     if "env" in fields and fields["env"].is_map:
@@ -304,8 +326,8 @@ def _run_file(imp: Importer, file: Y, values: dict[str, str], flow: Flow) -> Non
     """The sub-flow at ``file`` (beside the flow naming it), inlined; its problems at its own lines."""
     from replay.errors import ReplayError
 
-    path = os.path.normpath(os.path.join(os.path.dirname(flow.path), checked_text(file, "runFlow file")))
-    if path in imp.reading or path == os.path.normpath(imp.path):
+    path = _inside(file, imp, flow)
+    if path in imp.reading or path == os.path.realpath(imp.path):
         raise Refusal(file, f"runFlow {file.value}: a cycle (the flow runs itself)")
     try:
         docs = imp._documents(path, None)
@@ -325,10 +347,23 @@ def _run_file(imp: Importer, file: Y, values: dict[str, str], flow: Flow) -> Non
         return
     imp.reading.append(path)
     try:
-        imp.lines.append(f"# maestro: runFlow {file.value}")
+        imp.note(f"runFlow {file.value}")
         imp._commands(commands, Flow(path, sub))
     finally:
         imp.reading.pop()
+
+
+def _inside(file: Y, imp: Importer, flow: Flow) -> str:
+    """The real path of a ``runFlow`` file, named relative to the flow naming it and inside the top
+    flow's folder (links resolved): nothing outside is read, so nothing of it is echoed or inlined."""
+    name = checked_text(file, "runFlow file")
+    top = os.path.dirname(os.path.realpath(imp.path))
+    if os.path.isabs(name):
+        raise Refusal(file, "runFlow file: an absolute path; a sub-flow is named relative to its flow")
+    path = os.path.realpath(os.path.join(os.path.dirname(flow.path), name))
+    if os.path.commonpath([top, path]) != top:
+        raise Refusal(file, "runFlow file: outside the top flow's folder (only flows beside it or below are read)")
+    return path
 
 
 def _when(when: Y, imp: Importer) -> bool:

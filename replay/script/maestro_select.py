@@ -21,6 +21,8 @@ import re
 from replay.script.yaml_safe import Y
 
 REGEX_CHARS = set(".^$*+?()[]{}|\\")
+MAX_ALTERNATIVES = 32  # a selector's `||` alternatives (nested childOf multiplies them)
+WHOLE = re.compile(r"[0-9]{1,9}")  # a count or a duration as `.ad` reads one (ASCII digits only)
 VARIABLE = re.compile(r"\$\{([^}]*)\}")
 PLAIN_NAME = re.compile(r"[A-Z][A-Z0-9_]*(:-[^}]*)?")
 BOOLEANS = ("enabled", "checked", "selected", "focused")
@@ -66,21 +68,58 @@ def checked_text(y: Y, what: str) -> str:
     return str(y.value)
 
 
+def whole_number(y: Y, what: str, raw: str | None = None) -> str:
+    """A whole number written in ASCII digits (``²`` and ``٣`` are digits to Python, not to `.ad`)."""
+    if raw is None and not y.is_scalar:
+        raise Refusal(y, f"{what}: a whole number")
+    text = str(y.value) if raw is None else raw
+    if WHOLE.fullmatch(text) is None:
+        raise Refusal(y, f"{what} {text!r}: a whole number (digits 0-9)")
+    return text
+
+
+def substituted(y: Y, values: dict[str, str]) -> Y:
+    """``y`` with a sub-flow's own values (``runFlow``'s env) put in place of its ``${NAME}``s before
+    anything is quoted, so a value is a value wherever it lands; the others stay variables."""
+    if not values:
+        return y
+    if y.is_scalar:
+        text = VARIABLE.sub(lambda m: values.get(m.group(1), m.group(0)), y.value)
+        return y if text == y.value else Y(text, y.line, y.column, y.kind)
+    if y.is_list:
+        return Y([substituted(v, values) for v in y.value], y.line, y.column, y.kind)
+    if y.is_map:
+        return Y({k: substituted(v, values) for k, v in y.value.items()}, y.line, y.column, y.kind)
+    return y
+
+
+def _regex(y: Y, pattern: str) -> str:
+    """``pattern`` when the `.ad` regex engine compiles it, else refused at ``y``."""
+    from replay.errors import ReplayError
+    from replay.script.selector import compile_regex
+
+    try:
+        compile_regex(VARIABLE.sub("x", pattern))
+    except (ReplayError, ValueError) as exc:
+        raise Refusal(y, f"{y.value!r} is not a regular expression replay reads ({exc})") from None
+    return pattern
+
+
 def is_regex(text: str) -> bool:
     return any(c in REGEX_CHARS for c in VARIABLE.sub("", text))
 
 
-def text_alternatives(text: str) -> list[str]:
+def text_alternatives(text: str, at: Y | None = None) -> list[str]:
     if not is_regex(text):
         return [f"label={quote(text)}", f"placeholder={quote(text)}"]
-    anchored = quote(f"^(?:{text})$")
+    anchored = quote(_regex(at or Y(text, 0, 0), f"^(?:{text})$"))
     return [f"label~={anchored}", f"label={quote(text)}", f"placeholder~={anchored}", f"placeholder={quote(text)}"]
 
 
-def id_alternatives(text: str) -> list[str]:
+def id_alternatives(text: str, at: Y | None = None) -> list[str]:
     if not is_regex(text):
         return [f"id={quote(text)}", f"id~={quote('/' + text + '$')}"]
-    return [f"id~={quote(f'^(?:{text})$|/(?=[^/]*$)(?:{text})$')}"]
+    return [f"id~={quote(_regex(at or Y(text, 0, 0), f'^(?:{text})$|/(?=[^/]*$)(?:{text})$'))}"]
 
 
 def selector(y: Y, notes: list[str]) -> str:
@@ -91,7 +130,7 @@ def selector(y: Y, notes: list[str]) -> str:
 
 def _alternatives(y: Y, notes: list[str]) -> list[str]:
     if y.is_scalar:
-        return text_alternatives(checked_text(y, "a selector"))
+        return text_alternatives(checked_text(y, "a selector"), y)
     if not y.is_map:
         raise Refusal(
             y, "a selector is a text or a map (text, id, index, childOf, enabled, checked, selected, focused)"
@@ -106,9 +145,9 @@ def _alternatives(y: Y, notes: list[str]) -> list[str]:
         raise Refusal(fields["label"], "label: agent-device's extension of Maestro, not Maestro's; use text")
     if "point" in fields:
         raise Refusal(fields["point"], "point: a coordinate is not a selector here (tapOn: {point} is)")
-    groups = [text_alternatives(checked_text(fields["text"], "text"))] if "text" in fields else []
+    groups = [text_alternatives(checked_text(fields["text"], "text"), fields["text"])] if "text" in fields else []
     if "id" in fields:
-        groups.append(id_alternatives(checked_text(fields["id"], "id")))
+        groups.append(id_alternatives(checked_text(fields["id"], "id"), fields["id"]))
     if not groups and not any(k in fields for k in BOOLEANS):
         raise Refusal(y, "a selector needs text or id")
     alternatives = [""]
@@ -122,12 +161,15 @@ def _alternatives(y: Y, notes: list[str]) -> list[str]:
             alternatives = [f"{a} {key}{'' if wanted else '=false'}".strip() for a in alternatives]
     if "index" in fields:
         index = fields["index"]
-        if not index.is_scalar or not index.value.isdigit():
-            raise Refusal(index, "index must be a whole number")
+        if not index.is_scalar or WHOLE.fullmatch(index.value) is None:
+            raise Refusal(index, "index must be a whole number (digits 0-9)")
         alternatives = [f"{a} at={index.value}" for a in alternatives]  # reading order, as Maestro counts
     if "childOf" in fields:  # P >> C for every pair (``||`` binds looser than ``>>``)
         parents = _alternatives(fields["childOf"], notes)
-        notes.append("childOf: any ancestor (Maestro: the direct parent)")
+        if len(parents) * len(alternatives) > MAX_ALTERNATIVES:  # checked before the product is built
+            raise Refusal(y, f"the selector expands to more than {MAX_ALTERNATIVES} alternatives (nested childOf)")
+        if "childOf: any ancestor (Maestro: the direct parent)" not in notes:
+            notes.append("childOf: any ancestor (Maestro: the direct parent)")
         return [f"{p} >> {c}" for p in parents for c in alternatives]
     return alternatives
 
@@ -136,6 +178,6 @@ def point(y: Y) -> tuple[str, str]:
     """``"x,y"`` (px) or ``"x%,y%"`` as two `.ad` coordinates."""
     text = checked_text(y, "a point")
     parts = [p.strip() for p in text.split(",")]
-    if len(parts) != 2 or not all(re.fullmatch(r"\d+(\.\d+)?%?", p) for p in parts):
+    if len(parts) != 2 or not all(re.fullmatch(r"[0-9]{1,6}(\.[0-9]{1,4})?%?", p) for p in parts):
         raise Refusal(y, f"{text!r} is not a point: x,y in px or x%,y%")
     return parts[0], parts[1]

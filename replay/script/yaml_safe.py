@@ -1,8 +1,10 @@
 """YAML read safely for Maestro flows (SPEC §14, issue 25): pyyaml's safe parser only, nothing
 constructed but strings, numbers, booleans, lists and maps, and bounded — the text's size, its
-nesting depth (checked on the event stream, before anything recursive runs) and the number of
-values it expands to through anchors and aliases (a "billion laughs" document stops after
-``MAX_VALUES``, in time linear in that bound). Every value keeps its line and column.
+nesting depth (checked on the event stream, before anything recursive runs, and again as aliases
+expand: a chain of aliases nests deeper than its text), and the number of values it expands to
+through anchors and aliases (a "billion laughs" document stops after ``MAX_VALUES``, in time
+linear in that bound). A key written twice in one map is refused (YAML says keys are unique; a
+parser that keeps the last drops the others silently). Every value keeps its line and column.
 """
 
 from __future__ import annotations
@@ -65,7 +67,7 @@ def load_documents(text: str, path: str) -> list[Y]:
     except yaml.YAMLError as exc:
         raise InvalidArgs(f"not valid YAML: {exc}", location=Location(path)) from None
     budget = [MAX_VALUES]
-    return [_value(node, path, budget) for node in nodes if node is not None]
+    return [_value(node, path, budget, 0) for node in nodes if node is not None]
 
 
 def _check_depth(text: str, path: str) -> None:
@@ -84,13 +86,19 @@ def _check_depth(text: str, path: str) -> None:
             depth -= 1
 
 
-def _value(node: yaml.Node, path: str, budget: list[int]) -> Y:
+def _value(node: yaml.Node, path: str, budget: list[int], depth: int) -> Y:
     budget[0] -= 1
     where = (node.start_mark.line + 1, node.start_mark.column + 1)
     if budget[0] < 0:
         raise InvalidArgs(
             f"the YAML expands to more than {MAX_VALUES} values (anchors and aliases)",
             hint="a flow that repeats itself through aliases this much is refused",
+            location=Location(path, *where),
+        )
+    if depth > MAX_DEPTH:
+        raise InvalidArgs(
+            f"the YAML nests deeper than {MAX_DEPTH} levels once its aliases are expanded",
+            hint="a Maestro flow is a list of commands",
             location=Location(path, *where),
         )
     tag = node.tag or ""
@@ -102,15 +110,22 @@ def _value(node: yaml.Node, path: str, budget: list[int]) -> Y:
     if isinstance(node, yaml.SequenceNode):
         if tag != STANDARD + "seq":
             _refuse_tag(tag, path, where)
-        return Y([_value(item, path, budget) for item in node.value], *where)
+        return Y([_value(item, path, budget, depth + 1) for item in node.value], *where)
     if tag != STANDARD + "map":
         _refuse_tag(tag, path, where)
     out: dict[str, Y] = {}
     for key_node, value_node in node.value:
-        key = _value(key_node, path, budget)
+        key = _value(key_node, path, budget, depth + 1)
         if not key.is_scalar:
             raise InvalidArgs("a map key must be a plain word", location=Location(path, key.line, key.column))
-        out[key.value] = _value(value_node, path, budget)
+        if key.value in out:
+            first = out[key.value]
+            raise InvalidArgs(
+                f"the key {key.value!r} is written twice in one map (first at line {first.line})",
+                hint="keep one of them: YAML keys are unique",
+                location=Location(path, key.line, key.column),
+            )
+        out[key.value] = _value(value_node, path, budget, depth + 1)
     return Y(out, *where)
 
 

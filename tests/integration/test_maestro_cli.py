@@ -32,3 +32,23 @@ def test_import_then_export_gives_back_the_flow_and_neither_writes_over_a_file(c
     assert (Path(cli.cwd) / "back.yaml").read_text() == (
         "appId: com.example.app\n---\n- launchApp\n- tapOn:\n    text: Pay\n"
     )
+
+
+def test_replay_test_runs_an_imported_value_as_a_value_and_survives_an_alias_chain(cli: Cli, web: str) -> None:
+    suite = Path(cli.cwd) / "suite"
+    suite.mkdir()
+    # imported as text, the value would write `click label="Nothing here" || label="Products"`: a pass
+    (suite / "quote.yaml").write_text(
+        f"url: {web}/shop/index.html\n---\n- launchApp\n- runFlow:\n    env:\n"
+        "      ROW: 'Nothing here\" || label=\"Products'\n    commands:\n      - tapOn: ${ROW}\n"
+    )
+    (suite / "ok.ad").write_text(f'open {web}/shop/index.html\nis visible role=heading label="Products"\n')
+    done = cli("test", str(suite), "--step-timeout", "500", ok=None)
+    assert done.returncode == 1 and "Traceback" not in done.stderr + done.stdout, done.stderr
+    said = {Path(w[1]).name: w[0] for w in (line.split() for line in done.stdout.splitlines()) if w[0].isupper()}
+    assert said == {"quote.yaml": "DIVERGED", "ok.ad": "PASS"}, done.stdout
+    chain = "\n".join(["a0: &a0 [x]"] + [f"a{i}: &a{i} [*a{i - 1}]" for i in range(1, 300)])
+    (suite / "chain.yaml").write_text(chain + "\n")  # 4 KB: a RecursionError that ended the suite
+    done = cli("test", str(suite), ok=None)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr
+    assert "chain.yaml:1:10: INVALID_ARGS: the YAML nests deeper than 64 levels" in done.stderr

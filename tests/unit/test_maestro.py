@@ -122,7 +122,7 @@ def test_the_config_becomes_the_platform_and_variables_and_the_flow_hooks_are_in
 
 
 def test_an_env_name_that_cannot_be_an_ad_variable_is_refused_where_it_is_written() -> None:
-    found = refusals("appId: a\nenv:\n  REPLAY_X: 1\n  user: ada\n---\n- back\n")
+    found = refusals("appId: a.b\nenv:\n  REPLAY_X: 1\n  user: ada\n---\n- back\n")
     assert [(line, message.split(":")[0]) for line, _, message in found] == [(3, "env REPLAY_X"), (4, "env user")]
 
 
@@ -132,7 +132,7 @@ def test_a_web_flow_imports_to_platform_web() -> None:
 
 
 def test_what_changes_in_translation_is_said_above_the_step() -> None:
-    text = import_flow("f.yaml", "appId: a\n---\n- tapOn:\n    text: Row\n    childOf:\n      id: list\n")
+    text = import_flow("f.yaml", "appId: a.b\n---\n- tapOn:\n    text: Row\n    childOf:\n      id: list\n")
     assert "# maestro: childOf: any ancestor (Maestro: the direct parent)" in text
 
 
@@ -162,24 +162,24 @@ REFUSED = [
 def test_each_unsupported_command_field_or_selector_is_refused_with_its_place_and_reason(
     flow: str, reason: str
 ) -> None:
-    found = refusals("appId: a\n---\n" + flow)
+    found = refusals("appId: a.b\n---\n" + flow)
     assert len(found) == 1 and reason in found[0][2] and found[0][0] is not None and found[0][0] >= 3
 
 
 def test_every_refusal_of_a_flow_is_reported_at_once() -> None:
-    found = refusals("appId: a\n---\n- tapOn:\n    above: X\n- runScript: x.js\n- tapOn: OK\n- longPressOn: Y\n")
+    found = refusals("appId: a.b\n---\n- tapOn:\n    above: X\n- runScript: x.js\n- tapOn: OK\n- longPressOn: Y\n")
     assert [(line, col) for line, col, _ in found] == [(4, 12), (5, 3), (7, 3)]
 
 
 def test_run_flow_files_are_read_beside_the_flow_and_a_cycle_is_refused(tmp_path: Path) -> None:
     (tmp_path / "sub").mkdir()
-    (tmp_path / "sub" / "login.yaml").write_text("appId: a\nenv:\n  WHO: bob\n---\n- inputText: ${WHO}\n")
-    (tmp_path / "main.yaml").write_text("appId: a\n---\n- runFlow: sub/login.yaml\n- runFlow:\n    file: main.yaml\n")
+    (tmp_path / "sub" / "login.yaml").write_text("appId: a.b\nenv:\n  WHO: bob\n---\n- inputText: ${WHO}\n")
+    (tmp_path / "main.yaml").write_text("appId: a.b\n---\n- runFlow: sub/login.yaml\n- runFlow:\n    file: main.yaml\n")
     with pytest.raises(ScriptErrors) as err:
         import_flow(str(tmp_path / "main.yaml"))
     assert [e.message for e in err.value.errors] == ["runFlow main.yaml: a cycle (the flow runs itself)"]
     (tmp_path / "main.yaml").write_text(
-        "appId: a\n---\n- runFlow:\n    file: sub/login.yaml\n    env:\n      WHO: ada\n"
+        "appId: a.b\n---\n- runFlow:\n    file: sub/login.yaml\n    env:\n      WHO: ada\n"
     )
     assert 'type "ada"' in import_flow(str(tmp_path / "main.yaml"))  # the caller's value wins
 
@@ -187,8 +187,8 @@ def test_run_flow_files_are_read_beside_the_flow_and_a_cycle_is_refused(tmp_path
 def test_a_sub_flows_problems_are_reported_at_its_own_lines_and_a_missing_one_at_the_run_flow(
     tmp_path: Path,
 ) -> None:
-    (tmp_path / "sub.yaml").write_text("appId: a\n---\n- back\n- runScript: x.js\n")
-    (tmp_path / "main.yaml").write_text("appId: a\n---\n- runFlow: sub.yaml\n- runFlow: gone.yaml\n")
+    (tmp_path / "sub.yaml").write_text("appId: a.b\n---\n- back\n- runScript: x.js\n")
+    (tmp_path / "main.yaml").write_text("appId: a.b\n---\n- runFlow: sub.yaml\n- runFlow: gone.yaml\n")
     with pytest.raises(ScriptErrors) as err:
         import_flow(str(tmp_path / "main.yaml"))
     assert [str(e.location) for e in err.value.errors] == [f"{tmp_path}/sub.yaml:4:3", f"{tmp_path}/main.yaml:4:12"]
@@ -196,9 +196,9 @@ def test_a_sub_flows_problems_are_reported_at_its_own_lines_and_a_missing_one_at
 
 
 def test_repeat_times_is_expanded_within_a_bound() -> None:
-    assert steps("- repeat:\n    times: ${N}\n    commands: [back]", "appId: a\nenv:\n  N: 3") == ["back"] * 3
+    assert steps("- repeat:\n    times: ${N}\n    commands: [back]", "appId: a.b\nenv:\n  N: 3") == ["back"] * 3
     assert (
-        "a whole number up to 100" in refusals("appId: a\n---\n- repeat:\n    times: 101\n    commands: [back]")[0][2]
+        "a whole number up to 100" in refusals("appId: a.b\n---\n- repeat:\n    times: 101\n    commands: [back]")[0][2]
     )
 
 
@@ -256,7 +256,7 @@ def test_fuzz_any_command_list_imports_or_is_refused_without_a_traceback(command
     import yaml
 
     try:
-        build_plan(parse(import_flow("fuzz.yaml", "appId: a\n---\n" + yaml.safe_dump(commands)), "fuzz.ad"))
+        build_plan(parse(import_flow("fuzz.yaml", "appId: a.b\n---\n" + yaml.safe_dump(commands)), "fuzz.ad"))
     except ReplayError:
         pass
 
