@@ -113,6 +113,8 @@ def close_cmd(save_script: str | None, discard: bool, verify: bool, session: str
         text += f"\nscript written to {result['script']}"
     if result.get("healed"):
         text += f"\nhealed script written to {result['healed']}"
+    if result.get("rejected"):
+        text += f"\nnot verified: the heal was left for review as {result['rejected']}"
     if result.get("aborted"):
         text += f"\n{result['aborted']}"
     if result.get("warning"):
@@ -123,6 +125,8 @@ def close_cmd(save_script: str | None, discard: bool, verify: bool, session: str
             f"verified: the healed script passes in a fresh session ({check['steps']} steps)"
             if check["passed"]
             else f"verification FAILED: {check['divergence']['kind']} at step {check['divergence']['step']['index']}"
+            if "divergence" in check
+            else f"verification did not run: {check['error']['message']}"
         )
     emit(as_json, {"result": result}, text)
     if check is not None and not check["passed"]:

@@ -26,6 +26,8 @@ from replay.errors import EXIT_ESCALATED, EXIT_HEALED_PENDING, EXIT_OK, Divergen
 from replay.heal import agent as protocol
 from replay.heal.audit import DECOMPOSE, ESCALATE, MAX_NOTE_BYTES, PRUNE, RETRY, Audit, Round
 from replay.script.redact import bounded, script_secrets, scrub
+from replay.session import gate
+from replay.session.repair import default_target
 
 BUILTIN = "builtin"
 
@@ -130,7 +132,9 @@ class Healer:
 
     def run(self) -> HealOutcome:
         """Run, repair, publish, gate; never raises for a divergence (that is this loop's input)."""
-        save = self.options.out if self.options.out is not None else ""
+        final = os.path.abspath(self.options.out) if self.options.out else default_target(os.path.abspath(self.path))
+        self.final = final
+        save = gate.check_free(final)  # committed under the rejected name until the gate passes
         try:
             with self._timed("replay"):
                 self.client.run(
@@ -303,19 +307,30 @@ class Healer:
         )
 
     def _publish_and_gate(self) -> HealOutcome:
-        """Publish the healed script (never over a file), then the acceptance gate: a fresh session."""
-        healed = str(self.client.close().get("healed") or "")
+        """Commit the healed script as a staged, unverified copy, replay it in a fresh session (the
+        acceptance gate), and only then give it the healed name; else it stays rejected, saying why."""
+        staged = str(self.client.close().get("healed") or "")
         fresh = Client(home=self.client.home, cwd=self.cwd, fresh=True)
         try:
             with self._timed("acceptance"):
-                result = fresh.run(healed, values=self.options.values, timeout=self.options.timeout_ms)
+                result = fresh.run(staged, values=self.options.values, timeout=self.options.timeout_ms)
             acceptance, passed = f"passed: replayed {result['ran']} steps in a fresh session", True
         except DivergenceError as err:
             d = err.divergence
             acceptance, passed = f"FAILED: {d['kind']} at step {d['step']['index']} in a fresh session", False
+        except ReplayError as err:  # the daemon died, the browser would not start: not gated is not healed
+            acceptance, passed = f"not run: the acceptance replay did not complete ({err.code}: {err.message})", False
         if self.pruned:
             acceptance += " — but a step was skipped (PRUNE), so the heal does not pass"
         status = "healed" if passed and not self.pruned else "rejected"
+        healed = staged
+        if status == "healed":
+            try:
+                healed = gate.promote(staged, self.final, self.client.home)
+            except ReplayError as err:  # the healed name was taken meanwhile: never written over
+                acceptance, status = f"passed, but not published: {err.message}", "rejected"
+        if status == "rejected":
+            healed = gate.reject(staged, acceptance)
         report = self.audit.report(flow=self.path, status=status, healed=healed, acceptance=acceptance)
         exit_code = EXIT_HEALED_PENDING if status == "healed" else EXIT_ESCALATED
         return self._outcome(

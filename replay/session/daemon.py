@@ -31,7 +31,7 @@ from replay.errors import (
 )
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
-from replay.session import orphans, repair, requests, runs
+from replay.session import gate, orphans, repair, requests, runs
 from replay.session.heal_step import perform
 from replay.session.pool import BackendPool
 from replay.session.protocol import session_dir, shown_name
@@ -303,6 +303,7 @@ class Daemon:
         if session is None:
             return orphans.close_left(self.home, self.recovered.pop(name, None), name, save_script, discard)
         out: dict[str, Any] = {"closed": name, "script": None}
+        final = ""
         async with session.lock:
             self._still_open(name, session)
             tx = session.repair
@@ -316,6 +317,13 @@ class Daemon:
                 target = tx.target
                 if save_script and tx.state == repair.COMPLETE:
                     tx.target = os.path.abspath(save_script)
+                final = tx.target
+                if verify and tx.state == repair.COMPLETE and not discard:
+                    try:
+                        tx.target = gate.check_free(final)  # gated: staged as rejected until it passes
+                    except ReplayError:
+                        tx.target = target
+                        raise
                 # reason None: the user closes it, so a failed commit fails loudly and the session stays
                 try:
                     ending = repair.end(
@@ -334,7 +342,16 @@ class Daemon:
             await self._forget(name, session)
             shutil.rmtree(session_dir(self.home, name), ignore_errors=True)
         if verify and out.get("healed"):
-            out["verify"] = await self._verify(str(out["healed"]), run_values)
+            staged = str(out.pop("healed"))
+            try:
+                check = await self._verify(staged, run_values)
+            except ReplayError as err:  # not gated is not healed: it stays rejected, saying why
+                check = {"passed": False, "error": err.to_dict()}
+            out["verify"] = check
+            if check["passed"]:
+                out["healed"] = gate.promote(staged, final, self.home)
+            else:
+                out["rejected"] = gate.reject(staged, _why_rejected(check))
         return out
 
     def _still_open(self, name: str, session: Session) -> None:
@@ -444,3 +461,11 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
+
+
+def _why_rejected(check: dict[str, Any]) -> str:
+    """The first line of a heal the gate did not pass."""
+    d = check.get("divergence")
+    if d is not None:
+        return f"FAILED: {d['kind']} at step {d['step']['index']} in a fresh session"
+    return f"not run: the acceptance replay did not complete ({check['error']['message']})"

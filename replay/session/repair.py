@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Protocol
 from replay.engine.journal import JournalEntry, read_journal
 from replay.errors import InvalidArgs, RepairSessionExpired, ReplayError, TargetExists
 from replay.files import open_private
+from replay.session import gate
 from replay.session.protocol import JOURNAL_FILE, REPAIR_FILE, TOMBSTONE_FILE, session_dir, session_dirs, shown_name
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import Recording, script_text
@@ -103,8 +104,8 @@ def healed_text(tx: RepairTransaction, entries: list[JournalEntry]) -> str:
 
     Fails loudly (``UNMATERIALIZED_ACTION``, exit 4) naming an action with no portable selector.
     """
-    body = script_text(entries, header=tx.header or [f"context platform={tx.platform}"])
-    return body + SENTINEL + "\n"
+    body = script_text(entries, header=tx.header or [f"context platform={tx.platform}"]) + SENTINEL + "\n"
+    return gate.staged_text(body) if gate.is_staged(tx.target) else body
 
 
 def commit(tx: RepairTransaction, entries: list[JournalEntry], home: str | None = None) -> str:

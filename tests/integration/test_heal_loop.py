@@ -38,6 +38,8 @@ def test_the_builtin_healer_heals_the_renamed_button_and_the_diff_is_exactly_tha
     original = FLOW.read_bytes()
     code, result, flow = heal(cli, tmp_path, "drift/renamed", web)
     assert (code, result["status"]) == (5, "healed")
+    assert result["healed"] == str(tmp_path / "checkout.healed.ad")  # the name, only once the gate passed
+    assert not (tmp_path / "checkout.rejected.ad").exists()
     healed = Path(result["healed"]).read_text().splitlines()
     before = flow.read_text().splitlines()
     changed = [line for line in healed if line not in before]
@@ -84,6 +86,8 @@ def test_a_scripted_agent_clears_the_interstitial_with_a_state_fix_and_the_heal_
     assert "Continue" not in Path(result["healed"]).read_text()  # --no-record kept the fix out
     # the gate is honest: the interstitial is still there in a fresh session, and the fix was not recorded
     assert (code, result["status"]) == (6, "rejected") and "FAILED" in Path(result["report"]).read_text()
+    assert result["healed"] == str(tmp_path / "checkout.rejected.ad") and not (tmp_path / "checkout.healed.ad").exists()
+    assert Path(result["healed"]).read_text().startswith("# replay heal: REJECTED: FAILED: ")
 
 
 def test_an_agents_notes_reach_no_file_or_console_with_a_secret_and_are_bounded(

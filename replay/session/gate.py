@@ -1,0 +1,80 @@
+"""The acceptance gate's files (SPEC §8, issue 32 §6): a healed script counts as healed only once it
+has replayed end to end in a fresh session, so nothing unverified ever carries the verified name.
+
+A repair that is to be gated is committed as ``<stem>.rejected.ad`` whose first line says it is not
+verified; the gate replays that staged copy. Only when it passes is the script (without that line)
+linked, whole and exclusively, to ``<stem>.healed.ad`` and the staged copy removed. When it fails,
+or never ran (the daemon died, the client was killed), the staged copy stays under the rejected name
+and its first line says why. One home for the rule: ``replay heal`` (CLI, MCP, the suite) and
+``replay close --verify`` both go through it.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+
+from replay.files import private_mode, refuse_existing
+from replay.session.publish import publish_exclusive
+
+HEALED_SUFFIX = ".healed.ad"
+STAGED_SUFFIX = ".rejected.ad"
+NOT_VERIFIED = "# replay heal: NOT VERIFIED: its acceptance replay in a fresh session has not passed"
+REJECTED = "# replay heal: REJECTED: "
+_HINT = "review or remove the earlier heal's files first (nothing was written over them)"
+
+
+def staged_target(final: str) -> str:
+    """Where a gated heal bound for ``final`` is committed and kept until it passes."""
+    stem = final[: -len(HEALED_SUFFIX)] if final.endswith(HEALED_SUFFIX) else os.path.splitext(final)[0]
+    return stem + STAGED_SUFFIX
+
+
+def is_staged(target: str) -> bool:
+    """Whether a repair's target is a gate's staged copy (its text then starts ``NOT_VERIFIED``)."""
+    return target.endswith(STAGED_SUFFIX)
+
+
+def check_free(final: str) -> str:
+    """The staged path for ``final``; ``TARGET_EXISTS`` when either is taken (before any run)."""
+    staged = staged_target(os.path.abspath(final))
+    refuse_existing(os.path.abspath(final), hint=_HINT)
+    refuse_existing(staged, hint=_HINT)
+    return staged
+
+
+def staged_text(text: str) -> str:
+    """A healed script as committed for the gate: said to be unverified on its first line."""
+    return f"{NOT_VERIFIED}\n{text}"
+
+
+def promote(staged: str, final: str, home: str | None = None) -> str:
+    """The gate passed: the script, without its first line, linked to ``final``; the staged copy gone."""
+    with open(staged, encoding="utf-8") as fh:
+        text = fh.read()
+    first, _, rest = text.partition("\n")
+    path = publish_exclusive(final, rest if first == NOT_VERIFIED else text, home, hint=_HINT)
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(staged)
+    return path
+
+
+def reject(staged: str, why: str) -> str:
+    """The gate failed or did not run: the staged copy stays, its first line saying why."""
+    with open(staged, encoding="utf-8") as fh:
+        text = fh.read()
+    first, _, rest = text.partition("\n")
+    body = rest if first == NOT_VERIFIED or first.startswith(REJECTED) else text
+    reason = " ".join(why.split())
+    fd, tmp = tempfile.mkstemp(prefix=f".{os.path.basename(staged)}.", suffix=".tmp", dir=os.path.dirname(staged))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(f"{REJECTED}{reason}\n{body}")
+        os.chmod(tmp, private_mode())
+        os.replace(tmp, staged)  # our own file, made by this heal moments ago
+    except BaseException:
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(tmp)
+        raise
+    return staged
