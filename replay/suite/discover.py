@@ -12,8 +12,9 @@ from dataclasses import dataclass
 from replay.errors import FileNotFound, InvalidArgs
 from replay.script.ast import Script
 from replay.script.loader import load
+from replay.session.gate import HEALED_SUFFIX, STAGED_SUFFIX
 
-HEALED_SUFFIX = ".healed.ad"
+REVIEW_SUFFIXES = (HEALED_SUFFIX, STAGED_SUFFIX)  # heals waiting for review: artifacts, not suite members
 MAESTRO_SUFFIXES = (".yaml", ".yml")  # Maestro flows, imported in memory when the suite runs them
 
 
@@ -68,8 +69,8 @@ def unique_slugs(paths: list[str]) -> list[str]:
 def discover(paths: list[str]) -> list[str]:
     """The ``.ad`` files under ``paths`` (files, directories recursively, globs), sorted, each once.
 
-    A healed script (``*.healed.ad``) is a review artifact, not a suite member, unless named
-    explicitly.
+    A healed script (``*.healed.ad``, or a rejected one ``*.rejected.ad``) is a review artifact, not a
+    suite member, unless named explicitly.
     """
     found: list[str] = []
     for given in paths:
@@ -82,7 +83,7 @@ def discover(paths: list[str]) -> list[str]:
                     os.path.join(root, f)
                     for root, _, files in os.walk(path)
                     for f in files
-                    if f.endswith(".ad") and not f.endswith(HEALED_SUFFIX)
+                    if f.endswith(".ad") and not f.endswith(REVIEW_SUFFIXES)
                 ]
                 # Maestro flows: the folder's own (as `maestro test DIR`: a sub-folder holds helpers)
                 below += [os.path.join(path, f) for f in os.listdir(path) if f.endswith(MAESTRO_SUFFIXES)]

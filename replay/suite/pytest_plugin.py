@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from replay.suite import TRACE_MODES
-from replay.suite.discover import HEALED_SUFFIX, Entry
+from replay.suite.discover import REVIEW_SUFFIXES, Entry
 from replay.suite.runner import DIVERGED, FAILED, Attempt, SuiteOptions, run_attempt
 
 
@@ -41,7 +41,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def pytest_collect_file(file_path: Path, parent: pytest.Collector) -> pytest.Collector | None:
-    if file_path.suffix == ".ad" and not file_path.name.endswith(HEALED_SUFFIX):
+    if file_path.suffix == ".ad" and not file_path.name.endswith(REVIEW_SUFFIXES):
         return AdFile.from_parent(parent, path=file_path)
     return None
 

@@ -21,7 +21,7 @@ def write(root: Path, name: str, text: str = "open http://x/\n") -> Path:
 
 
 def test_directories_are_searched_recursively_sorted_and_healed_scripts_are_left_out(tmp_path: Path) -> None:
-    for name in ("b.ad", "a/z.ad", "a/b.ad", "c.healed.ad", "notes.txt"):
+    for name in ("b.ad", "a/z.ad", "a/b.ad", "c.healed.ad", "d.rejected.ad", "notes.txt"):
         write(tmp_path, name)
     assert [Path(p).relative_to(tmp_path).as_posix() for p in discover([str(tmp_path)])] == ["a/b.ad", "a/z.ad", "b.ad"]
 
