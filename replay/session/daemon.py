@@ -315,15 +315,9 @@ class Daemon:
                 )
             if tx is not None:
                 target = tx.target
-                if save_script and tx.state == repair.COMPLETE:
-                    tx.target = os.path.abspath(save_script)
-                final = tx.target
-                if verify and tx.state == repair.COMPLETE and not discard:
-                    try:
-                        tx.target = gate.check_free(final)  # gated: staged as rejected until it passes
-                    except ReplayError:
-                        tx.target = target
-                        raise
+                final = os.path.abspath(save_script) if save_script and tx.state == repair.COMPLETE else target
+                gated = verify and tx.state == repair.COMPLETE and not discard
+                tx.target = gate.check_free(final) if gated else final  # a gated heal: staged until it passes
                 # reason None: the user closes it, so a failed commit fails loudly and the session stays
                 try:
                     ending = repair.end(
@@ -342,16 +336,9 @@ class Daemon:
             await self._forget(name, session)
             shutil.rmtree(session_dir(self.home, name), ignore_errors=True)
         if verify and out.get("healed"):
-            staged = str(out.pop("healed"))
-            try:
-                check = await self._verify(staged, run_values)
-            except ReplayError as err:  # not gated is not healed: it stays rejected, saying why
-                check = {"passed": False, "error": err.to_dict()}
-            out["verify"] = check
-            if check["passed"]:
-                out["healed"] = gate.promote(staged, final, self.home)
-            else:
-                out["rejected"] = gate.reject(staged, _why_rejected(check))
+            out.update(
+                await gate.judge(str(out.pop("healed")), final, self.home, lambda p: self._verify(p, run_values))
+            )
         return out
 
     def _still_open(self, name: str, session: Session) -> None:
@@ -461,11 +448,3 @@ def main(argv: list[str] | None = None) -> None:
 
 if __name__ == "__main__":
     main()
-
-
-def _why_rejected(check: dict[str, Any]) -> str:
-    """The first line of a heal the gate did not pass."""
-    d = check.get("divergence")
-    if d is not None:
-        return f"FAILED: {d['kind']} at step {d['step']['index']} in a fresh session"
-    return f"not run: the acceptance replay did not complete ({check['error']['message']})"

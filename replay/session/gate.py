@@ -14,7 +14,10 @@ from __future__ import annotations
 import contextlib
 import os
 import tempfile
+from collections.abc import Awaitable, Callable
+from typing import Any
 
+from replay.errors import ReplayError
 from replay.files import private_mode, refuse_existing
 from replay.session.publish import publish_exclusive
 
@@ -78,3 +81,23 @@ def reject(staged: str, why: str) -> str:
             os.unlink(tmp)
         raise
     return staged
+
+
+async def judge(
+    staged: str, final: str, home: str, replay: Callable[[str], Awaitable[dict[str, Any]]]
+) -> dict[str, Any]:
+    """``replay`` the staged copy in a fresh session (``{"passed", "divergence"|"steps"}``), then
+    promote it or reject it: ``{"verify": …, "healed": path}`` or ``{"verify": …, "rejected": path}``."""
+    try:
+        check = await replay(staged)
+    except ReplayError as err:  # not gated is not healed: it stays rejected, saying why
+        check = {"passed": False, "error": err.to_dict()}
+    if check["passed"]:
+        return {"verify": check, "healed": promote(staged, final, home)}
+    d = check.get("divergence")
+    why = (
+        f"FAILED: {d['kind']} at step {d['step']['index']} in a fresh session"
+        if d is not None
+        else f"not run: the acceptance replay did not complete ({check['error']['message']})"
+    )
+    return {"verify": check, "rejected": reject(staged, why)}

@@ -80,6 +80,22 @@ def test_state_repair_with_no_record_resumes_at_the_same_step_and_leaves_the_fix
     assert "Continue" not in text and 'click id="place-order"' in text
 
 
+def test_close_verify_leaves_a_heal_its_gate_rejects_under_the_rejected_name_saying_why(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    flow = copy_flow(tmp_path)
+    flow.write_text(flow.read_text().replace("context platform=web", "context platform=web timeout=1000"))  # the gate's
+    drifted = f"SHOP={web}/drift/interstitial"
+    d = diverge(cli, "run", str(flow), "--session", "gate2", "-e", drifted, "--save-script", *FAST)
+    cli("click", "Continue", "--no-record", "--session", "gate2")  # the app needs it every time
+    resume(cli, flow, "gate2", d)
+    closed = cli("close", "--session", "gate2", "--verify", ok=None)
+    rejected = tmp_path / "checkout.rejected.ad"
+    assert closed.returncode == 3 and "verification FAILED" in closed.stdout and str(rejected) in closed.stdout
+    assert not (tmp_path / "checkout.healed.ad").exists()
+    assert rejected.read_text().startswith("# replay heal: REJECTED: FAILED: ")
+
+
 def test_watermark_excludes_earlier_actions_of_a_reused_session(cli: Cli, web: str, tmp_path: Path) -> None:
     flow = copy_flow(tmp_path)
     cli("open", f"{web}/shop/index.html", "--session", "reuse")
