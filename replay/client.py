@@ -6,12 +6,14 @@ Imports only the standard library and our light modules, so ``replay click @e3``
 from __future__ import annotations
 
 import _socket  # the C socket type: socket.py's enum conversions cost ~5 ms of every command
+import contextlib
+import contextvars
 import json
 import os
 import sys
 import time
 
-from replay.errors import DaemonUnavailable, InvalidArgs, ReplayError, SessionNotFound, from_dict
+from replay.errors import Cancelled, DaemonUnavailable, InvalidArgs, ReplayError, SessionNotFound, from_dict
 from replay.session.protocol import (
     LEFT_BEHIND,
     MAX_MESSAGE,
@@ -32,6 +34,31 @@ if TYPE_CHECKING:
     from typing import Any
 
 START_TIMEOUT_S = 20.0
+
+
+class Cancel:
+    """A caller's way to withdraw the requests made on its behalf from another thread (MCP's
+    ``notifications/cancelled``, an MCP client gone): ``cancel()`` shuts the connections of the
+    requests under way, so the daemon sees its client go and cancels them (SPEC §12), and every
+    later request raises ``CANCELLED`` before it is sent. Set with ``CANCELLING`` (a context
+    variable: ``asyncio.to_thread`` and ``contextvars.copy_context`` carry it into a thread)."""
+
+    def __init__(self) -> None:
+        self.cancelled = False
+        self.open: set[_socket.socket] = set()
+
+    def cancel(self) -> None:
+        self.cancelled = True
+        for sock in list(self.open):
+            with contextlib.suppress(OSError):
+                sock.shutdown(_socket.SHUT_RDWR)
+
+    def check(self) -> None:
+        if self.cancelled:
+            raise Cancelled("the request was cancelled by its caller", hint="nothing more was sent to the daemon")
+
+
+CANCELLING: contextvars.ContextVar[Cancel | None] = contextvars.ContextVar("replay_cancelling", default=None)
 RETRIES_WHILE_EXITING = 100  # × 50 ms: a daemon that is exiting takes a moment to go
 
 
@@ -133,7 +160,12 @@ class Client:
                     details={"absent": True},
                 ) from None
         data = b""
+        cancel = CANCELLING.get()
+        if cancel is not None:
+            cancel.open.add(sock)
         try:
+            if cancel is not None:
+                cancel.check()
             sock.sendall(line)
             while not data.endswith(b"\n"):
                 chunk = sock.recv(1 << 16)
@@ -141,12 +173,18 @@ class Client:
                     break
                 data = (data + chunk).lstrip(b"\n")  # heartbeats: the daemon is still at work
         except OSError as exc:  # a timeout, a reset: the daemon died or hangs
+            if cancel is not None:
+                cancel.check()
             raise DaemonUnavailable(
                 f"no answer from the session daemon ({exc.__class__.__name__})",
                 hint=f"see {os.path.join(self.home, 'daemon.log')}",
             ) from None
         finally:
+            if cancel is not None:
+                cancel.open.discard(sock)
             sock.close()
+        if cancel is not None and not data.endswith(b"\n"):
+            cancel.check()  # shut by cancel(): the daemon has cancelled the request
         if not data:
             raise DaemonUnavailable("the session daemon closed the connection", hint="retry; see daemon.log")
         response = json.loads(data)

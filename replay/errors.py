@@ -273,6 +273,13 @@ class PermissionDenied(ReplayError):
     exit_code = EXIT_FAILURE
 
 
+class Cancelled(ReplayError):
+    """The caller withdrew the request (an MCP client's ``notifications/cancelled``, or it went away)."""
+
+    code = "CANCELLED"
+    exit_code = EXIT_FAILURE
+
+
 class Internal(ReplayError):
     """A bug: an unexpected exception, reported instead of a traceback (the daemon logs it)."""
 
@@ -295,6 +302,7 @@ class ScriptErrors(ReplayError):
 
 
 ALL_ERRORS: tuple[type[ReplayError], ...] = (
+    Cancelled,
     InvalidArgs,
     UnsupportedCommand,
     UnsupportedPlatform,

@@ -8,13 +8,21 @@ and prints ``{"status", "notes", "cost_usd", "conversation_id"}`` as its last st
 
 from __future__ import annotations
 
+import contextlib
 import json
+import math
 import os
 import shlex
+import signal
 import subprocess
 import tempfile
+import threading
+import time
 from dataclasses import dataclass, field
 from typing import Any
+
+from replay.client import CANCELLING
+from replay.errors import Cancelled
 
 PROTOCOL_VERSION = 1
 TRANSPORT_RETRIES = 2  # an agent that did not start, died or printed no result is tried this often again
@@ -64,38 +72,126 @@ def request(
 
 
 def run_turn(command: str, payload: dict[str, Any], *, timeout_s: float | None, env: dict[str, str]) -> Turn:
-    """Run the agent once; a transport failure is a ``Turn`` with ``transport`` set, never an exception."""
+    """Run the agent once, in a process group of its own, for at most ``timeout_s`` (else
+    ``TURN_S``): at its deadline the whole group is killed, so nothing it started acts on. A
+    transport failure — it did not start, died, ran past its deadline, printed no result, or a
+    result that is not UTF-8, over ``MAX_RESULT`` bytes, or malformed — is a ``Turn`` with
+    ``transport`` set, never an exception."""
+    limit = TURN_S if timeout_s is None else max(0.0, min(timeout_s, TURN_S))
     try:
-        proc = subprocess.run(
+        proc = subprocess.Popen(
             shlex.split(command),
-            input=json.dumps(payload, ensure_ascii=False),
-            capture_output=True,
-            text=True,
-            timeout=timeout_s,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
             env=env,
+            start_new_session=True,  # its own process group: killed whole at the deadline
         )
     except FileNotFoundError:
         return Turn("failed", transport="did not start (command not found)")
-    except subprocess.TimeoutExpired:
-        return Turn("failed", transport="ran past the deadline")
-    except OSError as exc:
-        return Turn("failed", transport=f"did not start ({exc.strerror})")
-    lines = [line for line in proc.stdout.splitlines() if line.strip()]
-    if not lines:
-        return Turn("failed", transport=f"printed no result (exit {proc.returncode})")
+    except (OSError, ValueError) as exc:
+        return Turn("failed", transport=f"did not start ({getattr(exc, 'strerror', None) or exc})")
+    tail = _Tail(proc)
     try:
-        out = json.loads(lines[-1])
-    except json.JSONDecodeError:
+        assert proc.stdin is not None
+        with contextlib.suppress(BrokenPipeError):  # an agent that does not read its request
+            proc.stdin.write(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
+            proc.stdin.close()
+        code = _wait(proc, limit)
+    except subprocess.TimeoutExpired:
+        return Turn("failed", transport=f"ran past its deadline ({limit:g} s): it and what it started were stopped")
+    except Cancelled:
+        return Turn("failed", transport="was stopped: the heal was cancelled")
+    finally:
+        _kill_group(proc)
+        tail.join()
+    return _result(tail, code)
+
+
+TURN_S = 600.0  # a turn's deadline when ``replay heal`` has no --deadline: a silent agent never hangs it
+MAX_RESULT = 64 * 1024  # the result line's bytes at most (the notes are bounded again, 256 bytes each)
+
+
+def _wait(proc: subprocess.Popen[bytes], limit: float) -> int:
+    """The agent's exit code; ``TimeoutExpired`` past ``limit``, ``Cancelled`` when the heal's caller
+    withdrew it (MCP's ``notifications/cancelled``)."""
+    cancel = CANCELLING.get()
+    end = time.monotonic() + limit
+    while True:
+        try:
+            return proc.wait(timeout=max(0.0, min(0.2, end - time.monotonic())))
+        except subprocess.TimeoutExpired:
+            if cancel is not None:
+                cancel.check()
+            if time.monotonic() >= end:
+                raise
+
+
+class _Tail:
+    """Reads the agent's stdout in a thread, keeping only its last ``MAX_RESULT`` bytes: an agent
+    that prints 10 GB costs that much reading, not that much memory."""
+
+    def __init__(self, proc: subprocess.Popen[bytes]) -> None:
+        self.data, self.total = b"", 0
+        self._thread = threading.Thread(target=self._read, args=(proc,), daemon=True)
+        self._thread.start()
+
+    def _read(self, proc: subprocess.Popen[bytes]) -> None:
+        assert proc.stdout is not None
+        while chunk := proc.stdout.read(65536):
+            self.total += len(chunk)
+            self.data = (self.data + chunk)[-(MAX_RESULT + 1) :]
+
+    def join(self) -> None:
+        self._thread.join(timeout=5)
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """Stop the agent's whole process group (what it started included), then reap it."""
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)
+    with contextlib.suppress(subprocess.TimeoutExpired):
+        proc.wait(timeout=5)
+
+
+def _result(tail: _Tail, code: int) -> Turn:
+    lines = [line for line in tail.data.split(b"\n") if line.strip()]
+    if not lines:
+        return Turn("failed", transport=f"printed no result (exit {code})")
+    if len(lines[-1]) > MAX_RESULT or (len(lines) == 1 and tail.total > len(tail.data)):
+        return Turn("failed", transport=f"printed a result line over {MAX_RESULT // 1024} KiB")
+    try:
+        out = json.loads(lines[-1].decode("utf-8"))
+    except UnicodeDecodeError:
+        return Turn("failed", transport="printed a result that is not UTF-8")
+    except (ValueError, RecursionError):  # JSONDecodeError, a 5,000-digit number
         return Turn("failed", transport="printed a malformed result line")
     if not isinstance(out, dict) or out.get("status") not in STATUSES:
         return Turn("failed", transport=f"printed a result without a known status ({', '.join(STATUSES)})")
+    cost = _cost(out.get("cost_usd"))
+    if cost is None:
+        return Turn("failed", transport="printed a cost_usd that is not a finite number of at least 0")
     notes = out.get("notes") or []
+    conversation = out.get("conversation_id")
     return Turn(
         str(out["status"]),
-        [str(n) for n in (notes if isinstance(notes, list) else [notes])][:3],
-        float(out.get("cost_usd") or 0.0),
-        str(out["conversation_id"]) if out.get("conversation_id") else None,
+        [n if isinstance(n, str) else json.dumps(n) for n in (notes if isinstance(notes, list) else [notes])][:3],
+        cost,
+        str(conversation)[:200] if conversation else None,
     )
+
+
+def _cost(value: object) -> float | None:
+    """A turn's cost in dollars: a finite number ≥ 0 (absent is 0), else None (NaN, -1, "abc")."""
+    if value is None:
+        return 0.0
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        cost = float(value)
+    except OverflowError:
+        return None
+    return cost if math.isfinite(cost) and cost >= 0 else None
 
 
 class Ledger:

@@ -8,17 +8,19 @@ prints under ``--json``. Logs go to stderr only: stdout is the protocol.
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import json
 import logging
 import os
 import sys
+import threading
 from collections.abc import Callable
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 
-from replay.client import Client
+from replay.client import CANCELLING, Cancel, Client
 from replay.errors import DivergenceError, ReplayError
 from replay.limits import check_amount, check_level, check_ms, check_repair, check_values
 from replay.script.registry import REGISTRY
@@ -30,12 +32,52 @@ def _text(payload: dict[str, Any]) -> str:
     return json.dumps(payload, ensure_ascii=False)
 
 
+IN_FLIGHT: set[Cancel] = set()  # the calls under way: withdrawn when the client goes
+
+
+async def _in_thread(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
+    """``fn`` in a thread of its own — not a pool a few slow calls could fill (a `wait` on one session
+    never holds up `list_sessions`), and a daemon thread the server never waits for at exit. When
+    the call is cancelled (``notifications/cancelled``, the client gone), its daemon requests are
+    withdrawn: their connections are shut, so the daemon cancels them too."""
+    loop = asyncio.get_running_loop()
+    done: asyncio.Future[dict[str, Any]] = loop.create_future()
+    cancel = Cancel()
+
+    def settle(result: dict[str, Any] | None, error: BaseException | None) -> None:
+        if done.done():
+            return
+        if error is not None:
+            done.set_exception(error)
+        else:
+            done.set_result(result or {})
+
+    def work() -> None:
+        CANCELLING.set(cancel)
+        try:
+            result = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the awaiting coroutine
+            loop.call_soon_threadsafe(settle, None, exc)
+        else:
+            loop.call_soon_threadsafe(settle, result, None)
+
+    IN_FLIGHT.add(cancel)
+    try:
+        threading.Thread(target=contextvars.copy_context().run, args=(work,), daemon=True).start()
+        return await done
+    except asyncio.CancelledError:
+        cancel.cancel()
+        raise
+    finally:
+        IN_FLIGHT.discard(cancel)
+
+
 async def _call(
     fn: Callable[[], dict[str, Any]], render: Callable[[dict[str, Any]], str] | None = None
 ) -> CallToolResult:
     """Run one blocking client call off the event loop and project its outcome."""
     try:
-        result = await asyncio.to_thread(fn)
+        result = await _in_thread(fn)
     except DivergenceError as err:
         from replay.engine.report import render_text
 
@@ -296,10 +338,14 @@ async def serve_stdio(server: MCPServer) -> None:
                     else:
                         await forward.send(item)
 
-        async with anyio.create_task_group() as tg:
-            tg.start_soon(answer_parse_errors)
-            await lowlevel.run(messages, write_stream, lowlevel.create_initialization_options())
-            tg.cancel_scope.cancel()
+        try:
+            async with anyio.create_task_group() as tg:
+                tg.start_soon(answer_parse_errors)
+                await lowlevel.run(messages, write_stream, lowlevel.create_initialization_options())
+                tg.cancel_scope.cancel()
+        finally:  # the client hung up: what it asked for stops too, in the daemon as here
+            for cancel in list(IN_FLIGHT):
+                cancel.cancel()
 
 
 def _lost_request(message: Any) -> bool:

@@ -1,9 +1,15 @@
-"""Issue 32's rules on the real parts: no secret read back, no imported value become a command, no
-unverified heal under the verified name (a real daemon, real Chromium, the CLI)."""
+"""Issue 32's rules on the real parts: no secret read back; MCP calls that never wait behind others,
+stop in the daemon when cancelled, and end with their client (a real daemon, real Chromium)."""
 
 from __future__ import annotations
 
-from .conftest import Cli
+import json
+import select
+import subprocess
+import time
+from typing import Any
+
+from .conftest import MCP_INITIALIZE, REPLAY, Cli
 
 SECRET = "PwSecret-4410"
 
@@ -19,3 +25,77 @@ def test_get_value_of_a_password_field_reads_the_mask_never_the_typed_secret(cli
     cli("close", *s)
     assert "•••" in value and SECRET not in value + attrs
     assert '"value": "Ada"' in name
+
+
+class _Mcp:
+    """`replay mcp` driven line by line (JSON-RPC over its stdio), answers read as they come."""
+
+    def __init__(self, cli: Cli) -> None:
+        self.proc = subprocess.Popen(
+            [REPLAY, "mcp"], cwd=cli.cwd, env=cli.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        self.answers: dict[int, dict[str, Any]] = {}
+        self.send(MCP_INITIALIZE, {"jsonrpc": "2.0", "method": "notifications/initialized"})
+        self.answer(1, 20)
+
+    def send(self, *lines: dict[str, Any]) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("".join(json.dumps(line) + "\n" for line in lines))
+        self.proc.stdin.flush()
+
+    def call(self, rid: int, tool: str, **args: Any) -> None:
+        self.send({"jsonrpc": "2.0", "id": rid, "method": "tools/call", "params": {"name": tool, "arguments": args}})
+
+    def answer(self, rid: int, within_s: float) -> dict[str, Any]:
+        assert self.proc.stdout is not None
+        end = time.monotonic() + within_s
+        while rid not in self.answers:
+            ready, _, _ = select.select([self.proc.stdout], [], [], max(0.0, end - time.monotonic()))
+            assert ready, f"no answer to {rid} within {within_s} s"
+            line = json.loads(self.proc.stdout.readline())
+            if "id" in line:
+                self.answers[line["id"]] = line
+        return self.answers[rid]
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.wait()
+
+
+def test_an_mcp_call_never_waits_behind_slow_ones_and_a_cancelled_one_stops_in_the_daemon(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html", "--session", "slow")
+    mcp = _Mcp(cli)
+    try:
+        for rid in range(10, 18):  # more than a default thread pool holds (6 on 2 cores)
+            mcp.call(rid, "wait", ms=20_000, session="slow")
+        mcp.call(30, "list_sessions")
+        assert "slow" in json.dumps(mcp.answer(30, 5))
+        mcp.send(
+            *(
+                {"jsonrpc": "2.0", "method": "notifications/cancelled", "params": {"requestId": r}}
+                for r in range(10, 18)
+            )
+        )
+        mcp.call(31, "snapshot", session="slow")  # the session's lock is free again
+        assert "Products" in json.dumps(mcp.answer(31, 8))
+    finally:
+        mcp.stop()
+        cli("close", "--session", "slow", ok=None)
+
+
+def test_replay_mcp_exits_when_its_client_goes_and_stops_what_it_asked_for(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html", "--session", "left")
+    mcp = _Mcp(cli)
+    try:
+        mcp.call(10, "wait", ms=30_000, session="left")
+        time.sleep(0.5)  # the wait has reached the daemon  # noqa: ASYNC251
+        assert mcp.proc.stdin is not None
+        mcp.proc.stdin.close()
+        assert mcp.proc.wait(timeout=10) == 0
+        started = time.monotonic()
+        cli("snapshot", "--session", "left")
+        assert time.monotonic() - started < 8  # not behind the 30 s wait
+    finally:
+        mcp.stop()
+        cli("close", "--session", "left", ok=None)

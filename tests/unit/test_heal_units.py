@@ -8,6 +8,8 @@ import stat
 import sys
 from pathlib import Path
 
+import pytest
+
 from replay.engine.healer import decide
 from replay.heal.agent import Ledger, request, run_turn
 from replay.heal.audit import Audit, Round
@@ -95,6 +97,42 @@ def test_transport_failures_are_named_never_raised(tmp_path: Path) -> None:
     assert "malformed" in (run_turn(bad, {}, timeout_s=30, env=env).transport or "")
     odd = agent_script(tmp_path, "print(json.dumps({'status': 'maybe'}))")
     assert "known status" in (run_turn(odd, {}, timeout_s=30, env=env).transport or "")
+
+
+@pytest.mark.parametrize("cost", ['"abc"', "NaN", "-1", "Infinity", "1e999", "true", "[1]", "1" + "0" * 400])
+def test_a_cost_that_is_not_a_finite_amount_of_at_least_zero_is_a_transport_failure(tmp_path: Path, cost: str) -> None:
+    agent = agent_script(tmp_path, f'print(\'{{"status": "done", "cost_usd": {cost}}}\')')
+    turn = run_turn(agent, {}, timeout_s=30, env=dict(os.environ))
+    assert turn.transport is not None and turn.cost_usd == 0.0
+
+
+def test_a_result_that_is_not_utf8_or_over_the_bound_is_a_transport_failure(tmp_path: Path) -> None:
+    env = dict(os.environ)
+    latin = agent_script(tmp_path, 'sys.stdout.buffer.write(b\'{"status": "done", "notes": ["caf\\xe9"]}\\n\')')
+    assert "not UTF-8" in (run_turn(latin, {}, timeout_s=30, env=env).transport or "")
+    huge = agent_script(tmp_path, "print(json.dumps({'status': 'done', 'notes': ['x' * 10_000_000]}))")
+    assert "over 64 KiB" in (run_turn(huge, {}, timeout_s=30, env=env).transport or "")
+
+
+def test_an_agent_past_its_deadline_is_stopped_with_everything_it_started(tmp_path: Path) -> None:
+    pids = tmp_path / "child.pid"
+    body = (
+        "import subprocess, time\n"
+        f"child = subprocess.Popen(['sleep', '60'])\nopen({str(pids)!r}, 'w').write(str(child.pid))\n"
+        "time.sleep(60)\n"
+    )
+    turn = run_turn(agent_script(tmp_path, body), {}, timeout_s=1.5, env=dict(os.environ))
+    assert "ran past its deadline (1.5 s)" in (turn.transport or "")
+    stat = Path(f"/proc/{int(pids.read_text())}/stat")
+    assert not stat.exists() or stat.read_text().rsplit(")", 1)[1].split()[0] == "Z"  # killed (a zombie, or reaped)
+
+
+def test_without_a_deadline_a_turn_still_has_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from replay.heal import agent
+
+    monkeypatch.setattr(agent, "TURN_S", 0.5)
+    turn = run_turn(agent_script(tmp_path, "import time; time.sleep(60)"), {}, timeout_s=None, env=dict(os.environ))
+    assert "ran past its deadline (0.5 s)" in (turn.transport or "")
 
 
 def test_the_ledger_keeps_only_the_conversation_and_a_turn_count_privately(tmp_path: Path) -> None:
