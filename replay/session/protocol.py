@@ -70,7 +70,9 @@ def peer_uid(sock: _socket.socket) -> int | None:
 def check_home(home: str) -> None:
     """Refuse a home the daemon's socket cannot safely live in: one another user owns (whoever
     listens there would get our typed text), one that is not a directory, or one whose socket path
-    is over the kernel's limit. A home that does not exist yet is fine (it is created 0700)."""
+    is over the kernel's limit, or one others may write in (group/world-writable or sticky: a shared
+    folder such as /tmp, whose mode replay never changes). A home that does not exist yet is fine
+    (it is created 0700)."""
     from replay.errors import InvalidArgs, PermissionDenied
 
     path = socket_path(home)
@@ -94,6 +96,11 @@ def check_home(home: str) -> None:
         raise PermissionDenied(
             f"REPLAY_HOME {home} is owned by uid {info.st_uid}, not by you (uid {os.getuid()})",
             hint="use a home of your own: its daemon would receive everything you type",
+        )
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH | stat.S_ISVTX):
+        raise PermissionDenied(
+            f"REPLAY_HOME {home} is shared (mode {stat.S_IMODE(info.st_mode):o}: others may write in it)",
+            hint="point REPLAY_HOME at a folder of its own (e.g. ~/.replay): replay changes no existing folder's mode",
         )
 
 

@@ -163,11 +163,16 @@ async def _take_lock(fd: int, home: str, wait_s: float = 15.0) -> bool:
 
 
 def prepare_home(home: str) -> None:
-    """Create $REPLAY_HOME private to the user (0700); a home another user owns is refused."""
+    """Create $REPLAY_HOME private to the user (0700, whatever the umask); an existing home keeps its
+    mode — one another user owns, or others may write in, is refused (``check_home``)."""
     check_home(home)
-    os.makedirs(home, mode=0o700, exist_ok=True)
-    check_home(home)  # made by someone else between the look and the make
-    os.chmod(home, 0o700)
+    os.makedirs(os.path.dirname(os.path.abspath(home)), exist_ok=True)
+    try:
+        os.mkdir(home, 0o700)
+    except FileExistsError:
+        check_home(home)  # made by someone else between the look and the make
+        return
+    os.chmod(home, 0o700)  # ours: made just now
 
 
 async def serve(home: str, make: Callable[[], Service]) -> int:

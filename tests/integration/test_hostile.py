@@ -161,6 +161,7 @@ def test_the_client_refuses_a_socket_another_user_serves(tmp_path: Path) -> None
     spy = subprocess.Popen([python, "-c", listener], stdout=subprocess.PIPE, text=True, user=NOBODY, group=NOBODY)
     try:
         assert spy.stdout is not None and spy.stdout.readline().strip() == "ready"
+        home.chmod(0o700)  # private again (a shared home is refused before its socket is looked at)
         proc = Cli(str(home), str(tmp_path))("fill", "id=password", "TopSecret", ok=None, timeout=30)
         assert proc.returncode == 1 and "PERMISSION_DENIED" in proc.stderr and "served by uid 65534" in proc.stderr
         spy.kill()

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import select
+import stat
 import subprocess
 import time
+from pathlib import Path
 from typing import Any
 
 from .conftest import MCP_INITIALIZE, REPLAY, Cli
@@ -99,3 +101,13 @@ def test_replay_mcp_exits_when_its_client_goes_and_stops_what_it_asked_for(cli: 
     finally:
         mcp.stop()
         cli("close", "--session", "left", ok=None)
+
+
+def test_a_shared_replay_home_is_refused_with_a_clear_error_and_its_mode_kept(tmp_path: Path) -> None:
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)
+    proc = Cli(str(shared), str(tmp_path))("session", "list", ok=None, timeout=30)
+    assert proc.returncode == 1 and "PERMISSION_DENIED" in proc.stderr and "is shared (mode 1777" in proc.stderr
+    assert "Traceback" not in proc.stderr and stat.S_IMODE(shared.stat().st_mode) == 0o1777
+    assert not (shared / "daemon.sock").exists()

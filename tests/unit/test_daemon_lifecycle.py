@@ -183,3 +183,30 @@ def test_the_daemon_never_stops_while_a_request_is_being_served(tmp_path: Path) 
     d.clock.advance(10)
     run(d.reap_once())
     assert not d.stop.is_set()
+
+
+def test_only_a_home_replay_creates_is_made_private_and_a_shared_one_is_refused_unchanged(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    from replay.errors import PermissionDenied
+    from replay.session.server import prepare_home
+
+    mask = os.umask(0)
+    try:
+        prepare_home(str(tmp_path / "new" / "home"))
+    finally:
+        os.umask(mask)
+    assert stat.S_IMODE(os.stat(tmp_path / "new" / "home").st_mode) == 0o700
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    mine.chmod(0o755)
+    prepare_home(str(mine))
+    assert stat.S_IMODE(os.stat(mine).st_mode) == 0o755  # an existing folder keeps its mode
+    for mode in (0o1777, 0o777, 0o770, 0o1700):
+        shared = tmp_path / f"shared-{mode:o}"
+        shared.mkdir()
+        shared.chmod(mode)
+        with pytest.raises(PermissionDenied, match=f"is shared \\(mode {mode:o}"):
+            prepare_home(str(shared))
+        assert stat.S_IMODE(os.stat(shared).st_mode) == mode
