@@ -7,7 +7,11 @@ Light and at the base (errors use it): the one home of these rules. What counts 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+
+TYPE_CHECKING = False  # (typing costs ~5 ms of every command: only the type checker imports it)
+if TYPE_CHECKING:
+    from collections.abc import Iterable
+    from typing import Any
 
 # C0 and C1 controls and DEL, but tab and newline: a terminal acts on them (ESC [ …, CSI 0x9b)
 _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
@@ -31,5 +35,22 @@ def bounded(text: str, limit: int) -> str:
 
 
 def printable(text: str) -> str:
-    """``text`` with the control characters a terminal would act on shown as ``\\xNN`` escapes."""
-    return _CONTROLS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+    """``text`` with the control characters a terminal would act on shown as ``\\u00NN`` escapes —
+    the same in a JSON string (where raw C1 characters may stand, and C0 ones never do) and readable
+    in text."""
+    return _CONTROLS.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+class TerminalSafe:
+    """A text stream whose writes go through ``printable``: nothing the app or the device said (a
+    page title, a device's answer, an agent's note) can move a terminal's cursor or retitle it."""
+
+    def __init__(self, stream: Any) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        self._stream.write(printable(text))
+        return len(text)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)

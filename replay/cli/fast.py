@@ -163,6 +163,9 @@ def _run(file: str, values: dict[str, str], options: Options) -> None:
 
 def main() -> None:
     """`replay …`: the fast path for an interactive command or a run, else the click application."""
+    from replay.scrubbing import TerminalSafe
+
+    sys.stdout, sys.stderr = TerminalSafe(sys.stdout), TerminalSafe(sys.stderr)  # type: ignore[assignment]
     code = fast(sys.argv[1:])
     if code is NOT_FAST:
         from replay.cli import cli_main

@@ -122,9 +122,10 @@ class Driver(Protocol):
         """Save a PNG."""
         ...
 
-    async def interrupt(self) -> None:
-        """Stop the script the page is running (a page whose JavaScript never yields answers nothing
-        until it is stopped); best effort, never raises."""
+    async def interrupt(self) -> str:
+        """Stop what keeps the app from answering (a page's JavaScript that never yields); best
+        effort, never raises. What did not answer and what was done, in the backend's words (a
+        step's timeout says it)."""
         ...
 
     async def trace_start(self) -> None:
@@ -138,6 +139,11 @@ class Driver(Protocol):
 
     def location(self) -> str | None:
         """Where the page is now (web: its URL), without a round trip; None when unknown."""
+        ...
+
+    def shared_screen(self) -> str | None:
+        """The screen this driver acts on when other sessions may act on it too (a device: its
+        serial, in words); None when each session has a screen of its own (a browser context)."""
         ...
 
     def alive(self) -> bool:

@@ -101,12 +101,11 @@ async def execute(
         (err.error if isinstance(err, StepStopped) else err).redacted(secrets_of([action], values or {}))
         raise
     except TimeoutError:
-        # a page whose JavaScript never yields answers nothing: stop its script, say so (SPEC §12)
-        await state.driver.interrupt()
+        # an app that never yields answers nothing: stop what keeps it busy, say so in its words (SPEC §12)
+        said = await state.driver.interrupt()
         raise Timeout(
-            f"`{action.command}` did not finish within {budget} ms: the page did not answer "
-            "(its JavaScript kept it busy); the page's running script was stopped",
-            hint="check the app for a script that never ends; raise --timeout if it is only slow",
+            f"`{action.command}` did not finish within {budget} ms: {said}",
+            hint="check the app for work that never ends; raise --timeout if it is only slow",
         ) from None
     finally:
         MATCH_DEADLINE.reset(deadline)

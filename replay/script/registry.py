@@ -14,7 +14,7 @@ from replay.script.foreign import ANDROID as ANDROID  # (the platforms: declared
 from replay.script.foreign import FOREIGN
 from replay.script.foreign import PLATFORMS as PLATFORMS
 from replay.script.foreign import WEB as WEB
-from replay.script.literals import is_coord, is_int
+from replay.script.literals import is_int, looks_like_coord
 from replay.script.tokens import Token
 
 # `replay --help` groups, in the order they are listed (a command's ``group`` names one)
@@ -44,7 +44,7 @@ def _press_is_target(toks: Sequence[Token]) -> bool:
 
 
 def _press_is_point(toks: Sequence[Token]) -> bool:
-    return len(toks) == 2 and all(not t.quoted and is_coord(t.text) for t in toks)
+    return len(toks) == 2 and all(not t.quoted and looks_like_coord(t.text) for t in toks)
 
 
 _FIND_LOCATORS = ("any", "text", "label", "value", "role", "id", "placeholder")
@@ -395,6 +395,12 @@ class Registry:
         cmd = self.commands.get(name)
         forms = [f for f in cmd.forms if f.name == form] if cmd is not None else []
         return any(p.name == param and p.kind == INT for f in forms for p in f.params)
+
+    def is_coordinate(self, name: str, form: str, param: str) -> bool:
+        """Whether ``param`` of that form is a screen coordinate (px, or % of the screen)."""
+        cmd = self.commands.get(name)
+        forms = [f for f in cmd.forms if f.name == form] if cmd is not None else []
+        return any(p.name == param and p.kind == COORD for f in forms for p in f.params)
 
 
 REGISTRY = Registry()

@@ -9,7 +9,7 @@ from dataclasses import replace
 from replay.errors import InvalidArgs, Location, ReplayError
 from replay.limits import MAX_MS
 from replay.script.ast import Action, Script, Target
-from replay.script.literals import is_ms
+from replay.script.literals import is_coord, is_ms
 from replay.script.registry import REGISTRY
 from replay.script.selector import map_values
 from replay.script.variables import effective_values, parse_template, resolve
@@ -36,6 +36,12 @@ def resolve_action(action: Action, values: Mapping[str, str], path: str) -> Acti
         if isinstance(value, str) and REGISTRY.is_duration(action.command, action.form, name) and not is_ms(value):
             raise InvalidArgs(
                 f"{action.command}: {name} must be a whole number of milliseconds up to {MAX_MS} (an hour)",
+                hint="check the variable's value",
+                location=where,
+            )
+        if isinstance(value, str) and REGISTRY.is_coordinate(action.command, action.form, name) and not is_coord(value):
+            raise InvalidArgs(
+                f"{action.command}: {name} must be device px or a percentage of the screen (50%), got {value[:20]!r}",
                 hint="check the variable's value",
                 location=where,
             )

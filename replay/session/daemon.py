@@ -287,7 +287,7 @@ class Daemon:
             session.cwd = options.cwd or None
             if action.command == "open" and options.save_script is not None:
                 path = options.save_script or None
-                session.start_recording(os.path.abspath(path) if path else None)
+                session.start_recording(os.path.abspath(path) if path else None, self.sessions.values())
             try:
                 result = await step.execute(
                     session, action, timeout_ms=options.timeout, values=options.values, text_only=options.text_only

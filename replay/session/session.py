@@ -8,6 +8,7 @@ from __future__ import annotations
 import asyncio
 import os
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -75,9 +76,22 @@ class Session:
         """Recorded (script-bound) actions in the journal: a corrective action raises it."""
         return self.journal.recorded
 
-    def start_recording(self, path: str | None) -> None:
+    def start_recording(self, path: str | None, others: Iterable[Session] = ()) -> None:
         """Turn recording on from the current journal position (on disk too: a crash keeps it); a
-        session already recording is refused (a second recording would silently drop the first)."""
+        session already recording is refused (a second recording would silently drop the first),
+        and so is one whose screen (a device) another of ``others`` drives: its steps would be
+        recorded with the other's mixed in, or act on a screen the other moved."""
+        screen = self.driver.shared_screen()
+        sharing = [
+            o for o in others if o is not self and screen and o.driver.alive() and o.driver.shared_screen() == screen
+        ]
+        if sharing:
+            other = shown_name(sharing[0].name)
+            raise InvalidArgs(
+                f"session {shown_name(self.name)!r} cannot record on {screen}: session {other!r} drives it too "
+                "(the session stays open, not recording)",
+                hint=f"close that session first (`replay close --session {other}`), or use another device (--serial)",
+            )
         if self.recording is not None:
             shown = shown_name(self.name)
             flag = "" if shown == "default" else f" --session {shown}"

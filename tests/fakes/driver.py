@@ -106,8 +106,9 @@ class FakeDriver:
     async def screenshot(self, path: str, full_page: bool) -> None:
         self.calls.append(("screenshot", path, full_page))
 
-    async def interrupt(self) -> None:
+    async def interrupt(self) -> str:
         self.calls.append(("interrupt",))
+        return "the fake app did not answer"
 
     async def trace_start(self) -> None:
         self.calls.append(("trace_start",))
@@ -117,6 +118,9 @@ class FakeDriver:
 
     def location(self) -> str | None:
         return str(self.screens[self.screen]["url"])
+
+    def shared_screen(self) -> str | None:
+        return None
 
     def alive(self) -> bool:
         return not self.closed

@@ -291,3 +291,16 @@ def test_the_pytest_plugin_runs_an_android_flow_on_the_device_in_android_serial(
         results[serial] = (ran.returncode, ran.stdout)
     assert results[V1][0] == 0 and "1 passed" in results[V1][1], results[V1][1]
     assert results[V3][0] == 1 and "DIVERGENCE selector-miss" in results[V3][1], results[V3][1]
+
+
+def test_a_second_session_cannot_record_on_a_device_another_session_drives(device_cli: Cli) -> None:
+    device = ("--platform", "android", "--serial", V1)
+    device_cli("open", *device, PACKAGE, "--session", "first")
+    try:
+        second = device_cli("open", *device, PACKAGE, "--session", "second", "--save-script", "two.ad", ok=None)
+        assert second.returncode == 2 and "Traceback" not in second.stderr
+        assert "cannot record on the Android device emulator-5554: session 'first' drives it too" in second.stderr
+        assert not (Path(device_cli.cwd) / "two.ad").exists()
+    finally:
+        device_cli("close", "--session", "second", ok=None)
+        device_cli("close", "--session", "first")

@@ -111,3 +111,13 @@ def test_a_shared_replay_home_is_refused_with_a_clear_error_and_its_mode_kept(tm
     assert proc.returncode == 1 and "PERMISSION_DENIED" in proc.stderr and "is shared (mode 1777" in proc.stderr
     assert "Traceback" not in proc.stderr and stat.S_IMODE(shared.stat().st_mode) == 0o1777
     assert not (shared / "daemon.sock").exists()
+
+
+def test_no_control_character_reaches_the_terminal_raw_and_json_still_reads_back(cli: Cli, tmp_path: Path) -> None:
+    name = str(tmp_path / "x\x1b]0;owned\x07\u009b2J.ad")
+    text = cli("lint", name, ok=None)
+    shown = cli("lint", name, "--json", ok=None)
+    for out in (text.stdout + text.stderr, shown.stdout + shown.stderr):
+        assert not any(c in out for c in "\x1b\x07\u009b") and "FILE_NOT_FOUND" in out
+    assert "\\u001b]0;owned\\u0007\\u009b2J" in text.stderr
+    assert name in json.loads(shown.stdout)["error"]["message"]  # the escapes are JSON's: it reads back exact

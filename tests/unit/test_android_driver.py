@@ -412,3 +412,30 @@ def test_get_value_of_a_password_field_reads_the_mask_never_what_was_typed(tmp_p
     typed(s, "fill", f"id={shop_app.rid('password')}", "s3cret pass")
     assert typed(s, "get", "value", f"id={shop_app.rid('password')}")["value"] == "•••"
     assert "s3cret" not in str(typed(s, "get", "attrs", f"id={shop_app.rid('password')}")["value"])
+
+
+class Hung:
+    """A device that stops answering once the app is open (a wedged adbd)."""
+
+    def __init__(self, device: Device) -> None:
+        self.device, self.hung = device, False
+
+    async def run(self, args: list[str], timeout_s: float) -> Result:
+        if self.hung:
+            await asyncio.sleep(3600)
+        return await self.device.run(args, timeout_s)
+
+
+def test_a_step_on_a_device_that_stops_answering_says_the_device_did_not_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from replay.errors import Timeout
+
+    monkeypatch.setattr(pipeline, "BUDGET_GRACE_S", 0.0)  # the step's budget is its timeouts alone
+    hung = Hung(Device(shop_app.app()))
+    s = Session("android", str(tmp_path), AndroidDriver(hung, FakeClock()), platform="android", clock=FakeClock())
+    typed(s, "open", shop_app.PACKAGE)
+    hung.hung = True
+    with pytest.raises(Timeout) as err:
+        run(pipeline.execute(s, parse_argv(["keyboard", "status"]), timeout_ms=50))
+    assert "the device did not answer (adb)" in err.value.message and "JavaScript" not in err.value.message

@@ -17,10 +17,12 @@ from replay.drivers.android import adb
 from replay.drivers.android.adb import SubprocessAdb
 from replay.drivers.android.driver import AndroidDriver
 from replay.drivers.base import OpenRequest
-from replay.errors import InvalidArgs
+from replay.errors import InvalidArgs, ReplayError, ScriptErrors
 from replay.script import apps
 from replay.script.parser import parse
 from replay.script.plan import plan_problems
+from replay.script.redact import secrets_of
+from replay.script.resolve import resolve_action
 
 from ..fakes.driver import FakeClock
 
@@ -123,3 +125,24 @@ def test_lint_refuses_an_android_open_outside_the_grammar_at_its_line() -> None:
     script = parse('context platform=android\nopen com.example.shop\nopen "com.example.shop;touch X"\n', "f.ad")
     _, problems = plan_problems(script)
     assert [(p.location.line if p.location else None, p.code) for p in problems] == [(3, "INVALID_ARGS")]
+
+
+@pytest.mark.parametrize("words", ["1e308 5", "nan 5", "inf% 5", "-5 3", "5 999999", "101% 50%", "1_0 5"])
+def test_two_number_like_words_after_press_are_a_point_checked_strictly_never_a_text_to_tap(words: str) -> None:
+    with pytest.raises(ScriptErrors) as err:
+        parse(f"context platform=android\npress {words}\n", "f.ad")
+    assert "must be device pixels or a percentage of the screen" in err.value.message
+
+
+def test_a_coordinate_a_variable_made_is_checked_as_a_literal_one() -> None:
+    script = parse("context platform=android\nswipe ${X} 5 10 10\n", "f.ad")
+    with pytest.raises(InvalidArgs, match="x1 must be device px or a percentage"):
+        resolve_action(script.actions[0], {"X": "nan"}, "f.ad")
+    assert resolve_action(script.actions[0], {"X": "50%"}, "f.ad").param("x1") == "50%"
+
+
+def test_a_secret_is_redacted_in_the_pieces_android_types_it_in() -> None:
+    secrets = secrets_of([], {"PASSWORD": "correct horse battery"})
+    said = "adb said: input text 'correct%s' failed, then horse%sba and 'ttery'"  # the chunks as sent
+    shown = ReplayError(said).redacted(secrets).message
+    assert "correct" not in shown and "horse" not in shown and "ttery" not in shown

@@ -32,6 +32,7 @@ def test_the_protocol_names_every_operation_the_engine_needs() -> None:
         "navigate",
         "screenshot",
         "scroll",
+        "shared_screen",
         "trace_start",
         "trace_stop",
         "view",

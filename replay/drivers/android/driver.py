@@ -306,8 +306,9 @@ class AndroidDriver:
             fh.write(data[at:])
         make_private(path)
 
-    async def interrupt(self) -> None:
-        return None  # no script runs on our behalf on the device
+    async def interrupt(self) -> str:
+        # no script runs on our behalf on the device: its adb command was killed with the step
+        return "the device did not answer (adb); its command was stopped"
 
     async def trace_start(self) -> None:
         return None  # a trace is the web backend's (Playwright's); a device keeps none
@@ -320,6 +321,10 @@ class AndroidDriver:
 
     def alive(self) -> bool:
         return not self._closed
+
+    def shared_screen(self) -> str | None:
+        serial = getattr(self.transport, "serial", None)  # one device, one screen, whoever drives it
+        return f"the Android device {serial}" if serial else "the Android device"
 
     async def close(self) -> None:
         self._closed = True  # the app stays as it is: a person may look at it

@@ -387,13 +387,14 @@ class WebDriver:
         except Exception as exc:  # noqa: BLE001 - mapped in one place
             raise from_playwright(exc, action="wait") from None
 
-    async def interrupt(self) -> None:
+    async def interrupt(self) -> str:
         """Terminate the script the page's main thread is running (CDP ``Runtime.terminateExecution``:
         V8 stops it from outside, so it works while the page is busy). Without CDP, nothing to do."""
         if self._cdp is None:
-            return
+            return "the page did not answer (its JavaScript kept it busy)"
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._cdp.send("Runtime.terminateExecution"), INTERRUPT_S)
+        return "the page did not answer (its JavaScript kept it busy); the page's running script was stopped"
 
     async def trace_start(self) -> None:
         """Start a Playwright trace of this context (screenshots and DOM snapshots)."""
@@ -416,6 +417,9 @@ class WebDriver:
     def location(self) -> str | None:
         """The page's URL."""
         return self.page.url
+
+    def shared_screen(self) -> str | None:
+        return None  # every session has a browser context of its own
 
     async def close(self) -> None:
         """Close the context (and its page)."""
