@@ -50,6 +50,9 @@ class Probe:
     timeout: float = 30.0
     ok_exit: frozenset[int] = frozenset(DOCUMENTED_EXITS)
     env: dict[str, str] | None = None  # over the probe's environment (a daemon's settings, another home)
+    refuse: bool = False  # the input must be refused: accepting it is a defect ("wrongly accepted")
+    hides: str | None = None  # a secret the output must never show ("leaked")
+    lints: str | None = None  # a script the command writes, which must then lint
 
 
 @dataclass
@@ -229,6 +232,7 @@ def probes(url: str) -> list[Probe]:
         Probe("test", "nothing to run", ["test", "nowhere/*.ad"]),
         Probe("heal", "an unknown agent", ["heal", "ok.ad", "--agent", "/no/such/agent"], ok, ok_exit=HEAL_EXITS),
     ]
+    out += trust_probes(url)
     session = ["--session", "probe"]
     live: list[tuple[str, list[str]]] = [
         ("click a ref of 5,000 digits", ["click", "@e" + "1" * 5000]),
@@ -265,6 +269,11 @@ def probes(url: str) -> list[Probe]:
         ("a regex that would take 24 GB", ["click", 'label~="a{1000000000}"']),
         ("close --save-script on a session that does not record", ["close", "--save-script", "x.ad"]),
     ]
+    # area "secret", not "session": the session is not reopened in between (the field keeps its text)
+    out.append(Probe("secret", "fill a password", ["fill", "id=password", SECRET, *session], timeout=60))
+    for what in ("value", "attrs"):  # issue 32: whoever holds the session reads no secret back
+        argv = ["get", what, "id=password", *session]
+        out.append(Probe("secret", f"get {what} of a password field", argv, timeout=60, hides=SECRET))
     for what, argv in live:
         out.append(Probe("session", what, [*argv, *session], {"exists.png": b"mine"}, timeout=60))
     out += [
@@ -282,6 +291,98 @@ def probes(url: str) -> list[Probe]:
     return out
 
 
+SECRET = "Probe-Secret-2291"
+APP = "appId: com.example.app"
+HOSTILE_FLOWS: list[tuple[str, str, bool]] = [  # what, the YAML, must it be refused
+    ("appId with a line break", 'appId: "com.example.app\\nopen http://evil.example/"\n---\n- launchApp\n', True),
+    ("appId with shell words", f'{APP}\n---\n- launchApp: "com.example.app;touch X"\n', True),
+    ("openLink with a line break", f'{APP}\n---\n- openLink: "myapp://x\\nopen http://evil.example/"\n', True),
+    ("swipe duration with a line break", f'{APP}\n---\n- swipe:\n    direction: UP\n    duration: "4\\nback"\n', True),
+    ("tags with a line break", f'{APP}\ntags: ["a\\nopen http://evil.example/"]\n---\n- back\n', False),
+    (
+        "runFlow env value with a quote",
+        f"{APP}\n---\n- runFlow:\n    env: {{R: 'a\" id=\"x'}}\n    commands: [tapOn: ${{R}}]\n",
+        False,
+    ),
+    ("repeat times ²", f'{APP}\n---\n- repeat:\n    times: "²"\n    commands: [back]\n', True),
+    ("eraseText ٣", f"{APP}\n---\n- eraseText: ٣\n", True),
+    ("index ²", f"{APP}\n---\n- tapOn:\n    text: A\n    index: ²\n", True),
+    ("an unbalanced regex", f"{APP}\n---\n- tapOn: 'Save (draft'\n", True),
+    ("a key written twice", f"{APP}\n---\n- tapOn:\n    text: A\n    text: B\n", True),
+    ("runFlow ../x.yaml", f"{APP}\n---\n- runFlow: ../outside.yaml\n", True),
+    ("runFlow of an absolute path", f"{APP}\n---\n- runFlow: /etc/passwd\n", True),
+    ("a long-press on web", "url: http://127.0.0.1/\n---\n- longPressOn:\n    point: 1,2\n", True),
+]
+
+
+def _child_of(depth: int) -> str:
+    selector = "text: A"
+    for _ in range(depth):
+        selector = f"text: A\n    childOf:\n      {selector.replace(chr(10), chr(10) + '  ')}"
+    return f"{APP}\n---\n- tapOn:\n    {selector}\n"
+
+
+def _agent(result: str) -> str:
+    return f"import sys\nsys.stdin.read()\nsys.stdout.buffer.write({result!r}.encode('utf-8', 'surrogateescape'))\n"
+
+
+def trust_probes(url: str) -> list[Probe]:
+    """Issue 32's classes: values that would become commands or reach the device's shell, secrets that
+    would be read back or leave in notes, an agent that is not to be trusted, a shared home."""
+    out = []
+    flows = [*HOSTILE_FLOWS, ("childOf 20 deep", _child_of(20), True)]
+    chain = "\n".join(["a0: &a0 [x]"] + [f"a{i}: &a{i} [*a{i - 1}]" for i in range(1, 400)])
+    flows.append(("an alias chain 400 deep", chain + "\n", True))
+    outside = {"outside.yaml": f"{APP}\nenv:\n  K: {SECRET}\n---\n- inputText: ${{K}}\n"}
+    for what, text, refuse in flows:
+        files = {"in/flow.yaml": text, **outside}
+        argv = ["import", "in/flow.yaml", "-o", "imported.ad"]
+        out.append(Probe("import", what, argv, files, refuse=refuse, hides=SECRET, lints="imported.ad"))
+    for what, line in [
+        ("open an app id with shell words", 'open "com.example.shop;touch X"'),
+        ("open an empty app id", 'open ""'),
+        ("press 1e308 5", "press 1e308 5"),
+        ("press nan 5", "press nan 5"),
+        ("press inf% 5", "press inf% 5"),
+    ]:
+        files = {"device.ad": f"context platform=android\n{line}\n"}
+        out.append(Probe("android", what, ["lint", "device.ad"], files, refuse=True))
+    out.append(
+        Probe(
+            "android",
+            "open an app id with shell words",
+            ["open", "--platform", "android", "com.x;touch X"],
+            refuse=True,
+        )
+    )
+    flow = (Path(ROOT) / "fixtures" / "flows" / "checkout.ad").read_text()
+    drift = ["-e", f"SHOP={url}/drift/renamed", "--timeout", "1500", "--deadline", "20"]
+    for what, result in [
+        ("an agent that prints Latin-1", '{"status": "done", "notes": ["caf\udce9"]}\n'),
+        ("an agent whose cost is abc", '{"status": "done", "cost_usd": "abc"}\n'),
+        ("an agent whose cost is NaN", '{"status": "done", "cost_usd": NaN}\n'),
+        ("an agent whose cost is -1", '{"status": "done", "cost_usd": -1}\n'),
+        ("an agent that tells the password", '{"status": "done", "notes": ["typed correct-horse-battery"]}\n'),
+        ("an agent of 10 MB of notes", '{"status": "done", "notes": ["' + "x" * 10_000_000 + '"]}\n'),
+    ]:
+        files = {"checkout.ad": flow, "agent.py": _agent(result)}
+        argv = ["heal", "checkout.ad", *drift, "--agent", f"{sys.executable} agent.py"]
+        out.append(Probe("heal", what, argv, files, timeout=90, ok_exit=HEAL_EXITS, hides="correct-horse-battery"))
+    out.append(
+        Probe(
+            "daemon",
+            "REPLAY_HOME a shared folder (1777)",
+            ["snapshot"],
+            env={"REPLAY_HOME": SHARED_HOME},
+            refuse=True,
+        )
+    )
+    return out
+
+
+SHARED_HOME = "/tmp/rp-shared-1777"
+
+
 def judge(p: Probe, proc: subprocess.CompletedProcess[str] | None) -> Outcome:
     if proc is None:
         return Outcome(p, None, "hang", f"no answer in {p.timeout:.0f} s")
@@ -290,6 +391,10 @@ def judge(p: Probe, proc: subprocess.CompletedProcess[str] | None) -> Outcome:
         return Outcome(p, proc.returncode, "traceback", err.strip().splitlines()[-1][:120])
     if "INTERNAL" in err:
         return Outcome(p, proc.returncode, "internal", err.strip().splitlines()[0][:120])
+    if p.hides is not None and p.hides in proc.stdout + err:
+        return Outcome(p, proc.returncode, "leaked", f"the output shows {p.hides!r}")
+    if p.refuse and proc.returncode == 0:
+        return Outcome(p, 0, "wrongly accepted", (proc.stdout.strip() or "(accepted)").splitlines()[0][:110])
     if proc.returncode not in p.ok_exit:
         return Outcome(p, proc.returncode, "undocumented exit", err.strip()[:120])
     if proc.returncode == 3 and "DIVERGENCE" in proc.stdout:  # a divergence report, on stdout
@@ -326,10 +431,19 @@ def run_probe(p: Probe, cwd: Path, env: dict[str, str]) -> Outcome:
         )
     except subprocess.TimeoutExpired:
         return judge(p, None)
-    return judge(p, proc)
+    outcome = judge(p, proc)
+    if outcome.verdict == "clean" and p.lints is not None and proc.returncode == 0:
+        check = subprocess.run([REPLAY, "lint", p.lints], cwd=cwd, env=env, capture_output=True, text=True)
+        if check.returncode != 0:
+            return Outcome(p, 0, "wrote a script that does not lint", check.stderr.strip()[:110])
+    for name in [p.lints] if p.lints else []:
+        (cwd / name).unlink(missing_ok=True)
+    return outcome
 
 
 def main() -> int:
+    os.makedirs(SHARED_HOME, exist_ok=True)
+    os.chmod(SHARED_HOME, 0o1777)
     home = tempfile.mkdtemp(prefix="rp-", dir="/tmp")
     env = {**os.environ, "REPLAY_HOME": home, "REPLAY_DAEMON_LINGER": "60"}
     outcomes: list[Outcome] = []
