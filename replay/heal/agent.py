@@ -92,11 +92,10 @@ def run_turn(command: str, payload: dict[str, Any], *, timeout_s: float | None, 
     except (OSError, ValueError) as exc:
         return Turn("failed", transport=f"did not start ({getattr(exc, 'strerror', None) or exc})")
     tail = _Tail(proc)
+    request = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    # written from a thread: an agent that never reads its request must not block us past its deadline
+    threading.Thread(target=_send, args=(proc, request), daemon=True).start()
     try:
-        assert proc.stdin is not None
-        with contextlib.suppress(BrokenPipeError):  # an agent that does not read its request
-            proc.stdin.write(json.dumps(payload, ensure_ascii=False).encode("utf-8"))
-            proc.stdin.close()
         code = _wait(proc, limit)
     except subprocess.TimeoutExpired:
         return Turn("failed", transport=f"ran past its deadline ({limit:g} s): it and what it started were stopped")
@@ -110,6 +109,13 @@ def run_turn(command: str, payload: dict[str, Any], *, timeout_s: float | None, 
 
 TURN_S = 600.0  # a turn's deadline when ``replay heal`` has no --deadline: a silent agent never hangs it
 MAX_RESULT = 64 * 1024  # the result line's bytes at most (the notes are bounded again, 256 bytes each)
+
+
+def _send(proc: subprocess.Popen[bytes], request: bytes) -> None:
+    assert proc.stdin is not None
+    with contextlib.suppress(OSError):  # an agent that does not read its request, or died
+        proc.stdin.write(request)
+        proc.stdin.close()
 
 
 def _wait(proc: subprocess.Popen[bytes], limit: float) -> int:

@@ -119,6 +119,7 @@ class Healer:
         self.pruned = False
         self.phases: dict[str, float] = {}
         self.secrets = script_secrets(path, options.values)  # what no note may repeat
+        self.final = os.path.abspath(options.out) if options.out else default_target(os.path.abspath(path))
 
     @contextlib.contextmanager
     def _timed(self, phase: str) -> Iterator[None]:
@@ -132,9 +133,7 @@ class Healer:
 
     def run(self) -> HealOutcome:
         """Run, repair, publish, gate; never raises for a divergence (that is this loop's input)."""
-        final = os.path.abspath(self.options.out) if self.options.out else default_target(os.path.abspath(self.path))
-        self.final = final
-        save = gate.check_free(final)  # committed under the rejected name until the gate passes
+        save = gate.check_free(self.final)  # committed under the rejected name until the gate passes
         try:
             with self._timed("replay"):
                 self.client.run(

@@ -76,7 +76,6 @@ def test_a_heal_whose_gate_did_not_run_is_rejected_not_healed(tmp_path: Path, mo
     flow.write_text("open http://127.0.0.1/\n")
     healer = Healer(str(flow), HealOptions(artifacts_dir=str(tmp_path / "results")), home=str(tmp_path / "home"))
     copy = staged(tmp_path)
-    healer.final = str(tmp_path / "flow.healed.ad")
     healer.client = _Closing(str(copy))  # type: ignore[assignment]
     monkeypatch.setattr(orchestrator, "Client", _DeadDaemon)
     outcome = healer._publish_and_gate()

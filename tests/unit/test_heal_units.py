@@ -181,3 +181,10 @@ def test_an_agents_notes_never_repeat_a_value_given_with_e() -> None:
     values = {"PASSWORD": "hunter2-secret", "X": "ab"}
     shown = scrub("typed hunter2-secret into Password, ab", secrets_of([], values))
     assert shown == "typed <var:PASSWORD> into Password, ab"
+
+
+def test_an_agent_that_never_reads_a_large_request_still_ends_at_its_deadline(tmp_path: Path) -> None:
+    script = tmp_path / "deaf.py"
+    script.write_text("import time\ntime.sleep(60)\n")  # reads nothing: a pipe's 64 KiB fill up
+    turn = run_turn(f"{sys.executable} {script}", {"pad": "x" * 1_000_000}, timeout_s=1.0, env=dict(os.environ))
+    assert "ran past its deadline (1 s)" in (turn.transport or "")
