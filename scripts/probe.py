@@ -397,6 +397,9 @@ def judge(p: Probe, proc: subprocess.CompletedProcess[str] | None) -> Outcome:
         return Outcome(p, 0, "wrongly accepted", (proc.stdout.strip() or "(accepted)").splitlines()[0][:110])
     if proc.returncode not in p.ok_exit:
         return Outcome(p, proc.returncode, "undocumented exit", err.strip()[:120])
+    if p.ok_exit is HEAL_EXITS and proc.returncode in (5, 6) and proc.stdout.strip():  # healed or escalated, said
+        said = [line for line in proc.stdout.splitlines() if line.startswith(("escalated", "healed", "rejected"))]
+        return Outcome(p, proc.returncode, "clean", (said or proc.stdout.strip().splitlines())[-1][:110])
     if proc.returncode == 3 and "DIVERGENCE" in proc.stdout:  # a divergence report, on stdout
         return Outcome(p, 3, "clean", proc.stdout.strip().splitlines()[0][:110])
     if proc.returncode != 0 and not ERROR_LINE.search(err):

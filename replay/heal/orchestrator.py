@@ -214,8 +214,10 @@ class Healer:
             frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
             return Move(DECOMPOSE, f"performed on {acted.get('target')} (score {acted.get('score')})", frm)
         turn = self._agent_turn(d, k)
-        if turn.transport is not None:
-            return Move(ESCALATE, f"the agent {turn.transport}", d.resume_from, turn)
+        if turn.transport is not None:  # its retries spent: another round would only start it again
+            tries = 1 + protocol.TRANSPORT_RETRIES
+            self._record(d, k, ESCALATE, f"the agent {turn.transport}", "escalated", time.monotonic(), turn)
+            raise _Escalate(f"step {d.index}: the agent {turn.transport} ({tries} tries)")
         if turn.status == "prune" and d.alternate_from:
             self.pruned = True
             return Move(PRUNE, "; ".join(turn.notes) or "skipped", d.alternate_from, turn)
@@ -240,11 +242,12 @@ class Healer:
         )
         env = {**os.environ, "REPLAY_HOME": self.client.home}
         turn = protocol.Turn("failed")
-        for _ in range(1 + protocol.TRANSPORT_RETRIES):
+        for attempt in range(1 + protocol.TRANSPORT_RETRIES):
             turn = protocol.run_turn(self.options.agent, payload, timeout_s=remaining_s, env=env)
             if turn.transport is None:
                 break
-            self.say(f"{self._label(d, k)}: the agent {turn.transport}; retrying")
+            again = "; retrying" if attempt < protocol.TRANSPORT_RETRIES else ""
+            self.say(f"{self._label(d, k)}: the agent {turn.transport}{again}")
         self.spent_usd += turn.cost_usd
         # the agent's words leave through heal.jsonl, the report and the console: scrubbed once, here
         turn.notes = [bounded(scrub(n, self.secrets), MAX_NOTE_BYTES) for n in turn.notes]

@@ -9,6 +9,7 @@ Every request it gets is appended to STATE_DIR/requests.jsonl. MODE says what it
   crash-once      die without a result on its first call, then click the top suggestion
   spend-X         click the top suggestion and report a cost of X dollars
   tell-typed      click the top suggestion and say, at length, what the flow types (its secrets)
+  bad-cost        do nothing and report a cost of "abc" (a result that is not to be trusted)
 """
 
 from __future__ import annotations
@@ -49,6 +50,9 @@ def main() -> None:
         if calls == 1:
             sys.exit(7)
         replay("click", top, "--session", session)
+    elif mode == "bad-cost":
+        print(json.dumps({"status": "done", "cost_usd": "abc"}))
+        return
     elif mode == "tell-typed":
         replay("click", top, "--session", session)
         said = "typed correct-horse-battery, correct-h and ada@example.com into the form; " + "x" * 10_000

@@ -133,6 +133,14 @@ def test_transport_failures_are_retried_and_not_counted_as_rounds(cli: Cli, web:
     assert (code, len(result["rounds"])) == (5, 1) and len(requests(tmp_path)) == 2
 
 
+def test_an_agent_whose_result_stays_untrustworthy_escalates_once_its_retries_are_spent(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", agent("bad-cost", tmp_path))
+    assert code == 6 and "a cost_usd that is not a finite number of at least 0 (3 tries)" in result["reason"]
+    assert len(requests(tmp_path)) == 3 and [r["outcome"] for r in result["rounds"]] == ["escalated"]
+
+
 def test_a_pruned_step_never_passes(cli: Cli, web: str, tmp_path: Path) -> None:
     code, result, _ = heal(cli, tmp_path, "drift/moved", web, "--agent", agent("prune", tmp_path))
     assert code == 6 and result["status"] in ("rejected", "escalated") and result["rounds"][0]["strategy"] == "PRUNE"
