@@ -59,6 +59,9 @@ class Audit:
         self.log = os.path.join(directory, "heal.jsonl")
         self.report_path = os.path.join(directory, "heal-report.md")
         self.rounds: list[Round] = []
+        # this heal's log, there from the start (empty when it escalates before any round), never
+        # an earlier heal's lines with this one's appended
+        os.close(os.open(self.log, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
 
     def add(self, r: Round) -> None:
         """Append one round to ``heal.jsonl`` at once (a crash keeps what was done)."""

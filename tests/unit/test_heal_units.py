@@ -188,3 +188,11 @@ def test_an_agent_that_never_reads_a_large_request_still_ends_at_its_deadline(tm
     script.write_text("import time\ntime.sleep(60)\n")  # reads nothing: a pipe's 64 KiB fill up
     turn = run_turn(f"{sys.executable} {script}", {"pad": "x" * 1_000_000}, timeout_s=1.0, env=dict(os.environ))
     assert "ran past its deadline (1 s)" in (turn.transport or "")
+
+
+def test_a_heals_log_exists_from_the_start_and_holds_only_its_own_rounds(tmp_path: Path) -> None:
+    folder = str(tmp_path / "heal")
+    first = Audit(folder)
+    assert Path(first.log).read_text() == ""  # an escalation before any round still leaves its log
+    first.add(Round("f.ad[step 1] repair 1/2", 1, 2, "RETRY", "state-repair", "k", 1, "c", "a", "resolved"))
+    assert len(Path(Audit(folder).log).read_text().splitlines()) == 0  # the next heal starts its own
