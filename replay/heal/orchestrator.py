@@ -213,6 +213,7 @@ class Healer:
             skip = d.alternate_from if d.alternate_from is not None else d.resume_from
             frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
             return Move(DECOMPOSE, f"performed on {acted.get('target')} (score {acted.get('score')})", frm)
+        before = self._recorded()
         turn = self._agent_turn(d, k)
         if turn.transport is not None:  # its retries spent: another round would only start it again
             tries = 1 + protocol.TRANSPORT_RETRIES
@@ -222,7 +223,15 @@ class Healer:
             self.pruned = True
             return Move(PRUNE, "; ".join(turn.notes) or "skipped", d.alternate_from, turn)
         strategy = RETRY if hint == RepairHint.STATE_REPAIR else DECOMPOSE
-        return Move(strategy, "; ".join(turn.notes) or f"agent {turn.status}", d.resume_from, turn)
+        frm = d.resume_from
+        if hint == RepairHint.CAUTION and d.alternate_from is not None and self._recorded() > before:
+            frm = d.alternate_from  # it performed the step (recorded): running it again would undo it
+        return Move(strategy, "; ".join(turn.notes) or f"agent {turn.status}", frm, turn)
+
+    def _recorded(self) -> int:
+        """How many script-bound actions the heal's session has recorded so far."""
+        mine = [s for s in self.client.sessions() if s.get("name") == self.client.session]
+        return int(mine[0].get("recorded") or 0) if mine else 0
 
     def _agent_turn(self, d: Reported, k: int) -> protocol.Turn:
         """One agent turn, its transport failures retried (they do not count as rounds)."""

@@ -109,7 +109,7 @@ class Daemon:
         return {"pid": os.getpid(), "sessions": len(self.sessions), "inFlight": self.in_flight - 1}
 
     async def _list(self, _: requests.ListSessions) -> Any:
-        live = [self._describe(s) for s in self.sessions.values()]
+        live = [s.describe(self.clock.now()) for s in self.sessions.values()]
         left = [
             {"name": o.name, "recording": True, "orphaned": True, "actions": o.actions, "target": o.target}
             for o in orphans.find(self.home, set(self.sessions))
@@ -357,15 +357,6 @@ class Daemon:
         except DivergenceError as err:
             return {"passed": False, "divergence": err.divergence}
         return {"passed": True, "steps": result["ran"]}
-
-    def _describe(self, session: Session) -> dict[str, Any]:
-        return {
-            "name": session.name,
-            "url": session.driver.location(),
-            "recording": session.recording is not None,
-            "actions": session.journal.count,
-            "idleSeconds": round(self.clock.now() - session.last_used, 1),
-        }
 
     # lifecycle ----------------------------------------------------------------------------
 

@@ -10,7 +10,7 @@ import os
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from replay.drivers.base import Driver
 from replay.engine.journal import Journal
@@ -71,6 +71,18 @@ class Session:
         starts = [self.recording.start] if self.recording is not None else []
         starts += [self.repair.watermark] if self.repair is not None else []
         return min(starts, default=None)
+
+    def describe(self, now: float) -> dict[str, Any]:
+        """What ``replay session list`` shows of this session (``recorded``: its script-bound actions,
+        which a heal reads to tell whether an agent's turn recorded a corrective action)."""
+        return {
+            "name": self.name,
+            "url": self.driver.location(),
+            "recording": self.recording is not None,
+            "actions": self.journal.count,
+            "recorded": self.recorded_count(),
+            "idleSeconds": round(now - self.last_used, 1),
+        }
 
     def recorded_count(self) -> int:
         """Recorded (script-bound) actions in the journal: a corrective action raises it."""

@@ -78,6 +78,16 @@ def test_the_builtin_healer_abstains_on_caution_when_the_best_candidate_is_not_t
     assert code == 6 and result["rounds"][0]["strategy"] == "ESCALATE" and "abstained" in result["rounds"][0]["outcome"]
 
 
+def test_an_agents_recorded_action_on_a_caution_step_resumes_after_it_not_at_it(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    code, result, _ = heal(cli, tmp_path, "drift/moved", web, "--agent", agent("fail-0", tmp_path))
+    assert requests(tmp_path)[0]["divergence"]["repairHint"] == "caution"
+    assert (code, result["status"]) == (5, "healed"), result
+    clicks = [line for line in Path(result["healed"]).read_text().splitlines() if line.startswith("click ")]
+    assert len(clicks) == 1, clicks  # the agent's click, not it and the failed step run again
+
+
 def test_a_scripted_agent_clears_the_interstitial_with_a_state_fix_and_the_heal_completes(
     cli: Cli, web: str, tmp_path: Path
 ) -> None:
