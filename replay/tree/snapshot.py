@@ -31,7 +31,7 @@ def line(node: Node) -> str:
         out += f" id={json.dumps(node.test_id, ensure_ascii=False)}"
     if node.editable and node.value is not None:
         out += " value=" + json.dumps((node.value or "")[:MAX_TEXT], ensure_ascii=False)
-    flags = []
+    flags = ["editable"] if node.editable else []  # where `fill` and `type` go (a rich-text editor has no value)
     if node.actionable and not node.enabled:
         flags.append("disabled")
     if node.checked:
