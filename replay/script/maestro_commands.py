@@ -23,6 +23,7 @@ from replay.script.tokens import quote as token
 from replay.script.yaml_safe import Y
 
 MAX_REPEAT = 100  # repeat.times
+ERASE_DEFAULT = "50"  # what Maestro's eraseText erases when it names no count
 WAIT_MS = 17_000  # Maestro's assertVisible waits this long
 SCROLLS = 10  # scrollUntilVisible: scrolls at most
 LONG_PRESS_MS = 3000  # how long Maestro's longPressOn holds (../shared/research/maestro.md)
@@ -173,7 +174,7 @@ def input_text(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
 def erase_text(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("charactersToErase",), "eraseText")
     count = fields.get("charactersToErase", arg if arg is not None and arg.is_scalar else None)
-    n = whole_number(count, "eraseText charactersToErase") if count is not None else "50"
+    n = whole_number(count, "eraseText charactersToErase") if count is not None else ERASE_DEFAULT
     imp.emit(item, f"press Backspace --count {n}", flow)
 
 

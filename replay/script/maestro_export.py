@@ -12,7 +12,7 @@ import re
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
 from replay.script.ast import Action, Script
-from replay.script.maestro_commands import LONG_PRESS, SWIPES, WAIT_MS
+from replay.script.maestro_commands import ERASE_DEFAULT, LONG_PRESS, SWIPES, WAIT_MS
 from replay.script.selector import Alternative, Selector, Term
 
 ID_SUFFIX = re.compile(r"^/(.+)\$$")  # id~="/X$": the part after the last / (what import writes)
@@ -113,6 +113,8 @@ def _press(action: Action) -> str:
     key = str(action.param("key")).lower()
     count = action.flag("--count")
     if key == "backspace":
+        if count == ERASE_DEFAULT:
+            return "- eraseText"  # Maestro's default: the flow it was imported from, again
         return f"- eraseText: {count}" if count else "- pressKey: Backspace"
     if key == "enter" and not count:
         return "- pressKey: Enter"

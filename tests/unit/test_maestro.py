@@ -350,3 +350,10 @@ def test_export_then_import_of_an_imported_flow_is_a_fixed_point(maestro: str) -
     again = import_flow("flow.yaml", export_flow(parse(first, "flow.ad")))
     strip = lambda text: [line for line in text.splitlines() if not line.startswith("#")]  # noqa: E731
     assert strip(again) == strip(first)
+
+
+def test_an_imported_erase_text_without_a_count_exports_as_it_was_written() -> None:
+    flow = "appId: com.example.app\n---\n- launchApp\n- eraseText\n- eraseText: 3\n"
+    assert export_flow(parse(import_flow("flow.yaml", flow), "flow.ad")).split("---\n")[1] == (
+        "- launchApp\n- eraseText\n- eraseText: 3\n"
+    )
