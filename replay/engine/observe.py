@@ -111,7 +111,7 @@ async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
     journal(
         state,
         step,
-        record=step.written(observation=True),
+        record=step.written(observation=True) and holds,  # a failed assertion is not written into a script
         line=step.line() if target.ref is None else None,
         element=True,
         evidence=_evidence(state, step, seen, node),

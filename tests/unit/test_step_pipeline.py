@@ -277,6 +277,15 @@ def test_record_flag_writes_an_interactive_observation(tmp_path: Path) -> None:
     assert s.journal.entries[-1].record and s.journal.entries[-1].line == 'is visible "Save"'
 
 
+def test_a_failed_assertion_with_record_is_not_written_into_the_script(tmp_path: Path) -> None:
+    from replay.errors import AssertionFailed
+
+    s = session(tmp_path, ROWS)
+    with pytest.raises(AssertionFailed):
+        typed(s, "is", "checked", "id=save", "--record", timeout_ms=50)
+    assert s.journal.entries[-1].command == "is" and s.journal.entries[-1].record is False
+
+
 def test_no_record_keeps_a_state_fix_out_of_the_script(tmp_path: Path) -> None:
     s = session(tmp_path, ROWS)
     typed(s, "click", "id=save", "--no-record")
