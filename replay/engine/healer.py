@@ -14,6 +14,7 @@ from replay.engine.hint import Container, RepairHint, container_present_for, rec
 from replay.script.evidence import TargetEvidence
 from replay.tree.anchors import find_anchor
 from replay.tree.model import Capture, Node
+from replay.tree.roles import kin
 from replay.tree.suggest import Suggestion, rank
 
 MIN_SCORE = 0.8
@@ -54,7 +55,7 @@ def decide(
     container = recorded_container(evidence)
     second = _plausible_rival(ranked, evidence, container, capture)
     checks = (
-        (best.node.role == evidence.role, f"the best candidate is a {best.node.role}, not a {evidence.role}"),
+        (kin(evidence.role, best.node), f"the best candidate is a {best.node.role}, not a {evidence.role}"),
         (
             container is not None and container_present_for(container, best.node, capture),
             "the best candidate is not in the recorded container",
@@ -82,7 +83,7 @@ def _plausible_rival(
     or in another form is no rival. When none of the ranked is one and more were cut, the lowest
     ranked score stands in for those (never less strict than the whole capture)."""
     for s in ranked[1:]:
-        if s.node.role != evidence.role:
+        if not kin(evidence.role, s.node):
             continue
         if container is not None and not container_present_for(container, s.node, capture):
             continue

@@ -18,6 +18,7 @@ from replay.script.text import fold, normalize
 from replay.tree.anchors import find_anchor
 from replay.tree.identity import ancestry_of, region_identity, region_of, sibling_of
 from replay.tree.model import Capture, Node
+from replay.tree.roles import kin, kin_roles
 
 # component -> weight. A score is the weighted agreement over the components the evidence can
 # speak to: all but ``id`` and ``anchor`` always, those two when recorded (all but ``anchor`` sum to 1).
@@ -51,11 +52,24 @@ class Suggestion:
 
 
 def _compare(a: str | None, b: str | None, measure: Callable[[str, str], float]) -> float:
-    """0 when either is empty, 1 when they are equal ignoring case, else ``measure`` of the casefolded pair."""
+    """0 when either is empty, 1 when they are equal ignoring case, quotes, punctuation and the
+    whitespace around them (SPEC §8: ``'mushrooms'`` is ``mushrooms``), else ``measure`` of the
+    casefolded pair."""
     if not a or not b:
         return 0.0
     a, b = a.casefold(), b.casefold()
-    return 1.0 if a == b else measure(a, b)
+    if a == b or (_bare(a) and _bare(a) == _bare(b)):  # "+" and "−" are not the same for having no words
+        return 1.0
+    return measure(a, b)
+
+
+@lru_cache(maxsize=4096)
+def _bare(text: str) -> str:
+    """A name without its quotes and punctuation, its words single-spaced."""
+    return " ".join(_PUNCTUATION.sub(" ", text).split())
+
+
+_PUNCTUATION = re.compile(r"[^\w\s]+")
 
 
 def _similar(a: str | None, b: str | None) -> float:
@@ -96,7 +110,7 @@ def _cheap(
     """The components that need no string similarity (``position``: already computed)."""
     memo = memo or _Memo()
     out: dict[str, float] = dict.fromkeys(WEIGHTS, 0.0)
-    out["role"] = 1.0 if ev.role is not None and node.role == ev.role else 0.0
+    out["role"] = 1.0 if kin(ev.role, node) else 0.0  # the recorded role, or one of its family (SPEC §8)
     if ev.ancestry:
         actual = ancestry_of(node, memo.chains)
         agree = sum(1 for i, want in enumerate(ev.ancestry) if i < len(actual) and actual[i] == want)
@@ -248,7 +262,7 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
         if by_strings is None:
             upper[strings] = _strings(strings, ev, {}, _quick)
             by_strings = upper_sums[strings] = sum(WEIGHTS[k] * v for k, v in upper[strings].items())
-        same_role = ev.role is not None and role == ev.role
+        same_role = kin_roles(ev.role, role)  # an upper bound: the family as the node may be
         top = (WEIGHTS["role"] * same_role + WEIGHTS["position"] + credit + by_strings + anchor_credit) / scale
         if top >= MIN_SCORE:
             ordered.append((top, members[0].position, same_role, strings, members))

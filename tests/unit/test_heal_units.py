@@ -38,6 +38,16 @@ def test_it_performs_a_renamed_step_that_clearly_wins() -> None:
     assert d.acts and d.node is not None and d.node.label == "Place your order"
 
 
+def test_it_performs_a_step_whose_element_moved_to_a_role_of_the_recorded_family() -> None:
+    from dataclasses import replace
+
+    cap = form(N("button", label="Place your order", rect=(20, 400, 100, 20)))
+    d = decide("record-and-heal", replace(PLACE, role="generic"), cap)  # type: ignore[arg-type]
+    assert d.acts and d.node is not None and d.node.role == "button"  # a clickable generic became a button
+    d = decide("record-and-heal", replace(PLACE, role="link"), cap)  # type: ignore[arg-type]
+    assert not d.acts and "not a link" in d.reason
+
+
 def test_it_abstains_when_two_candidates_score_within_the_margin() -> None:
     cap = form(
         N("button", label="Place order now", rect=(20, 400, 100, 20)),

@@ -112,3 +112,37 @@ def test_the_same_form_name_attribute_counts_as_the_same_name() -> None:
     )
     best = rank(cap, ev)[0]
     assert best.node.form_name == "email" and "label" in best.basis and best.score >= 0.9
+
+
+def test_a_candidate_of_the_recorded_roles_family_keeps_the_role_component() -> None:
+    from replay.tree.suggest import components
+
+    cases = [
+        ("cell", N("gridcell", label="Age"), 1.0),
+        ("columnheader", N("rowheader", label="Age"), 1.0),
+        ("listitem", N("row", label="Age"), 1.0),
+        ("textbox", N("searchbox", label="Age", editable=True), 1.0),
+        ("combobox", N("textbox", label="Age", editable=True), 1.0),
+        ("textbox", N("combobox", label="Age"), 0.0),  # a <select>: it takes no text
+        ("generic", N("button", label="Age"), 1.0),  # a clickable generic became a button
+        ("button", N("generic", label="Age", actionable=True), 0.0),  # a button's clickable wrapper is no button
+        ("button", N("link", label="Age"), 0.0),
+    ]
+    for recorded, node, role in cases:
+        cap = capture(node)
+        assert components(cap, cap.nodes[1], TargetEvidence(role=recorded, label="Age"))["role"] == role, recorded
+
+
+def test_labels_compare_without_case_quotes_punctuation_or_the_spaces_around_them() -> None:
+    from replay.tree.suggest import components
+
+    for recorded, found, same in [
+        ("'mushrooms'", "mushrooms", True),
+        ("Age:", "age", True),
+        ("Save  — draft", "save draft", True),
+        ("+", "−", False),  # no words: punctuation is all they are
+        ("Age: activate to sort column", "Age: Activate to sort", False),  # shares words: similar, not the same
+    ]:
+        cap = capture(N("button", label=found))
+        label = components(cap, cap.nodes[1], TargetEvidence(role="button", label=recorded))["label"]
+        assert (label == 1.0) is same and (same or label >= 0.55 or recorded == "+"), (recorded, label)

@@ -9,6 +9,7 @@ from replay.drivers.web.capture import page_path
 from replay.tree.model import (
     F_ACTIONABLE,
     F_CHECKED,
+    F_EDITABLE,
     F_ENABLED,
     F_HITTABLE,
     F_SCROLLABLE,
@@ -35,6 +36,7 @@ class N:
     enabled: bool = True
     hittable: bool | None = None  # None: when visible and enabled
     checked: bool = False
+    editable: bool = False
     value: str | None = None
     tag: str = "div"
     name: str = ""  # a form control's name attribute
@@ -65,6 +67,7 @@ def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.
         flags = (F_VISIBLE if node.visible else 0) | (F_ENABLED if node.enabled else 0)
         flags |= (F_ACTIONABLE if actionable else 0) | (F_SCROLLABLE if node.scrollable else 0)
         flags |= F_CHECKED if node.checked else 0
+        flags |= F_EDITABLE if node.editable else 0
         flags |= F_HITTABLE if (node.visible and node.enabled if node.hittable is None else node.hittable) else 0
         x, y, w, h = node.rect
         rows.append(
