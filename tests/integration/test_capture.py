@@ -93,6 +93,17 @@ def test_password_values_are_masked_in_the_capture(web: str, chromium: Chromium)
     assert all("hunter2" not in (n.value or "") for n in cap.nodes)
 
 
+def test_a_document_without_a_root_element_yet_captures_as_an_empty_tree(web: str, chromium: Chromium) -> None:
+    # a navigation's first instant: the old document is being replaced (a wait polling then failed)
+    async def go() -> Capture:
+        async with chromium.page(f"{web}/shop/index.html") as d:
+            await d.page.evaluate("() => document.documentElement.remove()")
+            return await d.capture(1)
+
+    cap = chromium.run(go)
+    assert [n.role for n in cap.nodes] == ["document"]
+
+
 def test_capture_never_mutates_the_dom(web: str, chromium: Chromium) -> None:
     async def go() -> tuple[str, str, int]:
         async with chromium.page(f"{web}/shop/index.html") as d:

@@ -589,7 +589,8 @@
   const doc = document;
   const se = doc.scrollingElement || doc.documentElement;
   let rootFlags = 1 | 2;
-  if (se.scrollHeight > se.clientHeight + 1 || se.scrollWidth > se.clientWidth + 1) rootFlags |= 128;
+  // a document being replaced may have no root element yet (a navigation's first instant): no tree, no flag
+  if (se && (se.scrollHeight > se.clientHeight + 1 || se.scrollWidth > se.clientWidth + 1)) rootFlags |= 128;
   nodes.push([-1, 'document', norm(doc.title), '', null, '', '', 'html', null, 0, 0, vw, vh, rootFlags, 0]);
   elements.push(doc.documentElement);
   if (opts.view) {
