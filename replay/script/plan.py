@@ -121,7 +121,7 @@ def plan_problems(script: Script, platform: str | None = None) -> tuple[str, lis
                 )
             )
             continue
-        problem = _app_problem(action, effective)
+        problem = open_problem(action, effective)
         if problem is not None:
             problems.append(InvalidArgs(f"open: {problem}", hint=apps.HINT, location=where))
             continue
@@ -149,9 +149,10 @@ def build_plan(script: Script, platform: str | None = None) -> Plan:
     return Plan(script, effective, steps)
 
 
-def _app_problem(action: Action, platform: str) -> str | None:
+def open_problem(action: Action, platform: str | None) -> str | None:
     """Why an Android ``open`` names no app it may start (a value from ``${VAR}`` is checked when
-    the driver opens it, resolved)."""
+    the driver opens it, resolved); asked by the plan, and by the daemon before a session (and its
+    device connection) is made for an interactive ``open``."""
     if action.command != "open" or platform != ANDROID:
         return None
     target = action.param("url")

@@ -29,8 +29,10 @@ from replay.errors import (
     ReplayError,
     SessionNotFound,
 )
+from replay.script import apps
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
+from replay.script.plan import open_problem
 from replay.session import gate, orphans, repair, requests, runs
 from replay.session.heal_step import perform
 from replay.session.pool import BackendPool
@@ -281,6 +283,8 @@ class Daemon:
             connect=options.connect,
             serial=options.serial,
         )
+        if (problem := open_problem(action, options.platform)) is not None:  # before any device is asked
+            raise InvalidArgs(f"open: {problem}", hint=apps.HINT)
         session = await self._session(name, backend, create=action.command == "open")
         async with session.lock:
             self._still_open(name, session)

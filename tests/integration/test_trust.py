@@ -121,3 +121,15 @@ def test_no_control_character_reaches_the_terminal_raw_and_json_still_reads_back
         assert not any(c in out for c in "\x1b\x07\u009b") and "FILE_NOT_FOUND" in out
     assert "\\u001b]0;owned\\u0007\\u009b2J" in text.stderr
     assert name in json.loads(shown.stdout)["error"]["message"]  # the escapes are JSON's: it reads back exact
+
+
+def test_an_android_open_outside_the_app_id_grammar_is_refused_before_any_device_is_asked(tmp_path: Path) -> None:
+    home = tmp_path / "h"
+    cli = Cli(str(home), str(tmp_path), {"PATH": str(tmp_path / "no-adb-here")})  # no adb: asking would fail
+    try:
+        for app in ("com.example.shop;touch X", ""):
+            done = cli("open", "--platform", "android", app, "--session", "a", ok=None)
+            assert done.returncode == 2 and "INVALID_ARGS: open: " in done.stderr and "BROWSER" not in done.stderr
+        assert not (tmp_path / "X").exists()
+    finally:
+        cli("daemon", "stop", ok=None)
