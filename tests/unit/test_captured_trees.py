@@ -105,3 +105,10 @@ def test_interactive_snapshot_keeps_an_open_dialog_even_unnamed() -> None:
     lines = snapshot.render_text(cap, interactive=True).splitlines()
     assert lines[1:5] == ['  @e1 button "Save"', "  @e2 dialog", '    @e3 textbox "Name"', '    @e4 button "Save"']
     assert sum(1 for line in lines if " dialog" in line) == 1  # the hidden one is not open
+
+
+def test_snapshot_text_marks_what_takes_text_as_editable() -> None:
+    from .treebuild import N, capture
+
+    cap = capture(N("textbox", label="Body", editable=True), N("button", label="Bold"))  # a rich-text editor
+    assert snapshot.line(cap.nodes[1]).endswith("[editable]") and "editable" not in snapshot.line(cap.nodes[2])
