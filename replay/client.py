@@ -58,7 +58,8 @@ class Cancel:
             raise Cancelled("the request was cancelled by its caller", hint="nothing more was sent to the daemon")
 
 
-CANCELLING: contextvars.ContextVar[Cancel | None] = contextvars.ContextVar("replay_cancelling", default=None)
+NEVER = Cancel()  # the requests of a caller that never withdraws them (the CLI)
+CANCELLING: contextvars.ContextVar[Cancel] = contextvars.ContextVar("replay_cancelling", default=NEVER)
 RETRIES_WHILE_EXITING = 100  # × 50 ms: a daemon that is exiting takes a moment to go
 
 
@@ -161,11 +162,9 @@ class Client:
                 ) from None
         data = b""
         cancel = CANCELLING.get()
-        if cancel is not None:
-            cancel.open.add(sock)
+        cancel.open.add(sock)
         try:
-            if cancel is not None:
-                cancel.check()
+            cancel.check()
             sock.sendall(line)
             while not data.endswith(b"\n"):
                 chunk = sock.recv(1 << 16)
@@ -173,17 +172,15 @@ class Client:
                     break
                 data = (data + chunk).lstrip(b"\n")  # heartbeats: the daemon is still at work
         except OSError as exc:  # a timeout, a reset: the daemon died or hangs
-            if cancel is not None:
-                cancel.check()
+            cancel.check()
             raise DaemonUnavailable(
                 f"no answer from the session daemon ({exc.__class__.__name__})",
                 hint=f"see {os.path.join(self.home, 'daemon.log')}",
             ) from None
         finally:
-            if cancel is not None:
-                cancel.open.discard(sock)
+            cancel.open.discard(sock)
             sock.close()
-        if cancel is not None and not data.endswith(b"\n"):
+        if not data.endswith(b"\n"):
             cancel.check()  # shut by cancel(): the daemon has cancelled the request
         if not data:
             raise DaemonUnavailable("the session daemon closed the connection", hint="retry; see daemon.log")

@@ -392,11 +392,12 @@ async def _read(state: StepState, step: Step, node: Node | None, generation: int
     """What ``get`` reads of the element; of a password field, the mask its capture shows (``•••``),
     never what was typed — whoever holds the session (a CLI, MCP, a heal agent) reads no secret."""
     what = step.action.param("what")
-    secret = node is not None and node.input_type == "password"
-    if node is not None and secret and what == "value":
+    if node is None or node.input_type != "password":
+        return await state.driver.act(generation, index, f"get_{what}", {}, step.timeout_ms)
+    if what == "value":
         return node.value or ""
     read = await state.driver.act(generation, index, f"get_{what}", {}, step.timeout_ms)
-    if node is not None and secret and what == "attrs" and isinstance(read, dict):
+    if what == "attrs" and isinstance(read, dict):
         read = {k: (node.value or "") if k in ("value", "text") else v for k, v in read.items()}
     return read
 

@@ -127,8 +127,7 @@ def _wait(proc: subprocess.Popen[bytes], limit: float) -> int:
         try:
             return proc.wait(timeout=max(0.0, min(0.2, end - time.monotonic())))
         except subprocess.TimeoutExpired:
-            if cancel is not None:
-                cancel.check()
+            cancel.check()
             if time.monotonic() >= end:
                 raise
 

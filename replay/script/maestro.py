@@ -14,9 +14,8 @@ import os
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
 from replay.keys import valid_key
-from replay.script import apps
 from replay.script.maestro_commands import HANDLERS, Flow
-from replay.script.maestro_select import VARIABLE, Refusal, checked_text, quote, substituted
+from replay.script.maestro_select import Refusal, app_shape, checked_text, quote, substituted
 from replay.script.text import normalize
 from replay.script.yaml_safe import Y, load_documents
 from replay.scrubbing import printable
@@ -127,7 +126,7 @@ class Importer:
             if "url" in config.value:
                 self.platform, self.app = "web", checked_text(config.value["url"], "url")
             if "appId" in config.value:
-                self.app = app_id(config.value["appId"], "appId")
+                self.app = app_shape(config.value["appId"], checked_text(config.value["appId"], "appId"), "appId")
         except Refusal as r:
             self._refuse(self.path, r.at, r.message, r.hint)
         if "name" in config.value:
@@ -179,10 +178,8 @@ class Importer:
     # writing --------------------------------------------------------------------------------
 
     def emit(self, at: Y, line: str, flow: Flow, notes: list[str] | None = None) -> None:
-        """One `.ad` line for the command at ``at`` (its values already quoted or shape-checked:
-        a line that would not read back as one step is refused here, at ``at``)."""
-        from replay.script.parser import parse_action
-
+        """One `.ad` line for the command at ``at``, its values already quoted or shape-checked (the
+        whole script is read back and planned once it is written, each problem said at ``at``)."""
         self.steps += 1
         if self.steps > MAX_STEPS:
             raise Refusal(at, f"the flow expands to more than {MAX_STEPS} steps (repeat, runFlow)")
@@ -190,10 +187,6 @@ class Importer:
             raise Refusal(at, f"the translation is a line of over {MAX_LINE} characters")
         if "\n" in line or "\r" in line:
             raise Refusal(at, "a value holds a line break: it would write more than one line")
-        try:
-            parse_action(line, Location(flow.path, at.line))
-        except ReplayError as err:
-            raise Refusal(at, f"the translation does not read back: {err.message}", err.hint) from None
         for note in notes or []:
             self.note(note)
         self.lines.append(line)
@@ -223,16 +216,6 @@ def _env_name(name: str, at: Y) -> str:
 def comment_text(y: Y) -> str:
     """A config value shown in a header comment: one line, control characters escaped."""
     return printable(normalize(str(y.value if y.is_scalar else "")) or "")
-
-
-def app_id(y: Y, what: str) -> str:
-    """An Android app id as written in the flow: by Android's package grammar, or ``${NAME}``."""
-    text = checked_text(y, what)
-    if VARIABLE.fullmatch(text) is None:
-        problem = apps.app_problem(text)
-        if problem is not None:
-            raise Refusal(y, f"{what}: {problem}", apps.HINT)
-    return text
 
 
 def import_flow(path: str, text: str | None = None) -> str:

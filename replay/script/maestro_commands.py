@@ -8,11 +8,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.script import apps
 from replay.script.maestro_select import (
     VARIABLE,
     WHOLE,
     Refusal,
+    app_shape,
     checked_text,
     point,
     quote,
@@ -116,17 +116,9 @@ def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if imp.platform == "web":
         imp.emit(item, f"open {token(app)}", flow)
         return
-    _app_shape(app_id or arg or item, app, "appId")
+    app_shape(app_id or arg or item, app, "appId")
     relaunch = " --relaunch" if stop is not False or clear else ""
     imp.emit(item, f"open {token(app)}{relaunch}{' --clear-state' if clear else ''}", flow)
-
-
-def _app_shape(at: Y, app: str, what: str) -> None:
-    """An Android app id or deep link by its grammar (``${NAME}`` is checked when it is opened)."""
-    if VARIABLE.fullmatch(app) is None:
-        problem = apps.app_problem(app)
-        if problem is not None:
-            raise Refusal(at, f"{what}: {problem}", apps.HINT)
 
 
 @handles("stopApp")
@@ -280,7 +272,7 @@ def open_link(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     at = fields.get("link", arg) or item
     link = checked_text(at, "openLink")
     if imp.platform == "android":
-        _app_shape(at, link, "openLink")
+        app_shape(at, link, "openLink")
     imp.emit(item, f"open {token(link)}", flow)
 
 

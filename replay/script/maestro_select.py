@@ -105,6 +105,16 @@ def _regex(y: Y, pattern: str) -> str:
     return pattern
 
 
+def app_shape(at: Y, text: str, what: str) -> str:
+    """``text`` when it is an Android app id or deep link by its grammar (a ``${NAME}`` is checked
+    when it is opened, resolved); else refused at ``at``."""
+    from replay.script import apps
+
+    if VARIABLE.fullmatch(text) is None and (problem := apps.app_problem(text)) is not None:
+        raise Refusal(at, f"{what}: {problem}", apps.HINT)
+    return text
+
+
 def is_regex(text: str) -> bool:
     return any(c in REGEX_CHARS for c in VARIABLE.sub("", text))
 

@@ -104,9 +104,11 @@ def secrets_of(actions: Iterable[Action], values: Mapping[str, str]) -> list[tup
 def _add(shown: dict[str, str], value: str, tag: str, *, replace: bool = False) -> None:
     pieces = [value] + [value[i : i + ANDROID_CHUNK] for i in range(0, len(value), ANDROID_CHUNK)]
     pieces += [p.replace(" ", "%s") for p in pieces if " " in p]  # as `input text` spells a space
-    for piece in pieces:
-        if len(piece) >= MIN_SECRET:
-            shown[piece] = tag if replace or piece not in shown else shown[piece]
+    for piece in (p for p in pieces if len(p) >= MIN_SECRET):
+        if replace:
+            shown[piece] = tag  # a variable's name says more than <redacted>
+        else:
+            shown.setdefault(piece, tag)
 
 
 def script_secrets(path: str, values: Mapping[str, str]) -> list[tuple[str, str]]:

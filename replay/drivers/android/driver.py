@@ -324,7 +324,7 @@ class AndroidDriver:
 
     def shared_screen(self) -> str | None:
         serial = getattr(self.transport, "serial", None)  # one device, one screen, whoever drives it
-        return f"the Android device {serial}" if serial else "the Android device"
+        return f"the Android device {serial}" if serial else None  # a transport that names no device
 
     async def close(self) -> None:
         self._closed = True  # the app stays as it is: a person may look at it
