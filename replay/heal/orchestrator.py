@@ -328,9 +328,9 @@ class Healer:
             acceptance, passed = f"passed: replayed {result['ran']} steps in a fresh session", True
         except DivergenceError as err:
             d = err.divergence
-            acceptance, passed = f"FAILED: {d['kind']} at step {d['step']['index']} in a fresh session", False
+            acceptance, passed = gate.failed(d), False
         except ReplayError as err:  # the daemon died, the browser would not start: not gated is not healed
-            acceptance, passed = f"not run: the acceptance replay did not complete ({err.code}: {err.message})", False
+            acceptance, passed = gate.not_run(f"{err.code}: {err.message}"), False
         if self.pruned:
             acceptance += " — but a step was skipped (PRUNE), so the heal does not pass"
         status = "healed" if passed and not self.pruned else "rejected"

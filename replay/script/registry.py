@@ -392,15 +392,16 @@ class Registry:
 
     def is_duration(self, name: str, form: str, param: str) -> bool:
         """Whether ``param`` of that form is a duration in ms (bounded by ``MAX_MS``)."""
-        cmd = self.commands.get(name)
-        forms = [f for f in cmd.forms if f.name == form] if cmd is not None else []
-        return any(p.name == param and p.kind == INT for f in forms for p in f.params)
+        return self._kind(name, form, param) == INT
 
     def is_coordinate(self, name: str, form: str, param: str) -> bool:
         """Whether ``param`` of that form is a screen coordinate (px, or % of the screen)."""
+        return self._kind(name, form, param) == COORD
+
+    def _kind(self, name: str, form: str, param: str) -> str | None:
         cmd = self.commands.get(name)
         forms = [f for f in cmd.forms if f.name == form] if cmd is not None else []
-        return any(p.name == param and p.kind == COORD for f in forms for p in f.params)
+        return next((p.kind for f in forms for p in f.params if p.name == param), None)
 
 
 REGISTRY = Registry()

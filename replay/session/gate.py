@@ -95,9 +95,15 @@ async def judge(
     if check["passed"]:
         return {"verify": check, "healed": promote(staged, final, home)}
     d = check.get("divergence")
-    why = (
-        f"FAILED: {d['kind']} at step {d['step']['index']} in a fresh session"
-        if d is not None
-        else f"not run: the acceptance replay did not complete ({check['error']['message']})"
-    )
+    why = failed(d) if d is not None else not_run(f"{check['error']['code']}: {check['error']['message']}")
     return {"verify": check, "rejected": reject(staged, why)}
+
+
+def failed(divergence: dict[str, Any]) -> str:
+    """Why a heal is rejected whose acceptance replay diverged."""
+    return f"FAILED: {divergence['kind']} at step {divergence['step']['index']} in a fresh session"
+
+
+def not_run(why: str) -> str:
+    """Why a heal is rejected whose acceptance replay did not complete (the daemon died, …)."""
+    return f"not run: the acceptance replay did not complete ({why})"
