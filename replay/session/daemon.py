@@ -180,8 +180,7 @@ class Daemon:
         return session
 
     async def _crashed(self, name: str, session: Session, *, reopen: bool) -> None:
-        """A session whose page or browser died: end it as a teardown would (a recording is written
-        or kept for `replay close`); an `open` then starts it afresh, any other command says so."""
+        """A dead page or browser: the session ends as in a teardown; `open` starts it afresh, else said."""
         shown = shown_name(name)
         log.warning("session %s: its browser page crashed; closing it", name)
         await self._teardown(name, session, "its browser crashed")
@@ -286,21 +285,27 @@ class Daemon:
         if (problem := open_problem(action, options.platform)) is not None:  # before any device is asked
             raise InvalidArgs(f"open: {problem}", hint=apps.HINT)
         session = await self._session(name, backend, create=action.command == "open")
-        async with session.lock:
-            self._still_open(name, session)
-            session.cwd = options.cwd or None
-            if action.command == "open" and options.save_script is not None:
-                path = options.save_script or None
-                session.start_recording(os.path.abspath(path) if path else None, self.sessions.values())
-            try:
-                result = await step.execute(
-                    session, action, timeout_ms=options.timeout, values=options.values, text_only=options.text_only
-                )
-            except step.StepStopped as stop:
-                raise stop.error from None
-            result["session"] = name
-            result["recording"] = session.recording is not None
-            return result
+        try:
+            async with session.lock:
+                self._still_open(name, session)
+                session.cwd = options.cwd or None
+                if action.command == "open" and options.save_script is not None:
+                    path = options.save_script or None
+                    session.start_recording(os.path.abspath(path) if path else None, self.sessions.values())
+                try:
+                    result = await step.execute(
+                        session, action, timeout_ms=options.timeout, values=options.values, text_only=options.text_only
+                    )
+                except step.StepStopped as stop:
+                    raise stop.error from None
+                result["session"] = name
+                result["recording"] = session.recording is not None
+                return result
+        except BrowserUnavailable:  # the browser died under the step: the session ends, as a crash does
+            if session.driver.alive() or self.sessions.get(name) is not session:
+                raise
+            await self._crashed(name, session, reopen=False)
+            raise
 
     async def _close(self, name: str, save_script: str | None, discard: bool, verify: bool = False) -> dict[str, Any]:
         session = self.sessions.get(name)

@@ -210,3 +210,25 @@ def test_only_a_home_replay_creates_is_made_private_and_a_shared_one_is_refused_
         with pytest.raises(PermissionDenied, match=f"is shared \\(mode {mode:o}"):
             prepare_home(str(shared))
         assert stat.S_IMODE(os.stat(shared).st_mode) == mode
+
+
+class _DiesUnderTheStep(FakeDriver):
+    """A page whose browser is killed: the next capture fails as the web driver says a closed target."""
+
+    async def capture(self, generation: int, keep: int | None = None) -> Any:
+        from replay.errors import BrowserUnavailable
+
+        self.closed = True  # as the web driver marks itself on a closed page or browser
+        raise BrowserUnavailable("capture: the browser or page was closed", hint="open the session again")
+
+
+def test_a_step_whose_browser_died_under_it_ends_the_session_as_a_crash_does(tmp_path: Path) -> None:
+    from replay.errors import BrowserUnavailable
+    from replay.session.requests import CommandOptions
+
+    d = daemon(tmp_path)
+    s = open_session(d, "a")
+    s.driver = _DiesUnderTheStep(PAGE)
+    with pytest.raises(BrowserUnavailable, match="crashed; the session was closed"):
+        run(d._command("a", parse_argv(["snapshot"]), CommandOptions()))
+    assert "a" not in d.sessions

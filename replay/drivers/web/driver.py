@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import re
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -12,9 +11,9 @@ from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, 
 
 from replay.drivers.base import OpenRequest
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
-from replay.drivers.web.errors import from_playwright
+from replay.drivers.web.errors import STALE, from_playwright, raise_if_stale
 from replay.drivers.web.trace import save_trace
-from replay.errors import ActionFailed, StaleRef
+from replay.errors import ActionFailed, BrowserUnavailable, ReplayError, StaleRef
 from replay.files import make_private
 from replay.tree.model import Capture, build_capture
 
@@ -25,7 +24,6 @@ NODE_ENGINE = "replay-node"  # in Playwright's utility world, where captures run
 MAIN_NODE_ENGINE = "replay-node-main"  # in the page's main world, where they run elsewhere
 UTILITY, MAIN = "utility", "main"
 UTILITY_WORLD = "__playwright_utility_world_"  # the isolated world Playwright's own actions run in
-STALE = "replay-stale:"  # how the node engine refuses a node that is gone (the JS below throws it)
 NODE_ENGINE_JS = """{
   query(root, selector) {
     const [g, i] = selector.split(':').map(Number);
@@ -70,6 +68,14 @@ class WebDriver:
         self.crashed = False
         page.on("crash", lambda _: setattr(self, "crashed", True))
 
+    def _failed(self, exc: BaseException, **where: Any) -> ReplayError:
+        """A Playwright failure in our words; a closed page or browser marks this driver dead at once
+        (Playwright learns of a killed browser a moment later: its session must not outlive the error)."""
+        err = from_playwright(exc, **where)
+        if isinstance(err, BrowserUnavailable):
+            self.crashed = True
+        return err
+
     def alive(self) -> bool:
         """Not crashed, not closed, and the browser still connected."""
         browser = self.context.browser
@@ -104,7 +110,7 @@ class WebDriver:
             except Exception as exc:  # noqa: BLE001 - a new document invalidates the function: retry once
                 self._capture_fn = self._capture_id = self._world = None
                 if attempt == 2:
-                    raise from_playwright(exc, action="capture") from None
+                    raise self._failed(exc, action="capture") from None
         return None if text is None else self._built(text, int(opts["generation"]), opts["keep"])
 
     def _built(self, text: str, generation: int, keep: int | None) -> Capture:
@@ -229,7 +235,7 @@ class WebDriver:
                 if await located.count():
                     return located
             except Exception as exc:  # noqa: BLE001 - gone, or a frame that navigated away
-                _raise_if_stale(exc, index)
+                raise_if_stale(exc, index)
         raise StaleRef(f"@e{index} could not be found in any frame", hint="take a new snapshot")
 
     async def is_attached(self, generation: int, index: int) -> bool:
@@ -267,7 +273,7 @@ class WebDriver:
         try:
             return await self._act_on(located, command, params, timeout_ms)
         except Exception as exc:  # noqa: BLE001 - the engine's refusal of a node that is gone
-            _raise_if_stale(exc, index)
+            raise_if_stale(exc, index)
             raise
 
     async def _act_on(self, el: Locator, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
@@ -310,7 +316,7 @@ class WebDriver:
         except Exception as exc:  # noqa: BLE001 - mapped in one place
             if STALE in str(exc):
                 raise
-            raise from_playwright(exc, action=command, timeout_ms=timeout_ms) from None
+            raise self._failed(exc, action=command, timeout_ms=timeout_ms) from None
         return None
 
     async def navigate(self, request: OpenRequest, timeout_ms: int) -> None:
@@ -320,7 +326,7 @@ class WebDriver:
         try:
             await self.page.goto(url, timeout=timeout_ms, wait_until="load")
         except Exception as exc:  # noqa: BLE001
-            raise from_playwright(
+            raise self._failed(
                 exc, action=f"open {url}", timeout_ms=timeout_ms, hint="check that the URL is reachable"
             ) from None
         self._base = url
@@ -335,7 +341,7 @@ class WebDriver:
             else:
                 await self.page.reload(timeout=timeout_ms, wait_until="load")
         except Exception as exc:  # noqa: BLE001
-            raise from_playwright(exc, action=direction, timeout_ms=timeout_ms) from None
+            raise self._failed(exc, action=direction, timeout_ms=timeout_ms) from None
 
     async def device(self, command: str, params: dict[str, Any]) -> str | None:
         """``press X Y`` (px, or % of the viewport) clicks at that point; the rest are a device's."""
@@ -346,7 +352,7 @@ class WebDriver:
         try:
             await self.page.mouse.click(x, y)
         except Exception as exc:  # noqa: BLE001
-            raise from_playwright(exc, action="press") from None
+            raise self._failed(exc, action="press") from None
         return None
 
     async def keyboard(self, kind: str, text: str) -> None:
@@ -357,7 +363,7 @@ class WebDriver:
             else:
                 await self.page.keyboard.type(text)
         except Exception as exc:  # noqa: BLE001
-            raise from_playwright(exc, action=kind) from None
+            raise self._failed(exc, action=kind) from None
 
     async def scroll(self, direction: str, amount: float | None) -> None:
         """Wheel-scroll the page at its centre."""
@@ -370,14 +376,14 @@ class WebDriver:
             await self.page.mouse.wheel(dx, dy)
             await self.page.wait_for_timeout(50)  # let the scroll land before the next capture
         except Exception as exc:  # noqa: BLE001 - mapped in one place
-            raise from_playwright(exc, action="scroll") from None
+            raise self._failed(exc, action="scroll") from None
 
     async def screenshot(self, path: str, full_page: bool) -> None:
         """Save a PNG of the page."""
         try:
             await self.page.screenshot(path=path, full_page=full_page)
         except Exception as exc:  # noqa: BLE001 - mapped in one place
-            raise from_playwright(exc, action="screenshot") from None
+            raise self._failed(exc, action="screenshot") from None
         make_private(path)
 
     async def wait(self, ms: int) -> None:
@@ -385,7 +391,7 @@ class WebDriver:
         try:
             await self.page.wait_for_timeout(ms)
         except Exception as exc:  # noqa: BLE001 - mapped in one place
-            raise from_playwright(exc, action="wait") from None
+            raise self._failed(exc, action="wait") from None
 
     async def interrupt(self) -> str:
         """Terminate the script the page's main thread is running (CDP ``Runtime.terminateExecution``:
@@ -401,7 +407,7 @@ class WebDriver:
         try:
             await self.context.tracing.start(screenshots=True, snapshots=True)
         except Exception as exc:  # noqa: BLE001 - mapped in one place
-            raise from_playwright(exc, action="start the trace") from None
+            raise self._failed(exc, action="start the trace") from None
 
     async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
         """Stop the trace; save it (viewable with ``playwright show-trace``) with every value of
@@ -410,7 +416,7 @@ class WebDriver:
             try:
                 await self.context.tracing.stop()
             except Exception as exc:  # noqa: BLE001 - a trace is evidence, not the outcome
-                raise from_playwright(exc, action="stop the trace") from None
+                raise self._failed(exc, action="stop the trace") from None
             return
         await save_trace(self.context, path, secrets)
 
@@ -434,16 +440,6 @@ def driver_alive(api: Any) -> bool:
     browser still reports itself connected, and every call fails with "has been closed"."""
     connection = getattr(getattr(api, "_impl_obj", None), "_connection", None)
     return getattr(connection, "_closed_error", None) is None
-
-
-def _raise_if_stale(exc: Exception, index: int) -> None:
-    """The node engine's refusal of a node that is gone, as ``StaleRef`` (else nothing)."""
-    stale = re.search(STALE + "(gone|detached)", str(exc))
-    if stale is not None:
-        raise StaleRef(
-            f"@e{index} is no longer on the page ({'navigated away' if stale[1] == 'gone' else 'removed'})",
-            hint="take a new snapshot (`replay snapshot -i`) and use its refs",
-        ) from None
 
 
 def _point(params: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from replay.errors import ActionFailed, BrowserUnavailable, ReplayError
+import re
+
+from replay.errors import ActionFailed, BrowserUnavailable, ReplayError, StaleRef
+
+STALE = "replay-stale:"  # how the node engine (driver.py's JS) refuses a node that is gone
 
 
 def from_playwright(
@@ -45,3 +49,13 @@ _TIMEOUT_REASONS = (
 
 def _timeout_reason(log: str) -> str:
     return next((why for needle, why in _TIMEOUT_REASONS if needle in log), "it never became actionable")
+
+
+def raise_if_stale(exc: Exception, index: int) -> None:
+    """The node engine's refusal of a node that is gone, as ``StaleRef`` (else nothing)."""
+    stale = re.search(STALE + "(gone|detached)", str(exc))
+    if stale is not None:
+        raise StaleRef(
+            f"@e{index} is no longer on the page ({'navigated away' if stale[1] == 'gone' else 'removed'})",
+            hint="take a new snapshot (`replay snapshot -i`) and use its refs",
+        ) from None
