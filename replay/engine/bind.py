@@ -18,7 +18,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector, ref_index
 from replay.script.text import fold
-from replay.tree.identity import identity_members, record_evidence, verify
+from replay.tree.identity import Verdict, identity_members, record_evidence, verify
 from replay.tree.match import Resolution, describe, resolve
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
@@ -41,6 +41,7 @@ class Bound:
     handle: tuple[int, int]  # (generation, index) the driver acts on
     resolution: Resolution
     shown: Node  # what the response describes
+    drift: tuple[str, ...] = ()  # what changed around a verified element without making it another (SPEC §5)
 
 
 def ref_node(state: StepState, target: Target) -> tuple[Capture, Node]:
@@ -141,8 +142,15 @@ async def _verified_in_view(state: StepState, selector: Selector, ev: TargetEvid
     verdict = verify(taken, selector, ev)
     if not verdict.verified or verdict.target is None or len(verdict.members) != 1:
         return None
+    return _bound(taken, verdict)
+
+
+def _bound(taken: Capture, verdict: Verdict) -> Bound:
+    """The binding of a verified verdict."""
+    assert verdict.target is not None
     resolution = verdict.resolution or Resolution("unique", 1)
-    return Bound(taken, verdict.target, (taken.generation, verdict.target.position), resolution, verdict.target)
+    handle = (taken.generation, verdict.target.position)
+    return Bound(taken, verdict.target, handle, resolution, verdict.target, tuple(verdict.drift))
 
 
 async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: TargetEvidence) -> Bound:
@@ -161,8 +169,7 @@ async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: T
 
     taken, verdict = await poll_until(state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock)
     if verdict.verified and verdict.target is not None:
-        resolution = verdict.resolution or Resolution("unique", 1)
-        return Bound(taken, verdict.target, (taken.generation, verdict.target.position), resolution, verdict.target)
+        return _bound(taken, verdict)
     kind = DivergenceKind(verdict.kind)
     cause = VERIFY_CAUSES[kind] if ev.verified or kind != DivergenceKind.IDENTITY_UNVERIFIABLE else UNVERIFIED_CAUSE
     if kind == DivergenceKind.SELECTOR_MISS and (gone := _missing_anchor(taken, ev)) is not None:

@@ -351,6 +351,8 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
         "target": describe(bound.shown),
         "resolution": bound.resolution.to_dict(),
     }
+    if bound.drift:
+        result["drift"] = list(bound.drift)
     if described.recorded_node is not None and described.recorded_node is not bound.node:
         result["recordedAs"] = describe(described.recorded_node)
     generation, index = bound.handle

@@ -10,14 +10,12 @@ from typing import Any
 
 from replay.script.evidence import (
     KEY_TEXT,
-    MAX_ANCESTRY,
     STRUCTURAL,
     UNVERIFIABLE,
     VERIFIED,
     Ancestor,
     Anchor,
     Rect,
-    Region,
     TargetEvidence,
     decode,
     encode,
@@ -36,61 +34,18 @@ from replay.tree.anchors import (
 )
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
 from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
+from replay.tree.place import (
+    ancestry_drift,
+    ancestry_of,
+    chain_text,
+    fixed_ancestors_hold,
+    is_fixed,
+    region_identity,
+    region_of,
+    sibling_of,
+)
 from replay.tree.verdict import VERIFIED as VERIFIED_KIND
 from replay.tree.verdict import DivergenceKind
-
-
-def region_of(node: Node, cache: dict[Node, Node | None] | None = None) -> Node | None:
-    """The nearest scrollable ancestor element, or None for the page itself.
-
-    The document is not a region: a page-level scroller is no container (every screen has one).
-    ``cache`` (node → region; a capture keeps one proxy per node) lets a caller scoring many nodes
-    derive each from its parent's.
-    """
-    if cache is not None and node in cache:
-        return cache[node]
-    parent = node.parent_node
-    if parent is None or parent.parent_node is None:
-        found = None
-    elif parent.scrollable:
-        found = parent
-    else:
-        found = region_of(parent, cache)
-    if cache is not None:
-        cache[node] = found
-    return found
-
-
-def region_identity(region: Node | None) -> Region | None:
-    """The ``scrollRegion`` evidence of a region node."""
-    if region is None:
-        return None
-    return Region(region.role, normalize(region.label), region.test_id)
-
-
-def ancestry_of(node: Node, cache: dict[int, tuple[Ancestor, ...]] | None = None) -> tuple[Ancestor, ...]:
-    """Up to 8 ancestors, nearest first, never the document root (``cache`` as in ``region_of``)."""
-    if cache is not None and node.position in cache:
-        return cache[node.position]
-    parent = node.parent_node
-    if parent is None or parent.parent_node is None:
-        chain: tuple[Ancestor, ...] = ()
-    else:
-        chain = (Ancestor(parent.role, normalize(parent.label)), *ancestry_of(parent, cache))[:MAX_ANCESTRY]
-    if cache is not None:
-        cache[node.position] = chain
-    return chain
-
-
-def sibling_of(node: Node) -> int:
-    """Index among the parent's children in the pruned tree."""
-    parent = node.getparent()
-    if parent is None:
-        return 0
-    for i, child in enumerate(parent):
-        if child is node:
-            return i
-    return 0  # pragma: no cover - a node is always among its parent's children
 
 
 def carries_identity(node: Node, ev: TargetEvidence) -> bool:
@@ -113,14 +68,7 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
         return False
     if ev.basis == STRUCTURAL and not alone_in(node, ev.anchor or ev.scope):
         return False
-    have = node.parent_node  # the recorded ancestry is a prefix of the node's, nearest first
-    for want in ev.ancestry:
-        if have is None or have.parent_node is None:  # (the document root is no ancestor)
-            return False
-        if have.role != want.role or normalize(have.label) != want.label:
-            return False
-        have = have.parent_node
-    return True
+    return fixed_ancestors_hold(node, ev.ancestry)
 
 
 def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
@@ -259,6 +207,7 @@ class Verdict:
     members: list[Node] = field(default_factory=list)
     resolution: Resolution | None = None
     mismatches: list[str] = field(default_factory=list)
+    drift: list[str] = field(default_factory=list)  # what changed around a verified target (SPEC §5)
 
     @property
     def verified(self) -> bool:
@@ -284,17 +233,12 @@ def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
         near = next((x for x in node.ancestors() if x.role == a.role), None)
         found = f"{near.role} {normalize(near.key_text) or normalize(near.label)!r}" if near is not None else "none"
         out.append(f"anchor: recorded {a.role} {a.text or a.label or a.id!r}, found {found}")
-    actual = node.ancestors()
-    for i, want in enumerate(ev.ancestry):
-        if i >= len(actual):
-            out.append(f"ancestry[{i}]: recorded {want.role} {want.label or ''}, found none".rstrip())
-            break
-        have = actual[i]
-        if have.role != want.role or normalize(have.label) != want.label:
-            out.append(
-                f"ancestry[{i}]: recorded {want.role} {want.label!r}, found {have.role} {normalize(have.label)!r}"
-            )
-            break
+    if not fixed_ancestors_hold(node, ev.ancestry):
+        fixed = tuple(a for a in ev.ancestry if is_fixed(a.role, a.label))
+        places = tuple(
+            Ancestor(a.role, normalize(a.label)) for a in node.ancestors() if is_fixed(a.role, normalize(a.label))
+        )
+        out.append(f"ancestry: recorded {chain_text(fixed)}, found {chain_text(places[: max(len(fixed), 1)])}")
     return out
 
 
@@ -318,9 +262,10 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     if len(members) == 1:
         target = members[0]
         if winner is target:
-            return make(VERIFIED_KIND, target=target, resolution=resolution)
+            return make(VERIFIED_KIND, target=target, resolution=resolution, drift=ancestry_drift(target, ev))
         if winner is None:
-            return make(VERIFIED_KIND, target=target, resolution=Resolution.by_evidence(len(matches), "identity"))
+            by = Resolution.by_evidence(len(matches), "identity")
+            return make(VERIFIED_KIND, target=target, resolution=by, drift=ancestry_drift(target, ev))
         return make(
             DivergenceKind.IDENTITY_MISMATCH,
             resolution=resolution,
@@ -332,9 +277,10 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
         return make(DivergenceKind.IDENTITY_UNVERIFIABLE, resolution=resolution)
     if winner is None:
         assert signal is not None
-        return make(VERIFIED_KIND, target=isolated, resolution=Resolution.by_evidence(len(matches), signal))
+        by = Resolution.by_evidence(len(matches), signal)
+        return make(VERIFIED_KIND, target=isolated, resolution=by, drift=ancestry_drift(isolated, ev))
     if winner is isolated:
-        return make(VERIFIED_KIND, target=isolated, resolution=resolution)
+        return make(VERIFIED_KIND, target=isolated, resolution=resolution, drift=ancestry_drift(isolated, ev))
     return make(
         DivergenceKind.IDENTITY_MISMATCH,
         resolution=resolution,

@@ -156,9 +156,62 @@ def test_path_3_matches_without_the_identity_are_identity_mismatch() -> None:
 
 def test_changed_ancestry_is_identity_mismatch() -> None:
     cap = capture(N("dialog", label="Promo")(N("button", label="Pay")))
-    ev = _ev(ancestry=(__import__("replay.script.evidence", fromlist=["Ancestor"]).Ancestor("form", "Checkout"),))
+    ev = _ev(ancestry=(Ancestor("form", "Checkout"),))
     v = verify(cap, parse_selector('label="Pay"'), ev)
-    assert v.kind == IDENTITY_MISMATCH and "ancestry[0]" in v.mismatches[0]
+    assert v.kind == IDENTITY_MISMATCH and v.mismatches == ["ancestry: recorded form 'Checkout', found dialog 'Promo'"]
+
+
+# corroboration is not identity (SPEC §5): wrappers between the node and what singled it out
+
+
+def _recorded_in(tree: N, label: str) -> TargetEvidence:
+    cap = capture(tree)
+    return record_evidence(cap, by_label(cap, label))
+
+
+def test_a_wrapper_whose_unlabeled_role_changed_is_drift_reported_on_the_verdict() -> None:
+    ev = _recorded_in(N("main")(N("grid")(N("row")(N("columnheader", label="Age")))), "Age")
+    v = verify(
+        capture(N("main")(N("treegrid")(N("row")(N("columnheader", label="Age"))))), parse_selector('label="Age"'), ev
+    )
+    assert v.verified and v.drift == ["ancestry: recorded row < grid < main, found row < treegrid < main"]
+
+
+def test_a_wrapper_that_appeared_or_went_between_the_node_and_its_place_is_drift() -> None:
+    ev = _recorded_in(N("form", label="Sign in")(N("group")(N("button", label="Go"))), "Go")
+    gained = capture(N("form", label="Sign in")(N("row")(N("group")(N("button", label="Go")))))
+    lost = capture(N("form", label="Sign in")(N("button", label="Go")))
+    for cap in (gained, lost):
+        v = verify(cap, parse_selector('label="Go"'), ev)
+        assert v.verified and v.drift
+
+
+def test_a_labeled_ancestor_whose_role_moved_between_containers_keeps_its_place() -> None:
+    ev = _recorded_in(N("main")(N("grid", label="Users")(N("button", label="Add"))), "Add")
+    v = verify(
+        capture(N("main")(N("treegrid", label="Users")(N("button", label="Add")))), parse_selector('label="Add"'), ev
+    )
+    assert v.verified
+
+
+def test_a_labeled_ancestor_whose_label_changed_is_still_a_mismatch() -> None:
+    ev = _recorded_in(N("main")(N("grid", label="Users")(N("button", label="Add"))), "Add")
+    v = verify(
+        capture(N("main")(N("grid", label="Groups")(N("button", label="Add")))), parse_selector('label="Add"'), ev
+    )
+    assert v.kind == IDENTITY_MISMATCH and "ancestry: recorded grid 'Users' < main" in v.mismatches[0]
+
+
+def test_a_different_landmark_is_still_a_mismatch() -> None:
+    ev = _recorded_in(N("main")(N("group")(N("button", label="Menu"))), "Menu")
+    v = verify(capture(N("navigation")(N("group")(N("button", label="Menu")))), parse_selector('label="Menu"'), ev)
+    assert v.kind == IDENTITY_MISMATCH
+
+
+def test_a_control_that_left_its_dialog_is_still_a_mismatch() -> None:
+    ev = _recorded_in(N("dialog")(N("button", label="OK")), "OK")
+    v = verify(capture(N("main")(N("button", label="OK"))), parse_selector('label="OK"'), ev)
+    assert v.kind == IDENTITY_MISMATCH
 
 
 def test_recorded_id_never_matches_a_node_without_it() -> None:

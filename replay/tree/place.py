@@ -1,0 +1,122 @@
+"""Where a node sits (SPEC §5): its scroll region, its ancestry and sibling index, and which of its
+ancestors say where it is (labeled ones, landmarks, overlays) rather than how it is wrapped."""
+
+from __future__ import annotations
+
+from replay.script.evidence import MAX_ANCESTRY, Ancestor, Region, TargetEvidence
+from replay.script.text import normalize
+from replay.tree.model import Node
+
+
+def region_of(node: Node, cache: dict[Node, Node | None] | None = None) -> Node | None:
+    """The nearest scrollable ancestor element, or None for the page itself.
+
+    The document is not a region: a page-level scroller is no container (every screen has one).
+    ``cache`` (node → region; a capture keeps one proxy per node) lets a caller scoring many nodes
+    derive each from its parent's.
+    """
+    if cache is not None and node in cache:
+        return cache[node]
+    parent = node.parent_node
+    if parent is None or parent.parent_node is None:
+        found = None
+    elif parent.scrollable:
+        found = parent
+    else:
+        found = region_of(parent, cache)
+    if cache is not None:
+        cache[node] = found
+    return found
+
+
+def region_identity(region: Node | None) -> Region | None:
+    """The ``scrollRegion`` evidence of a region node."""
+    if region is None:
+        return None
+    return Region(region.role, normalize(region.label), region.test_id)
+
+
+def ancestry_of(node: Node, cache: dict[int, tuple[Ancestor, ...]] | None = None) -> tuple[Ancestor, ...]:
+    """Up to 8 ancestors, nearest first, never the document root (``cache`` as in ``region_of``)."""
+    if cache is not None and node.position in cache:
+        return cache[node.position]
+    parent = node.parent_node
+    if parent is None or parent.parent_node is None:
+        chain: tuple[Ancestor, ...] = ()
+    else:
+        chain = (Ancestor(parent.role, normalize(parent.label)), *ancestry_of(parent, cache))[:MAX_ANCESTRY]
+    if cache is not None:
+        cache[node.position] = chain
+    return chain
+
+
+def sibling_of(node: Node) -> int:
+    """Index among the parent's children in the pruned tree."""
+    parent = node.getparent()
+    if parent is None:
+        return 0
+    for i, child in enumerate(parent):
+        if child is node:
+            return i
+    return 0  # pragma: no cover - a node is always among its parent's children
+
+
+# ancestors that say where a node is, not how it is wrapped: a labeled one, or one of these roles
+# (a landmark or an overlay). The rest of the recorded ancestry corroborates (SPEC §5).
+FIXED_ROLES = frozenset(
+    {
+        "main",
+        "navigation",
+        "banner",
+        "contentinfo",
+        "complementary",
+        "search",
+        "form",
+        "region",
+        "dialog",
+        "alertdialog",
+    }
+)
+
+
+def is_fixed(role: str, label: str | None) -> bool:
+    return label is not None or role in FIXED_ROLES
+
+
+def _same_place(have: Node, want: Ancestor) -> bool:
+    """Whether ``have`` is the recorded fixed ancestor: its label, and its role — or, for a labeled
+    container that is no landmark, a role that moved between such roles (``grid`` → ``treegrid``)."""
+    if normalize(have.label) != want.label:
+        return False
+    return have.role == want.role or not (have.role in FIXED_ROLES or want.role in FIXED_ROLES)
+
+
+def fixed_ancestors_hold(node: Node, ancestry: tuple[Ancestor, ...]) -> bool:
+    """The recorded ancestry's fixed entries (labeled ancestors, landmarks) are still the node's
+    ancestors, in order, nearest first; unlabeled wrappers between them may come, go or change role."""
+    have = node.ancestors()
+    i = 0
+    for want in ancestry:
+        if not is_fixed(want.role, want.label):
+            continue
+        while i < len(have) and not _same_place(have[i], want):
+            if is_fixed(have[i].role, normalize(have[i].label)) and have[i].role == want.role:
+                return False  # the same kind of place under another name: another place
+            i += 1
+        if i == len(have):
+            return False
+        i += 1
+    return True
+
+
+def ancestry_drift(node: Node, ev: TargetEvidence) -> list[str]:
+    """How the node's ancestry differs from the recorded one where it still corroborates (wrappers
+    that came, went or changed role): drift, reported on the verdict, never a mismatch."""
+    have = tuple(Ancestor(a.role, normalize(a.label)) for a in node.ancestors()[:MAX_ANCESTRY])
+    if have[: len(ev.ancestry)] == ev.ancestry:
+        return []
+    return [f"ancestry: recorded {chain_text(ev.ancestry)}, found {chain_text(have[: max(len(ev.ancestry), 1)])}"]
+
+
+def chain_text(ancestry: tuple[Ancestor, ...]) -> str:
+    return " < ".join(f"{a.role} {a.label!r}" if a.label else a.role for a in ancestry) or "none"
