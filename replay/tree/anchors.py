@@ -4,15 +4,16 @@ look-alikes — found for a node at record time, and recognized again at replay.
 from __future__ import annotations
 
 from replay.script.evidence import MAX_ANCESTRY, Anchor
-from replay.script.text import normalize
+from replay.script.text import fold, normalize
 from replay.tree.model import Capture, Node
 
 
 def id_is_unique(capture: Capture, node: Node) -> bool:
-    """Whether the node's test id appears once in the tree."""
+    """Whether the node's id names it: it appears once in the tree, and no library made it up (a
+    counter family on the page, SPEC §5: a diagnostic then, never identity)."""
     if not node.test_id:
         return False
-    return sum(1 for n in capture.nodes if n.test_id == node.test_id) == 1
+    return len(capture.by_value("id", fold(node.test_id))) == 1 and node.test_id not in capture.generated_ids()
 
 
 def anchor_identity(node: Node, wide: bool = False) -> Anchor:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from replay.script.evidence import MAX_ANCESTRY
 from replay.script.selector import HAS_TEXT, NTH, Alternative, Selector, Term
-from replay.tree.anchors import LANDMARK_ROLES
+from replay.tree.anchors import LANDMARK_ROLES, id_is_unique
 from replay.tree.match import link_matches, resolve, resolve_matches
 from replay.tree.model import Capture, Node
 
@@ -22,7 +22,7 @@ Build = Callable[[Capture, Node], tuple[Term, ...] | None]
 
 
 def _id(capture: Capture, n: Node) -> tuple[Term, ...] | None:
-    if n.test_id and sum(1 for m in capture.nodes if m.test_id == n.test_id) == 1:
+    if n.test_id is not None and id_is_unique(capture, n):
         return (Term("id", "=", n.test_id),)
     return None
 

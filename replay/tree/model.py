@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import regex
 from lxml import etree
 
 from replay.script.evidence import Screen
@@ -241,6 +242,9 @@ _PARSER.set_element_class_lookup(_LOOKUP)
 # the text keys ``Capture.by_value`` answers besides ``role``: each an attribute of its own name
 INDEXED_KEYS = ("id", "label", "text", "placeholder", "value", "href")
 _LABELED_OR_ACTIONABLE = "\0labeled-or-actionable"  # (not a selector key) Capture._index's list of them
+_GENERATED_IDS = "\0generated-ids"  # (not a selector key) Capture._index's set of made-up ids
+_COUNTER_ID = regex.compile(r"^(.*?\D)(\d+)(\D{0,2})$")  # prefix, counter, a short closing suffix
+_REACT_ID = regex.compile(r":r[0-9a-z]+:")  # React 18's useId, inside a library's id or alone
 
 
 @dataclass
@@ -300,6 +304,27 @@ class Capture:
             nodes = [n for n in self.nodes[1:] if n.get("label") or int(n.get("f") or 0) & F_ACTIONABLE]
             found = self._index[_LABELED_OR_ACTIONABLE] = {"": nodes}
         return found[""]
+
+    def generated_ids(self) -> frozenset[str]:
+        """The ids a library made up (SPEC §5): a shared prefix plus a counter that several ids on the
+        page follow (``ag-58``, ``mat-input-4``, ``el-id-3002-0``), or React's ``:r1:`` inside one;
+        found once per capture. They change with the order things were built in: no identity."""
+        found = self._index.get(_GENERATED_IDS)
+        if found is None:
+            families: dict[tuple[str, str], set[str]] = {}
+            made_up: set[str] = set()
+            for value in self.values_of("id"):
+                if _REACT_ID.search(value):
+                    made_up.add(value)
+                elif (m := _COUNTER_ID.match(value)) is not None:
+                    families.setdefault((m.group(1), m.group(3)), set()).add(value)
+            made_up.update(v for family in families.values() if len(family) > 1 for v in family)
+            found = self._index[_GENERATED_IDS] = {v: [] for v in made_up}
+        return frozenset(found)
+
+    def values_of(self, key: str) -> list[str]:
+        """Every value of field ``key`` in the tree (as written, each once)."""
+        return list(dict.fromkeys(v for n in self.nodes[1:] if (v := n.get(key))))
 
     def __len__(self) -> int:
         return len(self.nodes)

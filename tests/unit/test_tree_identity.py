@@ -419,3 +419,24 @@ def test_only_a_selector_the_identity_itself_requires_skips_looking_for_more_ide
     assert not _implied_by_identity(chain('role=button label~="Del"'), delete)
     by_placeholder = TargetEvidence(role="textbox", label="Email", placeholder="Email")
     assert not _implied_by_identity(chain('role=textbox label="Email"'), by_placeholder)  # its label may differ
+
+
+# library-generated ids (SPEC §5): diagnostics, never identity
+
+
+def test_ids_a_library_numbers_in_a_family_on_the_page_are_no_identity() -> None:
+    cap = capture(N("checkbox", label="Done", id="ag-58"), N("textbox", label="Name", id="ag-59"))
+    ev = record_evidence(cap, by_label(cap, "Done"))
+    assert ev.id is None and ev.label == "Done"
+    assert materialize(cap, by_label(cap, "Done")).selector is not None
+    assert "ag-58" not in str(materialize(cap, by_label(cap, "Done")).selector)
+
+
+def test_a_react_use_id_inside_an_id_is_no_identity_even_alone() -> None:
+    cap = capture(N("button", label="Menu", id="headlessui-menu-button-:r3:"))
+    assert record_evidence(cap, by_label(cap, "Menu")).id is None
+
+
+def test_an_id_with_a_number_that_no_other_id_follows_is_still_identity() -> None:
+    cap = capture(N("button", label="Next", id="step-2"), N("button", label="Back", id="back"))
+    assert record_evidence(cap, by_label(cap, "Next")).id == "step-2"
