@@ -35,7 +35,8 @@ UNVERIFIABLE = "unverifiable"
 # the only node of its role inside its anchor (or its scope)
 KEY_TEXT = "keyText"
 STRUCTURAL = "structural"
-BASES = (KEY_TEXT, STRUCTURAL)
+ATTRIBUTE = "attribute"  # a control with no name singled out by its own attribute: a word-like class token
+BASES = (KEY_TEXT, STRUCTURAL, ATTRIBUTE)
 
 
 class Ancestor(NamedTuple):
@@ -110,6 +111,7 @@ class TargetEvidence:
     basis: str | None = None  # KEY_TEXT or STRUCTURAL; None: the id, the label or the anchor
     key_text: str | None = None  # its own key text (SPEC §4), compared exactly when basis is KEY_TEXT
     scope: Anchor | None = None  # STRUCTURAL without an anchor: the labeled or landmark ancestor it is alone in
+    css_class: str | None = None  # ATTRIBUTE: the class token that singles it out (JSON ``class``)
 
     @property
     def verified(self) -> bool:
@@ -135,6 +137,7 @@ class TargetEvidence:
             self.basis,
             self.key_text,
             self.scope,
+            self.css_class,
         )
 
     @property
@@ -146,6 +149,7 @@ class TargetEvidence:
             or self.anchor is not None
             or (self.basis == KEY_TEXT and self.key_text is not None)
             or (self.basis == STRUCTURAL and self.scope is not None)
+            or (self.basis == ATTRIBUTE and self.css_class is not None)
         )
 
 
@@ -220,10 +224,12 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         basis=basis,
         key_text=string(obj, "keyText", where, label=True),
         scope=scope,
+        css_class=string(obj, "class", where),
     )
     if evidence.verified and not evidence.identifiable:
         raise bad(
-            "a verified annotation needs 'role' and an 'id', a 'label', an 'anchor', a 'keyText' or a 'scope'",
+            "a verified annotation needs 'role' and an 'id', a 'label', an 'anchor', a 'keyText', a 'scope' "
+            "or a 'class'",
             where,
             'record it again, or mark it "verification":"unverifiable"',
         )
@@ -267,6 +273,8 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
         out["scope"] = _anchor_json(ev.scope)
     if ev.basis is not None:
         out["basis"] = ev.basis
+    if ev.css_class is not None:
+        out["class"] = ev.css_class
     if ev.placeholder is not None:
         out["placeholder"] = ev.placeholder
     if ev.text is not None:
@@ -309,7 +317,7 @@ def _dump(obj: dict[str, Any]) -> str:
 
 
 def _fits_strings(ev: TargetEvidence) -> bool:
-    strings = [ev.role, ev.id, ev.label, ev.placeholder, ev.text, ev.key_text, ev.name, ev.input_type]
+    strings = [ev.role, ev.id, ev.label, ev.placeholder, ev.text, ev.key_text, ev.name, ev.input_type, ev.css_class]
     for a in (ev.anchor, ev.scope):
         if a:
             strings += [a.role, a.label, a.text, a.id]
@@ -348,6 +356,7 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
         text=normalize(ev.text),
         name=normalize_string(ev.name),
         input_type=normalize_string(ev.input_type),
+        css_class=normalize_string(ev.css_class),
         ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize(a.label)) for a in ev.ancestry),
         scroll_region=(
             Region(normalize_string(region.role) or "generic", normalize(region.label), normalize_string(region.id))

@@ -18,7 +18,8 @@ from replay.errors import InvalidArgs, Location
 from replay.script.text import normalize
 from replay.script.variables import parse_template
 
-TEXT_KEYS = ("id", "role", "label", "text", "value", "placeholder", "tag", "href")
+TEXT_KEYS = ("id", "role", "label", "text", "value", "placeholder", "tag", "href", "class")
+CLASS = "class"  # one of the node's word-like class tokens (SPEC §5 own attributes): ``class=ql-bold``
 HAS_TEXT = "has-text"  # the node's text content contains the value (normalized, case-insensitive)
 NTH = "nth"  # keep the N-th node (0-based; -1 the last) of its link's match set, in document order
 AT = "at"  # the same in reading order: top to bottom, then left to right (Maestro's index)
@@ -26,7 +27,7 @@ POSITIONAL = (NTH, AT)
 BOOL_KEYS = ("visible", "hidden", "enabled", "editable", "checked", "selected", "focused", "hittable")
 ALL_KEYS = TEXT_KEYS + (HAS_TEXT, NTH, AT) + BOOL_KEYS
 # Keys whose values are identifiers, printed bare when they can be.
-_BARE_VALUE_KEYS = frozenset({"role", "tag", NTH, AT})
+_BARE_VALUE_KEYS = frozenset({"role", "tag", CLASS, NTH, AT})
 _BARE_VALUE = re.compile(r"[A-Za-z0-9_.:/-]+\Z")
 _NTH_VALUE = re.compile(r"-?[0-9]{1,6}\Z")
 _INTEGER = re.compile(r"-?[0-9]+\Z")

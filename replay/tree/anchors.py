@@ -3,6 +3,8 @@ look-alikes — found for a node at record time, and recognized again at replay.
 
 from __future__ import annotations
 
+from typing import cast
+
 from replay.script.evidence import MAX_ANCESTRY, Anchor
 from replay.script.text import fold, normalize
 from replay.tree.model import Capture, Node
@@ -105,4 +107,23 @@ def anchor_of(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
                 continue
             if not any(find_anchor(p, anchor) is not None for p in peers if p is not node):
                 return ancestor, anchor
+    return None
+
+
+def class_holders(node: Node, token: str, container: Node | None = None) -> list[Node]:
+    """The nodes of ``node``'s role carrying class ``token`` inside ``container`` (else the whole tree)."""
+    scope = container if container is not None else node.getroottree().getroot()
+    found = scope.xpath(
+        ".//node[@role=$role and contains(concat(' ', @class, ' '), $token)]", role=node.role, token=f" {token} "
+    )
+    return [n for n in cast(list[Node], found) if isinstance(n, Node)]
+
+
+def singling_class(node: Node, container: Node | None) -> str | None:
+    """The first of the node's word-like class tokens no other node of its role carries — on the page,
+    else inside its anchor (SPEC §5 item 6: ``ql-bold``, ``flatpickr-next-month``); None when none does."""
+    for scope in (None, container) if container is not None else (None,):
+        for token in node.classes:
+            if class_holders(node, token, scope) == [node]:
+                return token
     return None

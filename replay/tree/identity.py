@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.script.evidence import (
+    ATTRIBUTE,
     KEY_TEXT,
     STRUCTURAL,
     UNVERIFIABLE,
@@ -26,11 +27,13 @@ from replay.tree.anchors import (
     ROW_ROLES,
     alone_in,
     anchor_of,
+    class_holders,
     find_anchor,
     id_is_unique,
     only_of_role,
     own_anchor,
     scope_of,
+    singling_class,
 )
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
 from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
@@ -62,12 +65,18 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     elif ev.basis == KEY_TEXT:
         if ev.key_text is None or normalize(node.key_text) != ev.key_text:
             return False
+    elif ev.basis == ATTRIBUTE:
+        if ev.css_class is None or ev.css_class not in node.classes:
+            return False
     elif ev.anchor is None and ev.scope is None:
         return False
-    if ev.anchor is not None and find_anchor(node, ev.anchor) is None:
+    container = find_anchor(node, ev.anchor) if ev.anchor is not None else None
+    if ev.anchor is not None and container is None:
         return False
     if ev.basis == STRUCTURAL and not alone_in(node, ev.anchor or ev.scope):
         return False
+    if ev.basis == ATTRIBUTE and ev.css_class is not None and class_holders(node, ev.css_class, container) != [node]:
+        return False  # the attribute must still single it out, where it did (its anchor, else the page)
     return fixed_ancestors_hold(node, ev.ancestry)
 
 
@@ -167,6 +176,10 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
                 in_scope = scope_of(node)
                 if in_scope is not None:
                     basis, scope = STRUCTURAL, in_scope[1]
+    css_class = None
+    if unique_id is None and not label and basis is None:
+        css_class = singling_class(node, found[0] if found is not None else None)
+        basis = ATTRIBUTE if css_class is not None else None
     anchor = found[1] if found is not None else None
     if found is not None and found[1].id is not None and not id_is_unique(capture, found[0]):
         anchor = Anchor(found[1].role, found[1].label, found[1].text)
@@ -189,6 +202,7 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
         basis=basis,
         key_text=key_text,
         scope=scope,
+        css_class=css_class,
     )
     ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})
     # what is written is what a reader will see: pass through the codec (bounds, normalization)

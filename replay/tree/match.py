@@ -14,7 +14,7 @@ from typing import Any, cast
 import regex
 
 from replay.errors import InvalidArgs, Timeout
-from replay.script.selector import AT, HAS_TEXT, POSITIONAL, Chain, Selector, Term, compile_regex
+from replay.script.selector import AT, CLASS, HAS_TEXT, POSITIONAL, Chain, Selector, Term, compile_regex
 from replay.script.text import fold
 from replay.tree.model import INDEXED_KEYS, Capture, Node
 
@@ -74,6 +74,8 @@ def term_matches(node: Node, term: Term, regex_cache: dict[str, regex.Pattern[st
     value = node.field(term.key)
     if value is None:
         return False
+    if term.key == CLASS and term.op == "=":  # a token of the list, not the whole list
+        return fold(term.value) in fold(value).split(" ")
     if term.op == "~=":
         cache = regex_cache if regex_cache is not None else {}
         pattern = cache.get(term.value)
@@ -90,6 +92,7 @@ _ATTRIBUTE = {
     "value": "value",
     "placeholder": "placeholder",
     "href": "href",
+    CLASS: "class",
     HAS_TEXT: "text",
 }
 

@@ -1,7 +1,8 @@
 """Selector materialization: a portable selector for a node (SPEC §4), as ordered tables.
 
 The first candidate that singles the node out wins: plain (id, role+label, label, placeholder,
-text), then anchored (``ANCESTOR >> NODE``), then — only when nothing anchors — positional
+text), then anchored (``ANCESTOR >> NODE``), then a nameless control's own word-like class
+(``role=button class=ql-bold``), then — only when nothing else does — positional
 (``role=R nth=K``), flagged. One fallback from a different evidence source is added when there is
 one. Every written selector resolves to exactly the node in the record-time tree.
 """
@@ -12,8 +13,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from replay.script.evidence import MAX_ANCESTRY
-from replay.script.selector import HAS_TEXT, NTH, Alternative, Selector, Term
-from replay.tree.anchors import LANDMARK_ROLES, id_is_unique
+from replay.script.selector import CLASS, HAS_TEXT, NTH, Alternative, Selector, Term
+from replay.tree.anchors import LANDMARK_ROLES, class_holders, id_is_unique, singling_class
 from replay.tree.match import link_matches, resolve, resolve_matches
 from replay.tree.model import Capture, Node
 
@@ -54,6 +55,24 @@ def _role_has_text(text_of: Callable[[Node], str | None]) -> Build:
         if not text or n.role == "generic" or n.role in LANDMARK_ROLES:
             return None
         return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text))
+
+    return candidate
+
+
+def _role_class(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+    """``role=R class=TOKEN``: the first word-like class token no other node of its role carries on
+    the page (a nameless control's own attribute, SPEC §5 item 6)."""
+    token = singling_class(n, None)
+    return (Term("role", "=", n.role), Term(CLASS, "=", token)) if token is not None else None
+
+
+def _class_inside(ancestor: Node) -> Build:
+    """``role=R class=TOKEN`` with the first of its tokens no other node of its role carries inside
+    ``ancestor``."""
+
+    def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+        token = next((t for t in n.classes if class_holders(n, t, ancestor) == [n]), None)
+        return (Term("role", "=", n.role), Term(CLASS, "=", token)) if token is not None else None
 
     return candidate
 
@@ -126,6 +145,8 @@ def materialize(capture: Capture, node: Node) -> Materialized:
         anchored = _anchored(capture, node, skip=skip)
         if anchored is not None:
             chosen.append(("anchor", "anchor", anchored))
+    if not chosen and (own := _role_class(capture, node)) is not None and _singles_out(capture, own, node):
+        chosen.append(("attribute", "attribute", Alternative(terms=own)))  # after anchors, before position
     if chosen:
         return Materialized(Selector(tuple(a for _, _, a in chosen)), True, tuple(n for n, _, _ in chosen))
     return _positional(capture, node)
@@ -142,9 +163,10 @@ def _anchored(capture: Capture, node: Node, skip: set[str]) -> Alternative | Non
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
         named = (b(capture, ancestor) for b in ANCHOR_CANDIDATES)
         outer = next((t for t in named if t is not None and _only(capture, t, ancestor)), None)
-        if outer is None:
-            continue
-        for source, build in (*INNER_CANDIDATES, ("position", _position_inside(ancestor))):
+        if outer is None or (len(outer) == 1 and outer[0].key == "role" and singling_class(node, None)):
+            continue  # the page's one landmark says no more than the page: its own class comes first
+        inside = (("attribute", _class_inside(ancestor)), ("position", _position_inside(ancestor)))
+        for source, build in (*INNER_CANDIDATES, *inside):
             inner = build(capture, node)
             if source in skip or inner is None or link_matches(capture, inner, [ancestor]) != [node]:
                 continue

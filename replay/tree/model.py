@@ -22,7 +22,8 @@ F_SCROLLABLE = 128
 F_ACTIONABLE = 256
 
 # A node's attributes: i (document order), role, tag, x, y, w, h, f (flags), and when present
-# label, id, value, text, placeholder, href, frame, name (a form control's name attribute), type (an input's).
+# label, id, value, text, placeholder, href, frame, name (a form control's name attribute), type (an input's),
+# class (a control's word-like class tokens, space-separated: SPEC §5 own attributes).
 
 
 class Node(etree.ElementBase):
@@ -71,6 +72,12 @@ class Node(etree.ElementBase):
     def placeholder(self) -> str | None:
         """Placeholder attribute, or None."""
         return self._s("placeholder")
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """A control's word-like class tokens (``ql-bold``), as the backend kept them."""
+        value = self.get("class")
+        return tuple(value.split(" ")) if value else ()
 
     @property
     def form_name(self) -> str | None:
@@ -198,6 +205,7 @@ class Node(etree.ElementBase):
             "type": self.input_type,
             "tag": self.tag_name,
             "href": self.href,
+            "class": self.get("class"),
             "rect": {"x": x, "y": y, "width": w, "height": h},
             "visible": self.visible,
             "enabled": self.enabled,

@@ -65,7 +65,9 @@ def test_renamed_button_is_the_first_suggestion(cli: Cli, web: str) -> None:
 
 def test_identity_mismatch_names_what_differs(cli: Cli, web: str) -> None:
     d = diverge(cli, "run", FLOW, "-e", f"SHOP={web}/drift/moved", *FAST)
-    assert d["targetBinding"]["mismatches"] == ["ancestry[0]: recorded form 'Checkout', found complementary 'Summary'"]
+    assert d["targetBinding"]["mismatches"] == [
+        "ancestry: recorded form 'Checkout' < region 'Order form' < main, found complementary 'Summary' < main"
+    ]
     assert d["targetBinding"]["matchCount"] == 1 and d["targetBinding"]["recorded"]["id"] == "place-order"
 
 

@@ -143,3 +143,13 @@ def test_a_form_controls_name_and_input_type_are_recorded_and_round_trip() -> No
     ev = record_evidence(cap, cap.nodes[2])
     assert (ev.name, ev.input_type) == ("user[email]", "email")
     assert '"name":"user[email]","type":"email"' in encode(ev) and decode(encode(ev)) == ev
+
+
+def test_an_attribute_basis_round_trips_with_its_class_and_needs_one_to_verify() -> None:
+    from replay.script.evidence import decode, encode
+
+    ev = decode('{"role":"button","basis":"attribute","class":"ql-bold"}')
+    assert ev.basis == "attribute" and ev.css_class == "ql-bold" and ev.identifiable
+    assert decode(encode(ev)) == ev
+    with pytest.raises(InvalidArgs, match="or a 'class'"):
+        decode('{"role":"button","basis":"attribute"}')

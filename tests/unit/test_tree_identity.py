@@ -3,7 +3,7 @@ from __future__ import annotations
 from typing import Any
 
 from replay.script.evidence import Ancestor, TargetEvidence
-from replay.script.selector import parse_selector
+from replay.script.selector import format_selector, parse_selector
 from replay.tree.identity import (
     evidence_target,
     record_evidence,
@@ -11,6 +11,7 @@ from replay.tree.identity import (
     verify,
 )
 from replay.tree.materialize import materialize
+from replay.tree.model import Capture
 from replay.tree.suggest import rank
 from replay.tree.verdict import VERIFIED as VERIFIED_KIND
 from replay.tree.verdict import DivergenceKind
@@ -440,3 +441,35 @@ def test_a_react_use_id_inside_an_id_is_no_identity_even_alone() -> None:
 def test_an_id_with_a_number_that_no_other_id_follows_is_still_identity() -> None:
     cap = capture(N("button", label="Next", id="step-2"), N("button", label="Back", id="back"))
     assert record_evidence(cap, by_label(cap, "Next")).id == "step-2"
+
+
+# own attributes (SPEC §5 item 6): a nameless control by a word-like class token
+
+
+def _toolbar(*tokens: str) -> Capture:
+    return capture(N("toolbar")(*(N("button", cls=t) for t in tokens)), N("button", label="Save"))
+
+
+def test_a_nameless_control_is_singled_out_by_its_unique_class_and_verified_by_it() -> None:
+    cap = _toolbar("ql-bold", "ql-italic")
+    bold = cap.nodes[2]
+    mat = materialize(cap, bold)
+    assert str(format_selector(mat.selector)) == "role=button class=ql-bold" and not mat.positional
+    ev = self_check(cap, mat.selector, bold, record_evidence(cap, bold))
+    assert ev.verified and ev.basis == "attribute" and ev.css_class == "ql-bold"
+    assert verify(_toolbar("ql-italic", "ql-bold"), mat.selector, ev).target.classes == ("ql-bold",)
+
+
+def test_a_class_that_no_longer_singles_the_node_out_does_not_verify() -> None:
+    cap = _toolbar("ql-bold", "ql-italic")
+    ev = record_evidence(cap, cap.nodes[2])
+    v = verify(_toolbar("ql-bold", "ql-bold"), parse_selector("role=button class=ql-bold"), ev)
+    assert not v.verified
+
+
+def test_a_class_shared_on_the_page_singles_out_inside_the_anchor() -> None:
+    rows = [N("listitem", text=t)(N("button", cls="row-delete")) for t in ("Ann", "Bob")]
+    cap = capture(N("list")(*rows))
+    bob_delete = [n for n in cap.nodes if n.role == "button"][1]
+    mat = materialize(cap, bob_delete)
+    assert not mat.positional and 'has-text="Bob"' in format_selector(mat.selector)

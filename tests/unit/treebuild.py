@@ -41,6 +41,7 @@ class N:
     tag: str = "div"
     name: str = ""  # a form control's name attribute
     type: str = ""  # an input's type
+    cls: str = ""  # word-like class tokens, space-separated (as capture.js keeps them)
 
     def __call__(self, *children: N) -> N:
         self.children = list(children)
@@ -89,6 +90,7 @@ def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.
                 0,
                 node.name,
                 node.type,
+                node.cls,
             ]
         )
         me = len(rows) - 1
@@ -108,7 +110,7 @@ def rows_to_xml(rows: list[list[Any]]) -> str:
     elements: list[Any] = []
     for i, row in enumerate(rows):
         parent, role, label, tid, value, text, ph, tag, href, x, y, w, h, flags, frame = row[:15]
-        name, input_type = (row[15:17] + ["", ""])[:2]
+        name, input_type, cls = (row[15:18] + ["", "", ""])[:3]
         attrib = {
             "i": str(i),
             "role": role,
@@ -120,7 +122,7 @@ def rows_to_xml(rows: list[list[Any]]) -> str:
             "f": str(flags),
         }
         pairs = (("label", label), ("id", tid), ("text", text), ("placeholder", ph), ("href", href))
-        for key, val in (*pairs, ("name", name), ("type", input_type)):
+        for key, val in (*pairs, ("name", name), ("type", input_type), ("class", cls)):
             if val:
                 attrib[key] = str(val)
         if value is not None:

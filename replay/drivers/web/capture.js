@@ -6,6 +6,24 @@
   // nothing: it differs on every load, so it is no id (test ids are kept whatever they look like)
   const GENERATED_ID = /\d{3,}|^:.*:$|[0-9a-f]{8}-[0-9a-f]{4}-/i;
   const gen = opts.generation;
+  // class tokens that read as words (ql-bold, flatpickr-next-month, search__field): letters in parts
+  // joined by - or _; never a hashed or generated one (css-1q2w3e, sc-AxjAm, jsx-123: digits, or a
+  // short part mixing cases) nor one that says a state the control passes through
+  const WORD_CLASS = /^[a-z]+(?:(?:-{1,2}|_{1,2})[a-z]+)*$/i;
+  const MIXED_PART = /(?:^|[-_])(?=[a-z]{0,2}[A-Z])[A-Za-z]{2,7}(?:$|[-_])/;
+  const STATE_CLASS = /^(?:is-|has-)|^(?:active|selected|disabled|open|opened|closed|hover|focus|focused|checked|expanded|collapsed|current|show|shown|hidden|visible|in|fade|on|off)$/i;
+  const MAX_CLASSES = 4;
+  const wordClasses = (el) => {
+    const list = el.classList;
+    if (!list || !list.length) return '';
+    const out = [];
+    for (const token of list) {
+      if (token.length < 3 || token.length > 48 || !WORD_CLASS.test(token) || MIXED_PART.test(token) || STATE_CLASS.test(token)) continue;
+      out.push(token);
+      if (out.length === MAX_CLASSES) break;
+    }
+    return out.join(' ');
+  };
   const MAX_TEXT = 200;
   const NAME_FROM_CONTENT = new Set(['button', 'link', 'heading', 'cell', 'columnheader', 'rowheader',
     'gridcell', 'option', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'checkbox', 'radio',
@@ -290,7 +308,9 @@
         el.getAttribute('href'), Math.round(x * 100) / 100, Math.round(y * 100) / 100, Math.round(w * 100) / 100,
         Math.round(h * 100) / 100, flags, frame,
         // a form control's name attribute and an input's type: secondary signals for suggestions (SPEC §5)
-        FORM_TAGS.has(tag) ? (el.getAttribute('name') || '') : '', tag === 'input' ? type : '']);
+        FORM_TAGS.has(tag) ? (el.getAttribute('name') || '') : '', tag === 'input' ? type : '',
+        // a control's word-like class tokens: what may single out one with no name (SPEC §5 item 6)
+        actionable && !bare ? wordClasses(el) : '']);
       elements.push(el);
       if (probe) probes.push(index, r.left + w / 2, r.top + h / 2);
     }
@@ -634,6 +654,7 @@
     if (r[14]) a += " frame='" + r[14] + "'";
     if (r[15]) a += " name='" + esc(r[15]) + "'";
     if (r[16]) a += " type='" + esc(r[16]) + "'";
+    if (r[17]) a += " class='" + esc(r[17]) + "'";
     out.push(a + '>');
     open.push(i);
   }
