@@ -492,3 +492,13 @@ def test_press_with_a_count_presses_the_key_that_many_times(tmp_path: Path) -> N
     s = session(tmp_path, EMPTY)
     typed(s, "press", "Backspace", "--count", "3")
     assert [c for c in fake(s).calls if c[0] == "keyboard"] == [("keyboard", "press", "Backspace")] * 3
+
+
+def test_a_step_whose_wrappers_changed_acts_and_says_so_in_its_response_as_drift(tmp_path: Path) -> None:
+    from replay.script.evidence import Ancestor
+
+    wrapped = screen(N("main")(N("treegrid")(N("button", label="Add", id="add"))))
+    s = session(tmp_path, wrapped)
+    ev = TargetEvidence(role="button", id="add", label="Add", ancestry=(Ancestor("grid"), Ancestor("main")))
+    result = planned(s, annotated(ev, "click id=add"))
+    assert fake(s).acts() and result["drift"] == ["ancestry: recorded grid < main, found treegrid < main"]
