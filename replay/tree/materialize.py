@@ -160,10 +160,11 @@ def _singles_out(capture: Capture, terms: tuple[Term, ...], node: Node) -> bool:
 def _anchored(capture: Capture, node: Node, skip: set[str]) -> Alternative | None:
     """``ANCESTOR >> NODE``: the nearest uniquely selectable ancestor, and the node's most specific
     candidate that is the only match inside it (none from the sources in ``skip``, already written)."""
+    own_class = singling_class(node, None) if node.classes else None  # found once, not once per ancestor
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
         named = (b(capture, ancestor) for b in ANCHOR_CANDIDATES)
         outer = next((t for t in named if t is not None and _only(capture, t, ancestor)), None)
-        if outer is None or (len(outer) == 1 and outer[0].key == "role" and singling_class(node, None)):
+        if outer is None or (len(outer) == 1 and outer[0].key == "role" and own_class):
             continue  # the page's one landmark says no more than the page: its own class comes first
         inside = (("attribute", _class_inside(ancestor)), ("position", _position_inside(ancestor)))
         for source, build in (*INNER_CANDIDATES, *inside):
