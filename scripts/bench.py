@@ -1073,6 +1073,10 @@ def main() -> None:
         print()
     if "drift" in which and "heal" not in which:
         print_drift(bench_drift())
+    if "drift" in which:
+        from bench_widgets import bench_widget_drift, print_widget_drift
+
+        print_widget_drift(*bench_widget_drift(peer="--peer" in which))
     if "heal" in which:
         timings, corpus = bench_heal()
         print("## replay heal --agent builtin on the renamed button (median of runs, warm daemon)\n")

@@ -4,9 +4,9 @@
     scripts/calibrate --recapture   # first replay the corpus in-process and store its screens anew
     scripts/calibrate --write       # and write the fitted table into replay/tree/suggest.py
 
-Each case of fixtures/drift/corpus.py that stops before acting with a repair the built-in healer may
-perform gives one labeled screen: the divergence's capture, the recorded evidence, and which nodes are
-right — for a ``heal:TEXT`` case the nodes of the recorded role that say TEXT or sit in what says it,
+Each case of fixtures/drift/corpus.py and of the widget corpus (fixtures/drift/widgets.py) that stops
+before acting with a repair the built-in healer may perform gives one labeled screen: the divergence's
+capture, the recorded evidence, and which nodes are right — for a ``heal:TEXT`` case the nodes of the recorded role that say TEXT or sit in what says it,
 for the others none. Two screens built by hand carry the rules the unit tests check beside the corpus
 (a control in its re-sorted, renamed row; a "Cancel" beside a renamed submit). The judging and the
 search are fixtures/drift/calibration.py; tests/unit/test_calibration.py checks that the table in use
@@ -32,6 +32,7 @@ sys.path.insert(0, str(ROOT / "fixtures"))
 from fixtures.drift import calibration  # noqa: E402
 from fixtures.drift.calibration import Screen  # noqa: E402
 from fixtures.drift.corpus import Cli, Recording, cases, record  # noqa: E402
+from fixtures.drift.widgets import widget_cases  # noqa: E402
 from fixtures.serve import serve  # noqa: E402
 from replay.errors import DivergenceError  # noqa: E402
 from replay.script.evidence import TargetEvidence  # noqa: E402
@@ -118,7 +119,7 @@ def recapture() -> list[Screen]:
         with serve() as url, tempfile.TemporaryDirectory() as work:
             cli = Cli(replay, home, Path(work))
             recorded: dict[str, Path] = {}
-            for case in cases():
+            for case in (*cases(), *widget_cases()):
                 if case.expect == "clean":
                     continue
                 rec = case.recording

@@ -1,0 +1,225 @@
+"""The widget corpus (fixtures/drift/widgets.py) for ``scripts/bench drift``: replay's outcome on every
+case, and with ``--peer`` the same flows with Playwright's own selector generator beside it.
+
+The peer records as codegen would: each step acts on the element the person chose (the one replay
+recorded, found again at its recorded rectangle on the recorded version), and the locator kept is
+``Locator.normalize()`` of it — Playwright's generator (test id, role and name, text, … CSS). Those
+locators are then run with Playwright on every version, each action with the same 1.5 s timeout, and
+the flow's assertions as ``get_by_text(...).wait_for()``. A flow passes when every step does.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "fixtures"))
+
+from fixtures.drift.corpus import Case, Outcome, Recording, run  # noqa: E402
+from fixtures.drift.widgets import FLOWS, HELD_BACK, widget_cases  # noqa: E402
+
+ELEMENT_COMMANDS = ("click", "dblclick", "fill", "check", "uncheck", "hover", "select")
+TIMEOUT_MS = 1500
+
+
+@dataclass
+class PeerFlow:
+    """Playwright's generated locators for one recording, one per element step (None: none generated)."""
+
+    recording: Recording
+    locators: list[str | None]
+    error: str | None = None
+
+
+def _element_rects(script: Path) -> list[tuple[float, float]]:
+    """The centre of every element step's recorded rectangle, in order (replay's recording)."""
+    from replay.script.parser import parse
+
+    out = []
+    for item in parse(script.read_text(), str(script)).items:
+        command, ev = getattr(item, "command", None), getattr(item, "annotation", None)
+        if command in ELEMENT_COMMANDS and ev is not None and ev.rect is not None:
+            out.append((ev.rect.x + ev.rect.width / 2, ev.rect.y + ev.rect.height / 2))
+    return out
+
+
+PICK = """([x, y]) => {
+  let el = document.elementFromPoint(x, y);
+  while (el && el.shadowRoot) {
+    const inner = el.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === el) break;
+    el = inner;
+  }
+  return el;
+}"""
+
+
+SETTLED = "() => document.getAnimations().every((a) => a.playState !== 'running')"
+
+
+def _settle(page: Any) -> None:
+    """Until no animation runs (a popup fading in or out), at most 2 s, then one more frame."""
+    try:
+        page.wait_for_function(SETTLED, timeout=2000, polling=50)
+    except Exception:  # noqa: BLE001 - an endless animation (a spinner): pick what is there
+        pass
+    page.wait_for_timeout(100)
+
+
+def _act(page: Any, command: str, args: list[str], locator: Any | None) -> None:
+    if command == "press":
+        page.keyboard.press(args[0])
+    elif command == "type":
+        page.keyboard.type(args[0])
+    elif command == "wait":
+        page.get_by_text(args[1]).first.wait_for(timeout=TIMEOUT_MS)
+    elif command == "is":
+        page.get_by_text(args[1], exact=True).wait_for(timeout=TIMEOUT_MS)
+    elif locator is None:
+        raise RuntimeError(f"no locator for {command}")
+    elif command == "fill":
+        locator.fill(args[1], timeout=TIMEOUT_MS)
+    elif command == "select":
+        locator.select_option(args[1], timeout=TIMEOUT_MS)
+    else:
+        getattr(locator, command)(timeout=TIMEOUT_MS)
+
+
+def peer_record(browser: Any, url: str, rec: Recording, script: Path) -> PeerFlow:
+    """Codegen's locators for ``rec`` on its recorded version (the elements replay recorded)."""
+    rects = iter(_element_rects(script))
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    locators: list[str | None] = []
+    try:
+        page.goto(f"{url}/{rec.url}", wait_until="load")
+        for command, *args in rec.steps:
+            locator = None
+            if command in ELEMENT_COMMANDS:
+                _settle(page)  # a person clicks what the settled page shows
+                handle = page.evaluate_handle(PICK, list(next(rects)))
+                element = handle.as_element()
+                index = page.locator("*").evaluate_all("(els, t) => els.indexOf(t)", element) if element else -1
+                if index < 0:
+                    locators.append(None)
+                    raise RuntimeError(f"{command}: nothing at the recorded point")
+                normalized = page.locator("*").nth(index).normalize()
+                selector = normalized._impl_obj._selector  # the generator's selector, as codegen writes it
+                locators.append(selector)
+                locator = page.locator(selector)
+            _act(page, command, args, locator)
+        return PeerFlow(rec, locators)
+    except Exception as exc:  # noqa: BLE001 - a flow the peer cannot record is reported, not raised
+        said = str(exc) if os.environ.get("PEER_DEBUG") else str(exc).splitlines()[0][:120]
+        return PeerFlow(rec, locators, f"{type(exc).__name__}: {said}")
+    finally:
+        page.close()
+
+
+def peer_replay(browser: Any, url: str, flow: PeerFlow, case: Case) -> str:
+    """``clean`` or where the peer's run stopped, on the case's version."""
+    if flow.error is not None:
+        return f"not recorded: {flow.error}"
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    locators = iter(flow.locators)
+    try:
+        page.goto(f"{url}/{case.edit(flow.recording.url)}", wait_until="load")
+        for i, (command, *args) in enumerate(flow.recording.steps, 1):
+            selector = next(locators) if command in ELEMENT_COMMANDS else None
+            try:
+                _act(page, command, args, page.locator(selector) if selector else None)
+            except Exception as exc:  # noqa: BLE001
+                return f"failed at step {i} ({command}): {str(exc).splitlines()[0][:80]}"
+        return "clean"
+    finally:
+        page.close()
+
+
+def bench_widget_drift(peer: bool) -> tuple[list[Outcome], dict[str, str]]:
+    """replay on every widget case through the CLI; with ``peer``, Playwright's generator beside it."""
+    from serve import serve
+
+    replay = str(Path(sys.executable).with_name("replay"))
+    home = tempfile.mkdtemp(prefix="rw-", dir="/tmp")
+    peers: dict[str, str] = {}
+    try:
+        with serve() as url, tempfile.TemporaryDirectory() as work:
+            outcomes = run(replay, url, home, Path(work), widget_cases())
+            if peer:
+                from playwright.sync_api import sync_playwright
+
+                from replay.drivers.web.browser import LAUNCH_ARGS, find_chromium
+
+                with sync_playwright() as pw:
+                    browser = pw.chromium.launch(executable_path=find_chromium(headless=True), args=LAUNCH_ARGS)
+                    flows = {r.name: peer_record(browser, url, r, Path(work) / f"{r.name}.ad") for r in FLOWS}
+                    for case in widget_cases():
+                        peers[case.name] = peer_replay(browser, url, flows[case.recording.name], case)
+                    browser.close()
+    finally:
+        subprocess.run([replay, "daemon", "stop"], env={**os.environ, "REPLAY_HOME": home}, capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+    return outcomes, peers
+
+
+def _fractions(outcomes: list[Outcome], peers: dict[str, str]) -> list[tuple[str, str, str]]:
+    own = [o for o in outcomes if o.case.kind == "same version"]
+    drift = [o for o in outcomes if o.case.kind != "same version"]
+    rows = [
+        ("recorded with every step verified", f"{sum(o.verified for o in own)}/{len(own)}", "—"),
+        (
+            "replay clean on their own version",
+            f"{sum(o.result == 'clean' for o in own)}/{len(own)}",
+            f"{sum(peers.get(o.case.name) == 'clean' for o in own)}/{len(own)}" if peers else "—",
+        ),
+    ]
+    clean = sum(o.result == "clean" for o in drift)
+    healed = sum(o.heal == "healed" and o.correct for o in drift)
+    rows.append(
+        (
+            "on a later major: clean + correctly healed",
+            f"{clean} + {healed} = {clean + healed}/{len(drift)} ({100 * (clean + healed) / max(len(drift), 1):.0f} %)",
+            f"{sum(peers.get(o.case.name) == 'clean' for o in drift)}/{len(drift)}" if peers else "—",
+        )
+    )
+    rows.append(("false heals", str(sum(o.false_heal for o in outcomes)), "— (no healing)"))
+    rows.append(("outcome as expected", f"{sum(o.correct for o in outcomes)}/{len(outcomes)}", "—"))
+    return rows
+
+
+def print_widget_drift(outcomes: list[Outcome], peers: dict[str, str]) -> None:
+    """The widget corpus's table: replay beside Playwright's generator, the held-back libraries apart."""
+    libraries = sorted({o.case.recording.name.split("-")[0] for o in outcomes})
+    flows = {o.case.recording.name for o in outcomes}
+    print(f"## The widget corpus: {len(flows)} flows on {len(libraries)} libraries, {len(outcomes)} cases\n")
+    for title, keep in (
+        ("libraries the rules were written on", lambda o: o.case.recording.name.split("-")[0] not in HELD_BACK),
+        (
+            f"held back ({', '.join(sorted(HELD_BACK))}): checked last",
+            lambda o: o.case.recording.name.split("-")[0] in HELD_BACK,
+        ),
+    ):
+        part = [o for o in outcomes if keep(o)]
+        if not part:
+            continue
+        print(f"### {title}\n\n| figure | replay | Playwright's generator |\n|---|---|---|")
+        for row in _fractions(part, peers):
+            print(f"| {' | '.join(row)} |")
+        print()
+    heal_ms = [o.heal_ms for o in outcomes if o.heal_ms is not None]
+    if heal_ms:
+        print(f"time per `replay heal` (median): {statistics.median(heal_ms):.0f} ms\n")
+    print("| case | expected | replay | healer | verdict | Playwright's generator |\n|---|---|---|---|---|---|")
+    for o in outcomes:
+        verdict = "correct" if o.correct else ("**false heal**" if o.false_heal else "wrong")
+        peer = peers.get(o.case.name, "—")
+        print(f"| {o.case.name} | {o.case.expect} | {o.result} | {o.heal or '—'} | {verdict} | {peer} |")
+    print()
