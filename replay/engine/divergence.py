@@ -19,7 +19,7 @@ from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence, encode
 from replay.script.redact import action_text
 from replay.script.text import fold
-from replay.tree.model import Capture, Node
+from replay.tree.model import F_OVERLAY, Capture, Node
 from replay.tree.suggest import MAX_SUGGESTIONS, rank
 from replay.tree.verdict import DivergenceKind
 
@@ -84,6 +84,7 @@ def screen_refs(capture: Capture) -> list[Node]:
     """Interactive and labeled nodes, those inside an open dialog first, then document order."""
     nodes = capture.labeled_or_actionable()
     dialogs = [n for role in OVERLAY_ROLES for n in capture.by_value("role", role) if n.visible]
+    dialogs += [n for n in capture.nodes[1:] if n.has(F_OVERLAY) and n.visible]  # a layer over the page
     if not dialogs:
         return list(nodes)  # (the capture's own list is shared)
     covered = {int(n.get("i") or 0) for d in dialogs for n in (d, *d.iterdescendants())}

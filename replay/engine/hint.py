@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 
 from replay.script.evidence import Anchor, TargetEvidence
 from replay.script.text import normalize
+from replay.tree.naming import names_a_place
 from replay.tree.verdict import DivergenceKind
 
 if TYPE_CHECKING:  # the enum is read by the light report renderer: no lxml at import time
@@ -93,7 +94,7 @@ def recorded_container(ev: TargetEvidence) -> Container | None:
         r = ev.scroll_region
         return Container(ContainerSource.SCROLL_REGION, r.role, r.label, r.id)
     for a in ev.ancestry:
-        if a.label:
+        if names_a_place(a.role, a.label):  # not a row's data, nor a status line (SPEC §6)
             return Container(ContainerSource.ANCESTRY_LABEL, a.role, a.label)
     for a in ev.ancestry:
         if a.role in LANDMARKS:

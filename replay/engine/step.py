@@ -304,12 +304,12 @@ def _written(raw: Action) -> Described:
 
 
 def recording_warning(selector: str, *, positional: bool, verified: bool, identified: bool = True) -> str | None:
-    """What a recording says at once about a step that replay cannot bind robustly (SPEC §4);
-    ``identified``: the evidence holds a test id, a label or an anchor (SPEC §5's minimum)."""
+    """What a recording says at once of a step that replay cannot bind robustly (SPEC §4, §5 item 7)."""
     if positional:
+        then = "check the recorded identity and stop if another element sits" if verified else "act on whatever sits"
         return (
-            f"recorded by position ({selector}): replay will act on whatever sits there; give the element "
-            "a label or a test id, or put it in a row or card with a text of its own"
+            f"recorded by position ({selector}): replay will {then} there; give the element a label or a test id, "
+            "or put it in a row or card with a text of its own"
         )
     if not verified:
         why = "look-alikes nothing tells apart" if identified else "no label, no unique test id, no row of its own"

@@ -112,6 +112,7 @@ class TargetEvidence:
     key_text: str | None = None  # its own key text (SPEC §4), compared exactly when basis is KEY_TEXT
     scope: Anchor | None = None  # STRUCTURAL without an anchor: the labeled or landmark ancestor it is alone in
     css_class: str | None = None  # ATTRIBUTE: the class token that singles it out (JSON ``class``)
+    column: str | None = None  # a nameless node in a table's cell: its column's header (with the row as anchor)
 
     @property
     def verified(self) -> bool:
@@ -138,6 +139,7 @@ class TargetEvidence:
             self.key_text,
             self.scope,
             self.css_class,
+            self.column,
         )
 
     @property
@@ -225,6 +227,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         key_text=string(obj, "keyText", where, label=True),
         scope=scope,
         css_class=string(obj, "class", where),
+        column=string(obj, "column", where, label=True),
     )
     if evidence.verified and not evidence.identifiable:
         raise bad(
@@ -275,6 +278,8 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
         out["basis"] = ev.basis
     if ev.css_class is not None:
         out["class"] = ev.css_class
+    if ev.column is not None:
+        out["column"] = ev.column
     if ev.placeholder is not None:
         out["placeholder"] = ev.placeholder
     if ev.text is not None:
@@ -318,6 +323,7 @@ def _dump(obj: dict[str, Any]) -> str:
 
 def _fits_strings(ev: TargetEvidence) -> bool:
     strings = [ev.role, ev.id, ev.label, ev.placeholder, ev.text, ev.key_text, ev.name, ev.input_type, ev.css_class]
+    strings.append(ev.column)
     for a in (ev.anchor, ev.scope):
         if a:
             strings += [a.role, a.label, a.text, a.id]
@@ -357,6 +363,7 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
         name=normalize_string(ev.name),
         input_type=normalize_string(ev.input_type),
         css_class=normalize_string(ev.css_class),
+        column=normalize(ev.column),
         ancestry=tuple(Ancestor(normalize_string(a.role) or "generic", normalize(a.label)) for a in ev.ancestry),
         scroll_region=(
             Region(normalize_string(region.role) or "generic", normalize(region.label), normalize_string(region.id))

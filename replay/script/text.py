@@ -28,3 +28,18 @@ def fold(text: str | None) -> str:
 def quoted(text: str, limit: int = 40) -> str:
     """A value quoted in an error, cut to ``limit`` characters (a 400-digit number is not echoed)."""
     return repr(text) if len(text) <= limit else repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
+_SENTENCE_ENDS = (".", "!", "?", "…")
+MAX_NAME_WORDS = 6
+
+
+def reads_as_content(label: str | None) -> bool:
+    """Whether a container's label reads as what it shows, not what it is (SPEC §6): a sentence (more
+    than 6 words, or ending in ``.``, ``!``, ``?`` or ``…``) or a status line (a count in it, "3 unread";
+    or a "No …" line, "No files open"). Such a label changes with the data; it names nothing."""
+    if not label:
+        return False
+    if len(label.split()) > MAX_NAME_WORDS or label.endswith(_SENTENCE_ENDS):
+        return True
+    return any(ch.isdigit() for ch in label) or label.startswith("No ")

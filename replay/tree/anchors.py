@@ -12,10 +12,13 @@ from replay.tree.model import Capture, Node
 
 def id_is_unique(capture: Capture, node: Node) -> bool:
     """Whether the node's id names it: it appears once in the tree, and no library made it up (a
-    counter family on the page, SPEC §5: a diagnostic then, never identity)."""
+    counter family on the page, SPEC §5: a diagnostic then, never identity) — nor, for a node with a
+    name, made it from the app's id (``staff_next``, ``from-tomselected``): its name says more."""
     if not node.test_id:
         return False
-    return len(capture.by_value("id", fold(node.test_id))) == 1 and node.test_id not in capture.generated_ids()
+    if len(capture.by_value("id", fold(node.test_id))) != 1 or node.test_id in capture.generated_ids():
+        return False
+    return not (node.label and node.test_id in capture.derived_ids())
 
 
 def anchor_identity(node: Node, wide: bool = False) -> Anchor:
@@ -55,6 +58,22 @@ def only_of_role(container: Node, node: Node) -> bool:
 
 # rows and the like: named by their own key text when they carry no label (SPEC §4, §5 rule 3)
 ROW_ROLES = frozenset({"listitem", "row", "treeitem", "option", "article", "gridcell", "cell", "tab", "menuitem"})
+# cells and headers of a table or grid: what they are is what they say (SPEC §5 rule 3, "Cells")
+CELL_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader"})
+
+
+def name_of(node: Node) -> str | None:
+    """The node's name as its identity: its label — but not a cell's or header's label that is not
+    what it shows ("Age: activate to sort column ascending" over "Age": a library's instruction, which
+    changes with the sort and between majors); such a cell is named by its own key text instead."""
+    label = normalize(node.label)
+    if label and node.role in CELL_ROLES:
+        shown = normalize(node.content)
+        if shown and label != shown and normalize(node.key_text):
+            return None
+    return label
+
+
 # containers an unlabeled control may be alone in, named by role (and label) only: their key text is
 # whatever comes first on a whole page region, not what they are (SPEC §5 rule 5)
 LANDMARK_ROLES = frozenset(
@@ -64,13 +83,17 @@ LANDMARK_ROLES = frozenset(
 
 def own_anchor(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
     """For a node with neither id nor label: the nearest ancestor (≤ 8 up) that can be named — by a
-    unique test id, a label, or (a row) its key text — else the nearest landmark holding it alone."""
+    unique test id, (a row) its own key text, or a label — else the nearest landmark holding it alone.
+    A row is what it says, not its name: a grid row's name is all its cells ("Grace 45 Admiral"), a
+    web component's may be its checkbox's ("Toggle Todo") (SPEC §5)."""
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
         if id_is_unique(capture, ancestor):
             return ancestor, Anchor(ancestor.role, id=ancestor.test_id)
-        if ancestor.label:
-            return ancestor, Anchor(ancestor.role, label=normalize(ancestor.label))
-        text = normalize(ancestor.key_text)
+        text, label = normalize(ancestor.key_text), normalize(ancestor.label)
+        if ancestor.role in ROW_ROLES and text and text != label:
+            return ancestor, Anchor(ancestor.role, text=text)
+        if label:
+            return ancestor, Anchor(ancestor.role, label=label)
         if ancestor.role in ROW_ROLES and text:
             return ancestor, Anchor(ancestor.role, text=text)
     return None
@@ -127,3 +150,43 @@ def singling_class(node: Node, container: Node | None) -> str | None:
             if class_holders(node, token, scope) == [node]:
                 return token
     return None
+
+
+TABLE_ROLES = frozenset({"table", "grid", "treegrid"})
+IN_COLUMN = frozenset({"cell", "gridcell", "rowheader"})  # cells a column's header names
+
+
+def cell_of(node: Node) -> Node | None:
+    """The table cell the node is, or sits in (≤ 8 up, below its row)."""
+    for n in (node, *node.ancestors()[:MAX_ANCESTRY]):
+        if n.role in IN_COLUMN:
+            return n
+        if n.role == "row" or n.role in TABLE_ROLES:
+            return None
+    return None
+
+
+def column_of(node: Node) -> str | None:
+    """What the header of the node's column shows (SPEC §5 "Cells"): the one column header of its
+    table whose horizontal extent holds the centre of the node's cell — wherever the library put its
+    header row (a grid's header sits in a container of its own); None when no single header does."""
+    cell = cell_of(node)
+    if cell is None:
+        return None
+    table = next((a for a in cell.ancestors() if a.role in TABLE_ROLES), None)
+    if table is None:
+        return None
+    cx = cell.center[0]
+    hits = [
+        h
+        for h in table.iterdescendants()
+        if isinstance(h, Node) and h.role == "columnheader" and h.visible and h.rect[0] <= cx <= h.rect[0] + h.rect[2]
+    ]
+    if len(hits) != 1:
+        return None
+    return normalize(hits[0].key_text) or name_of(hits[0])
+
+
+def row_of(cell: Node) -> Node | None:
+    """The row a cell sits in."""
+    return next((a for a in cell.ancestors()[:MAX_ANCESTRY] if a.role == "row"), None)

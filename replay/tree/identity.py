@@ -24,14 +24,19 @@ from replay.script.evidence import (
 from replay.script.selector import POSITIONAL, Chain, Selector
 from replay.script.text import fold, normalize
 from replay.tree.anchors import (
+    CELL_ROLES,
     ROW_ROLES,
     alone_in,
     anchor_of,
+    cell_of,
     class_holders,
+    column_of,
     find_anchor,
     id_is_unique,
+    name_of,
     only_of_role,
     own_anchor,
+    row_of,
     scope_of,
     singling_class,
 )
@@ -70,6 +75,8 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
             return False
     elif ev.anchor is None and ev.scope is None:
         return False
+    if ev.column is not None and fold(column_of(node)) != fold(ev.column):
+        return False  # a cell is what its row and its column say it is (SPEC §5)
     container = find_anchor(node, ev.anchor) if ev.anchor is not None else None
     if ev.anchor is not None and container is None:
         return False
@@ -89,7 +96,7 @@ def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
 def _key_text_singles_out(capture: Capture, node: Node) -> str | None:
     """The node's own key text when no other node of its role says the same (SPEC §5 rule 3)."""
     text = normalize(node.key_text)
-    if not text or not (node.role in ROW_ROLES or node.role == "generic" or node.actionable):
+    if not text or not (node.role in ROW_ROLES or node.role in CELL_ROLES or node.role == "generic" or node.actionable):
         return None  # a landmark's first text is whatever its region shows first, not what it is
     same = [n for n in capture.by_value("role", node.role) if n is not node and normalize(n.key_text) == text]
     return None if same else text
@@ -161,7 +168,7 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     the only node of its role in its anchor or scope; else nothing verifies it."""
     unique_id = node.test_id if id_is_unique(capture, node) else None
     x, y, w, h = node.rect
-    label = normalize(node.label)
+    label = name_of(node)
     found = anchor_of(capture, node)
     basis = key_text = scope = None
     if unique_id is None and not label:
@@ -176,8 +183,19 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
                 in_scope = scope_of(node)
                 if in_scope is not None:
                     basis, scope = STRUCTURAL, in_scope[1]
+    # a cell of a table or grid, or a control in one, is its row (by what the row says) and, nameless,
+    # its column (SPEC §5 "Cells"): a unique "Engineer" today is one of two once a row is added
+    cell = cell_of(node) if unique_id is None else None
+    row = row_of(cell) if cell is not None else None
+    row_text = normalize(row.key_text) if row is not None else None
+    column = None
+    if row is not None and row_text:
+        if found is None:
+            found = row, Anchor(row.role, text=row_text)
+        if found[0] is row and not label and basis != KEY_TEXT:
+            column = column_of(node)
     css_class = None
-    if unique_id is None and not label and basis is None:
+    if unique_id is None and not label and basis is None and column is None:
         css_class = singling_class(node, found[0] if found is not None else None)
         basis = ATTRIBUTE if css_class is not None else None
     anchor = found[1] if found is not None else None
@@ -203,6 +221,7 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
         key_text=key_text,
         scope=scope,
         css_class=css_class,
+        column=column,
     )
     ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})
     # what is written is what a reader will see: pass through the codec (bounds, normalization)

@@ -14,9 +14,10 @@ from dataclasses import dataclass
 
 from replay.script.evidence import MAX_ANCESTRY
 from replay.script.selector import CLASS, HAS_TEXT, NTH, Alternative, Selector, Term
-from replay.tree.anchors import LANDMARK_ROLES, class_holders, id_is_unique, singling_class
+from replay.script.text import normalize
+from replay.tree.anchors import LANDMARK_ROLES, ROW_ROLES, class_holders, id_is_unique, name_of, singling_class
 from replay.tree.match import link_matches, resolve, resolve_matches
-from replay.tree.model import Capture, Node
+from replay.tree.model import F_OVERLAY, Capture, Node
 
 MAX_FALLBACKS = 1
 Build = Callable[[Capture, Node], tuple[Term, ...] | None]
@@ -29,13 +30,15 @@ def _id(capture: Capture, n: Node) -> tuple[Term, ...] | None:
 
 
 def _role_label(capture: Capture, n: Node) -> tuple[Term, ...] | None:
-    if n.label and n.role != "generic":
+    if n.label and n.role != "generic" and name_of(n):
         return (Term("role", "=", n.role), Term("label", "=", n.label))
     return None
 
 
 def _field(key: str) -> Build:
     def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+        if key == "label" and not name_of(n):
+            return None  # a cell's label that is not what it shows (anchors.name_of)
         value = n.field(key)
         return (Term(key, "=", value),) if value else None
 
@@ -52,8 +55,8 @@ def _role_has_text(text_of: Callable[[Node], str | None]) -> Build:
 
     def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
         text = text_of(n)
-        if not text or n.role == "generic" or n.role in LANDMARK_ROLES:
-            return None
+        if not text or (n.role == "generic" and not n.has(F_OVERLAY)) or n.role in LANDMARK_ROLES:
+            return None  # (a layer over the page is what it says, like a dialog: SPEC §5 "Overlays")
         return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text))
 
     return candidate
@@ -90,10 +93,19 @@ CANDIDATES: tuple[tuple[str, str, Build], ...] = (
 # Sources of their own even when they say what the accessible name says: a name taken from the
 # placeholder today may come from a <label> tomorrow, and the placeholder is then what still matches.
 OWN_SOURCES = frozenset({"placeholder"})
+
+
+def _role_label_of_place(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+    """``role=R label="…"`` of an anchoring ancestor — not of a row that says something: a row is
+    what it says (its key text, below), not its name (all its cells, or its checkbox's label)."""
+    says = normalize(n.key_text)
+    return None if n.role in ROW_ROLES and says and says != normalize(n.label) else _role_label(capture, n)
+
+
 # How an anchoring ancestor is singled out (it must be unique in the whole tree).
 ANCHOR_CANDIDATES: tuple[Build, ...] = (
     _id,
-    _role_label,
+    _role_label_of_place,
     lambda capture, n: _role(capture, n) if n.role in LANDMARK_ROLES else None,  # the page's one main
     _role_has_text(lambda n: n.key_text),
     _role_has_text(lambda n: n.rest_text),  # rows whose first texts repeat

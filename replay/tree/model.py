@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,6 +21,8 @@ F_FOCUSED = 32
 F_HITTABLE = 64
 F_SCROLLABLE = 128
 F_ACTIONABLE = 256
+F_DOM_ID = 512  # the id is an element's DOM id (web), not a test id attribute
+F_OVERLAY = 1024  # a positioned layer over the page's centre (web): a container, whatever its role
 
 # A node's attributes: i (document order), role, tag, x, y, w, h, f (flags), and when present
 # label, id, value, text, placeholder, href, frame, name (a form control's name attribute), type (an input's),
@@ -162,10 +165,15 @@ class Node(etree.ElementBase):
         What tells one row, card or list item apart from its look-alikes (SPEC §4). Without such a
         descendant, the node's own text less its controls' texts.
         """
-        found = _first_text(self)
-        if found is None:
-            return self.rest_text
-        return found[:KEY_TEXT_CHARS].rstrip()
+        for holder, found in _texts(self):
+            if holder.tag_name == "label" and self._names_a_control(found):
+                continue  # a control's visible label ("Toggle Todo"), not what the row says
+            return found[:KEY_TEXT_CHARS].rstrip()
+        return self.rest_text
+
+    def _names_a_control(self, text: str) -> bool:
+        said = " ".join(text.split())
+        return any(isinstance(d, Node) and _is_control(d) and d.get("label") == said for d in self.iterdescendants())
 
     @property
     def rest_text(self) -> str | None:
@@ -230,16 +238,18 @@ def _is_control(node: Node) -> bool:
     return node.actionable and node.get("role") != "gridcell"
 
 
-def _first_text(node: Node) -> str | None:
+def _texts(node: Node) -> Iterator[tuple[Node, str]]:
+    """The texts of the node's non-interactive descendants in reading order, each with the node that
+    holds it: a child's own texts first, else the child's text (the first is the node's key text)."""
     for child in node:
         if not isinstance(child, Node) or _is_control(child):
             continue
-        found = _first_text(child)
-        if found is not None:
-            return found
-        if child.content:
-            return child.content
-    return None
+        inner = False
+        for found in _texts(child):
+            inner = True
+            yield found
+        if not inner and child.content:
+            yield child, child.content
 
 
 _LOOKUP = etree.ElementDefaultClassLookup(element=Node)
@@ -251,6 +261,7 @@ _PARSER.set_element_class_lookup(_LOOKUP)
 INDEXED_KEYS = ("id", "label", "text", "placeholder", "value", "href")
 _LABELED_OR_ACTIONABLE = "\0labeled-or-actionable"  # (not a selector key) Capture._index's list of them
 _GENERATED_IDS = "\0generated-ids"  # (not a selector key) Capture._index's set of made-up ids
+_DERIVED_IDS = "\0derived-ids"  # (not a selector key) Capture._index's set of ids made from others
 _COUNTER_ID = regex.compile(r"^(.*?\D)(\d+)(\D{0,2})$")  # prefix, counter, a short closing suffix
 _REACT_ID = regex.compile(r":r[0-9a-z]+:")  # React 18's useId, inside a library's id or alone
 
@@ -328,6 +339,30 @@ class Capture:
                     families.setdefault((m.group(1), m.group(3)), set()).add(value)
             made_up.update(v for family in families.values() if len(family) > 1 for v in family)
             found = self._index[_GENERATED_IDS] = {v: [] for v in made_up}
+        return frozenset(found)
+
+    def derived_ids(self) -> frozenset[str]:
+        """The DOM ids a library made from the app's (SPEC §5): another id on the page plus a suffix
+        (``staff`` → ``staff_next``), or a suffix several ids share (``from-tomselected`` beside
+        ``to-tomselected``). They follow the library's naming, which changes between its majors;
+        found once per capture."""
+        found = self._index.get(_DERIVED_IDS)
+        if found is None:
+            present = set(self.values_of("id"))
+            ids = list(
+                dict.fromkeys(v for n in self.nodes[1:] if int(n.get("f") or 0) & F_DOM_ID and (v := n.get("id")))
+            )
+            by_suffix: dict[str, set[str]] = {}
+            derived: set[str] = set()
+            for value in ids:
+                for at in (i for i, ch in enumerate(value) if ch in "-_" and 0 < i < len(value) - 1):
+                    if value[:at] in present:
+                        derived.add(value)
+                    by_suffix.setdefault(value[at:], set()).add(value[:at])
+            for value in ids:
+                if any(len(by_suffix.get(value[at:], ())) > 1 for at in range(1, len(value)) if value[at] in "-_"):
+                    derived.add(value)
+            found = self._index[_DERIVED_IDS] = {v: [] for v in derived}
         return frozenset(found)
 
     def values_of(self, key: str) -> list[str]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from replay.script.evidence import MAX_ANCESTRY, Ancestor, Region, TargetEvidence
 from replay.script.text import normalize
 from replay.tree.model import Node
+from replay.tree.naming import names_a_place
 
 
 def region_of(node: Node, cache: dict[Node, Node | None] | None = None) -> Node | None:
@@ -80,7 +81,9 @@ FIXED_ROLES = frozenset(
 
 
 def is_fixed(role: str, label: str | None) -> bool:
-    return label is not None or role in FIXED_ROLES
+    """Whether an ancestor says where a node is: a landmark or overlay role, or a label that names a
+    place — not a row's or cell's name, nor a label that reads as content (SPEC §6: "3 unread")."""
+    return role in FIXED_ROLES or names_a_place(role, label)
 
 
 def _same_place(have: Node, want: Ancestor) -> bool:

@@ -15,13 +15,14 @@ from functools import lru_cache
 
 from replay.script.evidence import Ancestor, TargetEvidence
 from replay.script.text import fold, normalize
-from replay.tree.anchors import find_anchor
+from replay.tree.anchors import column_of, find_anchor
 from replay.tree.identity import ancestry_of, region_identity, region_of, sibling_of
 from replay.tree.model import Capture, Node
 from replay.tree.roles import kin, kin_roles
 
 # component -> weight. A score is the weighted agreement over the components the evidence can
-# speak to: all but ``id`` and ``anchor`` always, those two when recorded (all but ``anchor`` sum to 1).
+# speak to: all but ``id``, ``anchor`` and ``label`` always, ``id`` and ``anchor`` when recorded, ``label``
+# unless the node had no name and sat in a recorded anchor (all but ``anchor`` sum to 1).
 # What a score means (SPEC §6; docs/healing.md): the structure alone — role, ancestry, region,
 # sibling, position — is at most half of what the evidence speaks to, so a node that shares only
 # where the recorded one sat scores ≤ 0.5; a name that keeps a word of the recorded one lifts it
@@ -122,8 +123,11 @@ def _cheap(
         out["sibling"] = 1.0 if sibling_of(node) == ev.sibling else 0.0
     out["position"] = _position(capture, node, ev) if position is None else position
     if ev.anchor is not None and find_anchor(node, ev.anchor) is not None:
-        # in the recorded row, and at the recorded place in it: a row's second button stays its second
+        # in the recorded row, and at the recorded place in it: a row's second button stays its second;
+        # a cell by its row and its column first, wherever the column moved (SPEC §8)
         out["anchor"] = 1.0 if ev.sibling is None or out["sibling"] == 1.0 else 0.75
+        if ev.column is not None:
+            out["anchor"] = 1.0 if fold(column_of(node)) == fold(ev.column) else 0.4
     return out
 
 
@@ -225,8 +229,18 @@ def score(capture: Capture, node: Node, ev: TargetEvidence) -> tuple[float, tupl
 
 
 def _scale(ev: TargetEvidence) -> float:
-    """The sum of the weights of the components ``ev`` can speak to."""
-    return sum(w for k, w in WEIGHTS.items() if (k != "anchor" or ev.anchor) and (k != "id" or ev.id))
+    """The sum of the weights of the components ``ev`` can speak to: a nameless control recorded in
+    its row or card has no name to compare — its anchor (and its column) say what it is (SPEC §5)."""
+    return sum(
+        w
+        for k, w in WEIGHTS.items()
+        if (k != "anchor" or ev.anchor) and (k != "id" or ev.id) and (k != "label" or _named(ev) or not ev.anchor)
+    )
+
+
+def _named(ev: TargetEvidence) -> bool:
+    """Whether the evidence holds a string the ``label`` component compares (a name, placeholder, text)."""
+    return bool(ev.label or ev.placeholder or ev.text or ev.name)
 
 
 def _total(parts: dict[str, float], ev: TargetEvidence) -> float:

@@ -6,7 +6,7 @@ from typing import Any
 
 from replay.drivers.base import OpenRequest
 from replay.tree.identity import record_evidence
-from replay.tree.model import Capture
+from replay.tree.model import F_DOM_ID, F_OVERLAY, Capture
 
 from .conftest import Chromium
 
@@ -395,3 +395,40 @@ def test_a_node_whose_frame_loaded_a_new_document_is_stale_at_once_not_waited_fo
             return "acted"
 
     assert "no longer on the page" in chromium.run(go)
+
+
+def test_a_name_that_prints_a_missing_value_is_no_name(web: str, chromium: Chromium) -> None:
+    async def go() -> Capture:  # Choices.js 9 writes aria-label="null" on its search input
+        async with chromium.page(f"{web}/widgets/tags/c9/index.html") as d:
+            return await d.capture(1)
+
+    cap = chromium.run(go)
+    inputs = [n for n in cap.nodes if n.role == "textbox"]
+    assert len(inputs) == 2 and all(n.label is None for n in inputs)
+
+
+def test_capture_tells_a_dom_id_from_a_test_id(web: str, chromium: Chromium) -> None:
+    async def go() -> tuple[Capture, Capture]:
+        async with chromium.page(f"{web}/widgets/combo/ts1/index.html") as d:
+            widget = await d.capture(1)
+        async with chromium.page(f"{web}/shop/checkout.html") as d:
+            return widget, await d.capture(2)
+
+    widget, shop = chromium.run(go)
+    picker = next(n for n in widget.nodes if n.test_id == "from-tomselected")
+    assert picker.has(F_DOM_ID) and "from-tomselected" in widget.derived_ids()
+    assert not next(n for n in shop.nodes if n.test_id == "place-order").has(F_DOM_ID)  # data-testid
+
+
+def test_a_positioned_layer_over_the_page_centre_is_kept_as_a_container(web: str, chromium: Chromium) -> None:
+    async def go() -> Capture:  # tingle.js: a modal of plain divs, no role, no name, no tabindex
+        async with chromium.page(f"{web}/widgets/modal/g13/index.html") as d:
+            await d.page.locator("li", has_text="Phone").get_by_role("button").click()
+            await d.page.get_by_role("heading", name="Sign out Phone?").wait_for()
+            return await d.capture(1)
+
+    cap = chromium.run(go)
+    layer = next(n for n in cap.nodes if n.has(F_OVERLAY))
+    inside = [n.label for n in layer.iterdescendants() if getattr(n, "role", None) == "button"]
+    assert layer.key_text == "Sign out Phone?" and inside == ["Delete", "Cancel"]
+    assert not any(n.has(F_OVERLAY) for n in cap.nodes if n.role == "main")

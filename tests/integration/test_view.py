@@ -281,7 +281,7 @@ def _run(chromium: Chromium, flow: Path, views: bool) -> tuple[Any, list[str], d
             except DivergenceError as err:
                 d = err.divergence
                 said = {k: d[k] for k in ("kind", "repairHint", "cause", "step")}
-                said["suggestions"] = [(s["label"], s["score"], s["basis"]) for s in d.get("suggestions", [])]
+                said["suggestions"] = [(s.get("label"), s["score"], s["basis"]) for s in d.get("suggestions", [])]
                 return [t.resolution for t in runner.timings], driver.looks, said
             finally:
                 await driver.inner.close()

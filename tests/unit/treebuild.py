@@ -9,9 +9,11 @@ from replay.drivers.web.capture import page_path
 from replay.tree.model import (
     F_ACTIONABLE,
     F_CHECKED,
+    F_DOM_ID,
     F_EDITABLE,
     F_ENABLED,
     F_HITTABLE,
+    F_OVERLAY,
     F_SCROLLABLE,
     F_VISIBLE,
     Capture,
@@ -42,6 +44,8 @@ class N:
     name: str = ""  # a form control's name attribute
     type: str = ""  # an input's type
     cls: str = ""  # word-like class tokens, space-separated (as capture.js keeps them)
+    dom_id: bool = False  # the id is the element's DOM id, not a test id attribute
+    overlay: bool = False  # a positioned layer over the page's centre
 
     def __call__(self, *children: N) -> N:
         self.children = list(children)
@@ -69,6 +73,8 @@ def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.
         flags |= (F_ACTIONABLE if actionable else 0) | (F_SCROLLABLE if node.scrollable else 0)
         flags |= F_CHECKED if node.checked else 0
         flags |= F_EDITABLE if node.editable else 0
+        flags |= F_DOM_ID if node.dom_id else 0
+        flags |= F_OVERLAY if node.overlay else 0
         flags |= F_HITTABLE if (node.visible and node.enabled if node.hittable is None else node.hittable) else 0
         x, y, w, h = node.rect
         rows.append(

@@ -13,6 +13,8 @@
   const MIXED_PART = /(?:^|[-_])(?=[a-z]{0,2}[A-Z])[A-Za-z]{2,7}(?:$|[-_])/;
   const STATE_CLASS = /^(?:is-|has-)|^(?:active|selected|disabled|open|opened|closed|hover|focus|focused|checked|expanded|collapsed|current|show|shown|hidden|visible|in|fade|on|off)$/i;
   const MAX_CLASSES = 4;
+  // a name that is the printed form of a missing value (a widget that wrote aria-label={undefined}) is no name
+  const MISSING_VALUE = /^(?:null|undefined|NaN|\[object Object\])$/;
   const wordClasses = (el) => {
     const list = el.classList;
     if (!list || !list.length) return '';
@@ -184,7 +186,7 @@
         if (t) return t;
       }
       const al = norm(el.getAttribute('aria-label'));
-      if (al) return al;
+      if (al && !MISSING_VALUE.test(al)) return al;
     }
     const tag = el.tagName;
     if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA' || tag === 'METER' || tag === 'PROGRESS' || tag === 'OUTPUT') {
@@ -215,9 +217,12 @@
     return norm(el.getAttribute('placeholder'));
   }
 
+  let idFromDom = false;  // whether testIdOf's last answer is a DOM id (not a test id attribute)
   function testIdOf(el) {
+    idFromDom = false;
     for (const a of TEST_ID_ATTRS) { const v = el.getAttribute(a); if (v) return v; }
-    return el.id && !GENERATED_ID.test(el.id) ? el.id : '';
+    idFromDom = !!el.id && !GENERATED_ID.test(el.id);
+    return idFromDom ? el.id : '';
   }
 
   // whether the element has text of its own (a text child that is not only whitespace)
@@ -234,7 +239,16 @@
   // driver uses to act in the right frame without asking every frame for the node
   const frames = [];
   const F_VISIBLE = 1, F_ENABLED = 2, F_EDITABLE = 4, F_CHECKED = 8, F_SELECTED = 16, F_FOCUSED = 32,
-    F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256;
+    F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256, F_DOM_ID = 512, F_OVERLAY = 1024;
+
+  // a layer on top: fixed, or absolute with a z-index, over the viewport's centre (SPEC §5 "Overlays")
+  function isOverlay(el, st) {
+    const pos = st.position;
+    if (pos !== 'fixed' && !(pos === 'absolute' && st.zIndex !== 'auto')) return false;
+    if (el === document.body || el === document.documentElement) return false;
+    const r = el.getBoundingClientRect();
+    return r.left <= vw / 2 && r.right >= vw / 2 && r.top <= vh / 2 && r.bottom >= vh / 2;
+  }
 
   function deepActive(doc) {
     let a = doc.activeElement;
@@ -267,13 +281,16 @@
     const fromContent = label === null;
     if (fromContent) label = '';
     const id = bare ? '' : testIdOf(el);
+    const domId = !bare && idFromDom;
     let contentEditable;  // el.isContentEditable, read at most once (it consults the style)
     // an editing host (a rich-text field) is focusable, though Chromium gives it tabIndex -1
     const host = !bare && el.hasAttribute('contenteditable') && (contentEditable = el.isContentEditable);
     const focusable = host || (el.tabIndex >= 0 && ((!bare && el.hasAttribute('tabindex')) || (contentEditable = el.isContentEditable)));
     const ownPointer = cursor === 'pointer' && parentCursor !== 'pointer';
     const clickable = ownPointer || (!bare && el.hasAttribute('onclick'));
-    const keep = fromContent || !!role || !!label || !!id || focusable || clickable || tagName === 'IFRAME' || hasOwnText(el);
+    // a positioned layer over the page's centre (a modal of plain divs): a container for what it holds
+    const overlay = !bare && isOverlay(el, st);
+    const keep = fromContent || !!role || !!label || !!id || focusable || clickable || overlay || tagName === 'IFRAME' || hasOwnText(el);
     let index = parent;
     if (keep) {
       const r = el.getBoundingClientRect();
@@ -303,6 +320,8 @@
       if (el === active) flags |= F_FOCUSED;
       if (scrollable) flags |= F_SCROLLABLE;
       if (actionable) flags |= F_ACTIONABLE;
+      if (domId) flags |= F_DOM_ID;
+      if (overlay) flags |= F_OVERLAY;
       index = nodes.length;
       nodes.push([parent, role || 'generic', label, id, value, '', el.getAttribute('placeholder') || '', tag,
         el.getAttribute('href'), Math.round(x * 100) / 100, Math.round(y * 100) / 100, Math.round(w * 100) / 100,
@@ -345,7 +364,7 @@
     if (visibility === 'hidden') nameOut = '';
     else {
       const al = norm(el.getAttribute('aria-label'));
-      if (al) nameOut = ' ' + al + ' ';
+      if (al && !MISSING_VALUE.test(al)) nameOut = ' ' + al + ' ';
       else if (tag === 'IMG') nameOut = ' ' + (el.getAttribute('alt') || '') + ' ';
       else if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT' || tag === 'IFRAME') nameOut = '';
       else nameOut = display !== 'inline' ? ' ' + name + ' ' : name;

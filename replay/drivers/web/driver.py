@@ -12,38 +12,19 @@ from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, 
 from replay.drivers.base import OpenRequest
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
 from replay.drivers.web.errors import STALE, from_playwright, raise_if_stale
+from replay.drivers.web.page_scripts import (
+    COVERED_BY_ITS_OWN_JS,
+    LOCATE_JS,
+    MAIN,
+    MAIN_NODE_ENGINE,
+    NODE_ENGINE,
+    UTILITY,
+    UTILITY_WORLD,
+)
 from replay.drivers.web.trace import save_trace
 from replay.errors import ActionFailed, BrowserUnavailable, ReplayError, StaleRef
 from replay.files import make_private
 from replay.tree.model import Capture, build_capture
-
-# A selector engine that finds node ``i`` of capture ``g`` in its frame: acting on a verified node is
-# then one Playwright call (``locator("replay-node=g:i").click()``), with no element-handle lookup
-# before it and no handle left behind. A node that is gone fails at once (no auto-wait on it).
-NODE_ENGINE = "replay-node"  # in Playwright's utility world, where captures run on Chromium
-MAIN_NODE_ENGINE = "replay-node-main"  # in the page's main world, where they run elsewhere
-UTILITY, MAIN = "utility", "main"
-UTILITY_WORLD = "__playwright_utility_world_"  # the isolated world Playwright's own actions run in
-NODE_ENGINE_JS = """{
-  query(root, selector) {
-    const [g, i] = selector.split(':').map(Number);
-    let w = window;
-    while (!w.__replayCapture && w !== w.parent) w = w.parent;
-    const store = w.__replayCapture;
-    const el = store && store.gens[g] ? store.gens[g][i] : undefined;
-    if (!el) throw new Error('replay-stale:gone');
-    // removed, or in a document its frame navigated away from (still connected to it, but dead)
-    if (!el.isConnected || !el.ownerDocument.defaultView) throw new Error('replay-stale:detached');
-    return el.ownerDocument === root.ownerDocument || el.ownerDocument === root ? el : null;
-  },
-  queryAll(root, selector) { const el = this.query(root, selector); return el ? [el] : []; }
-}"""
-_LOCATE_JS = """([g, i, g2]) => {
-  const s = window.__replayCapture;
-  if (!s || !s.gens[g] || !s.gens[g2]) return -1;
-  return s.gens[g2].indexOf(s.gens[g][i]);
-}"""
-
 
 INTERRUPT_S = 2.0  # how long stopping a busy page's script may take
 
@@ -255,12 +236,12 @@ class WebDriver:
         if worlds != {UTILITY} or self._cdp is None or self._world is None:
             if worlds != {MAIN}:
                 return None  # not captured in the same world: no element is shared
-            found = await self.page.evaluate(_LOCATE_JS, [generation, index, in_generation])
+            found = await self.page.evaluate(LOCATE_JS, [generation, index, in_generation])
         else:
             try:
                 found = await self._call(
                     {"executionContextId": self._world},
-                    f"function (a) {{ return ({_LOCATE_JS})(a); }}",
+                    f"function (a) {{ return ({LOCATE_JS})(a); }}",
                     [generation, index, in_generation],
                 )
             except Exception:  # noqa: BLE001 - the document is gone: nothing maps
@@ -290,7 +271,10 @@ class WebDriver:
                 # a click when the state differs: Playwright's own check() then re-reads the state from
                 # the same element, which an app that re-renders the row on change has just replaced
                 if await el.is_checked(timeout=timeout_ms) != (command == "check"):
-                    await el.click(timeout=timeout_ms)
+                    # a styled box over the native input, that belongs to the same control (its label,
+                    # its component's host), takes the click as a person's would: click through it
+                    covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
+                    await el.click(timeout=timeout_ms, force=bool(covered))
             elif command == "select":
                 value = str(params["value"])
                 try:

@@ -1,0 +1,43 @@
+"""The scripts the web driver runs in the page besides capture.js: the node engine that acts on a
+captured node in one call, and the questions it asks an element before acting on it."""
+
+from __future__ import annotations
+
+# A selector engine that finds node ``i`` of capture ``g`` in its frame: acting on a verified node is
+# then one Playwright call (``locator("replay-node=g:i").click()``), with no element-handle lookup
+# before it and no handle left behind. A node that is gone fails at once (no auto-wait on it).
+NODE_ENGINE = "replay-node"  # in Playwright's utility world, where captures run on Chromium
+MAIN_NODE_ENGINE = "replay-node-main"  # in the page's main world, where they run elsewhere
+UTILITY, MAIN = "utility", "main"
+UTILITY_WORLD = "__playwright_utility_world_"  # the isolated world Playwright's own actions run in
+NODE_ENGINE_JS = """{
+  query(root, selector) {
+    const [g, i] = selector.split(':').map(Number);
+    let w = window;
+    while (!w.__replayCapture && w !== w.parent) w = w.parent;
+    const store = w.__replayCapture;
+    const el = store && store.gens[g] ? store.gens[g][i] : undefined;
+    if (!el) throw new Error('replay-stale:gone');
+    // removed, or in a document its frame navigated away from (still connected to it, but dead)
+    if (!el.isConnected || !el.ownerDocument.defaultView) throw new Error('replay-stale:detached');
+    return el.ownerDocument === root.ownerDocument || el.ownerDocument === root ? el : null;
+  },
+  queryAll(root, selector) { const el = this.query(root, selector); return el ? [el] : []; }
+}"""
+LOCATE_JS = """([g, i, g2]) => {
+  const s = window.__replayCapture;
+  if (!s || !s.gens[g] || !s.gens[g2]) return -1;
+  return s.gens[g2].indexOf(s.gens[g][i]);
+}"""
+
+
+# Whether what is on top at the element's centre is part of the same control: one of its labels (Bootstrap
+# 4 paints the checkbox on its label, over the hidden input), the label around it, or its component's host
+COVERED_BY_ITS_OWN_JS = """(el) => {
+  const r = el.getBoundingClientRect();
+  const root = el.getRootNode();
+  const hit = (root.elementFromPoint ? root : document).elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+  if (!hit || hit === el || el.contains(hit)) return false;
+  const owners = [...(el.labels || []), el.closest('label'), root.host].filter(Boolean);
+  return owners.some((o) => o === hit || o.contains(hit));
+}"""
