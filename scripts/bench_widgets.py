@@ -40,16 +40,41 @@ class PeerFlow:
     error: str | None = None
 
 
-def _element_rects(script: Path) -> list[tuple[float, float]]:
-    """The centre of every element step's recorded rectangle, in order (replay's recording)."""
+def _element_steps(script: Path) -> list[Any]:
+    """The recorded evidence of every element step, in order (replay's recording)."""
     from replay.script.parser import parse
 
     out = []
     for item in parse(script.read_text(), str(script)).items:
         command, ev = getattr(item, "command", None), getattr(item, "annotation", None)
         if command in ELEMENT_COMMANDS and ev is not None and ev.rect is not None:
-            out.append((ev.rect.x + ev.rect.width / 2, ev.rect.y + ev.rect.height / 2))
+            out.append(ev)
     return out
+
+
+def _pick(page: Any, ev: Any) -> Any | None:
+    """The element replay recorded, as Playwright finds it: by its role and name (or its text) where it
+    has one — the one nearest the recorded rectangle — else what lies at the rectangle's centre."""
+    cx, cy = ev.rect.x + ev.rect.width / 2, ev.rect.y + ev.rect.height / 2
+    if ev.label and ev.role not in (None, "generic"):
+        found = page.get_by_role(ev.role, name=ev.label, exact=True)
+    elif ev.label:
+        found = page.get_by_label(ev.label, exact=True)
+    elif ev.text or ev.key_text:
+        found = page.get_by_text(ev.text or ev.key_text, exact=True)
+    else:
+        found = None
+    if found is not None:
+        boxes = [(i, b) for i, b in enumerate(found.evaluate_all(BOXES))]
+        if boxes:
+            i = min(boxes, key=lambda ib: (ib[1][0] + ib[1][2] / 2 - cx) ** 2 + (ib[1][1] + ib[1][3] / 2 - cy) ** 2)[0]
+            return found.nth(i)
+    element = page.evaluate_handle(PICK, [cx, cy]).as_element()
+    index = page.locator("*").evaluate_all("(els, t) => els.indexOf(t)", element) if element else -1
+    return page.locator("*").nth(index) if index >= 0 else None
+
+
+BOXES = "(els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })"
 
 
 PICK = """([x, y]) => {
@@ -96,7 +121,7 @@ def _act(page: Any, command: str, args: list[str], locator: Any | None) -> None:
 
 def peer_record(browser: Any, url: str, rec: Recording, script: Path) -> PeerFlow:
     """Codegen's locators for ``rec`` on its recorded version (the elements replay recorded)."""
-    rects = iter(_element_rects(script))
+    steps = iter(_element_steps(script))
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     locators: list[str | None] = []
     try:
@@ -105,13 +130,11 @@ def peer_record(browser: Any, url: str, rec: Recording, script: Path) -> PeerFlo
             locator = None
             if command in ELEMENT_COMMANDS:
                 _settle(page)  # a person clicks what the settled page shows
-                handle = page.evaluate_handle(PICK, list(next(rects)))
-                element = handle.as_element()
-                index = page.locator("*").evaluate_all("(els, t) => els.indexOf(t)", element) if element else -1
-                if index < 0:
+                chosen = _pick(page, next(steps))
+                if chosen is None:
                     locators.append(None)
                     raise RuntimeError(f"{command}: nothing at the recorded point")
-                normalized = page.locator("*").nth(index).normalize()
+                normalized = chosen.normalize()
                 selector = normalized._impl_obj._selector  # the generator's selector, as codegen writes it
                 locators.append(selector)
                 locator = page.locator(selector)
@@ -131,7 +154,7 @@ def peer_replay(browser: Any, url: str, flow: PeerFlow, case: Case) -> str:
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     locators = iter(flow.locators)
     try:
-        page.goto(f"{url}/{case.edit(flow.recording.url)}", wait_until="load")
+        page.goto(case.edit(f"{url}/{flow.recording.url}"), wait_until="load")
         for i, (command, *args) in enumerate(flow.recording.steps, 1):
             selector = next(locators) if command in ELEMENT_COMMANDS else None
             try:
@@ -171,28 +194,36 @@ def bench_widget_drift(peer: bool) -> tuple[list[Outcome], dict[str, str]]:
 
 
 def _fractions(outcomes: list[Outcome], peers: dict[str, str]) -> list[tuple[str, str, str]]:
+    """The summary rows: replay's figure and the generator's, each over the cases where it applies."""
     own = [o for o in outcomes if o.case.kind == "same version"]
-    drift = [o for o in outcomes if o.case.kind != "same version"]
-    rows = [
-        ("recorded with every step verified", f"{sum(o.verified for o in own)}/{len(own)}", "—"),
+    go = [o for o in outcomes if o.case.kind != "same version" and not _stop_right(o)]
+    stop = [o for o in outcomes if _stop_right(o)]
+
+    def peer(cases: list[Outcome], want: bool = True) -> str:
+        return f"{sum((peers.get(o.case.name) == 'clean') == want for o in cases)}/{len(cases)}" if peers else "—"
+
+    clean = sum(o.result == "clean" for o in go)
+    healed = sum(o.heal == "healed" and o.correct for o in go)
+    return [
+        ("flows recorded with every step verified", f"{sum(o.verified for o in own)}/{len(own)}", "—"),
+        ("replay clean on their own version", f"{sum(o.result == 'clean' for o in own)}/{len(own)}", peer(own)),
         (
-            "replay clean on their own version",
-            f"{sum(o.result == 'clean' for o in own)}/{len(own)}",
-            f"{sum(peers.get(o.case.name) == 'clean' for o in own)}/{len(own)}" if peers else "—",
+            "later versions and changed data: clean + correctly healed",
+            f"{clean} + {healed} = {clean + healed}/{len(go)} ({100 * (clean + healed) / max(len(go), 1):.0f} %)",
+            peer(go),
         ),
-    ]
-    clean = sum(o.result == "clean" for o in drift)
-    healed = sum(o.heal == "healed" and o.correct for o in drift)
-    rows.append(
         (
-            "on a later major: clean + correctly healed",
-            f"{clean} + {healed} = {clean + healed}/{len(drift)} ({100 * (clean + healed) / max(len(drift), 1):.0f} %)",
-            f"{sum(peers.get(o.case.name) == 'clean' for o in drift)}/{len(drift)}" if peers else "—",
-        )
-    )
-    rows.append(("false heals", str(sum(o.false_heal for o in outcomes)), "— (no healing)"))
-    rows.append(("outcome as expected", f"{sum(o.correct for o in outcomes)}/{len(outcomes)}", "—"))
-    return rows
+            "the recorded row removed: stopped before acting, right repairHint",
+            f"{sum(o.correct for o in stop)}/{len(stop)}",
+            f"{peer(stop, want=False)} failed (none can say where)",
+        ),
+        ("false heals", str(sum(o.false_heal for o in outcomes)), "— (no healing)"),
+        ("outcome as expected", f"{sum(o.correct for o in outcomes)}/{len(outcomes)}", "—"),
+    ]
+
+
+def _stop_right(o: Outcome) -> bool:
+    return o.case.expect.startswith("escalate:") or o.case.expect == "state-repair"
 
 
 def print_widget_drift(outcomes: list[Outcome], peers: dict[str, str]) -> None:

@@ -4,12 +4,12 @@
     scripts/calibrate --recapture   # first replay the corpus in-process and store its screens anew
     scripts/calibrate --write       # and write the fitted table into replay/tree/suggest.py
 
-Each case of fixtures/drift/corpus.py and of the widget corpus (fixtures/drift/widgets.py) that stops
-before acting with a repair the built-in healer may perform gives one labeled screen: the divergence's
-capture, the recorded evidence, and which nodes are right — for a ``heal:TEXT`` case the nodes of the recorded role that say TEXT or sit in what says it,
-for the others none. Two screens built by hand carry the rules the unit tests check beside the corpus
-(a control in its re-sorted, renamed row; a "Cancel" beside a renamed submit). The judging and the
-search are fixtures/drift/calibration.py; tests/unit/test_calibration.py checks that the table in use
+Each case of fixtures/drift/corpus.py that stops before acting with a repair the built-in healer may
+perform gives one labeled screen: the divergence's capture, the recorded evidence, and which nodes are
+right — for a ``heal:TEXT`` case the nodes of the recorded role (or its family) that say TEXT or sit in
+what says it, for the others none. Two screens built by hand carry the rules the unit tests check beside
+the corpus (a control in its re-sorted, renamed row; a "Cancel" beside a renamed submit). The judging and
+the search are fixtures/drift/calibration.py; tests/unit/test_calibration.py checks that the table in use
 is the one this fit gives on the stored screens.
 """
 
@@ -32,12 +32,12 @@ sys.path.insert(0, str(ROOT / "fixtures"))
 from fixtures.drift import calibration  # noqa: E402
 from fixtures.drift.calibration import Screen  # noqa: E402
 from fixtures.drift.corpus import Cli, Recording, cases, record  # noqa: E402
-from fixtures.drift.widgets import widget_cases  # noqa: E402
 from fixtures.serve import serve  # noqa: E402
 from replay.errors import DivergenceError  # noqa: E402
 from replay.script.evidence import TargetEvidence  # noqa: E402
 from replay.tree import suggest  # noqa: E402
 from replay.tree.model import Capture, Node  # noqa: E402
+from replay.tree.roles import kin_roles  # noqa: E402
 
 SUGGEST = ROOT / "replay" / "tree" / "suggest.py"
 
@@ -80,14 +80,14 @@ async def divergence_of(flow: Path, values: dict[str, str]) -> tuple[str, Target
 
 
 def right_nodes(capture: Capture, ev: TargetEvidence, expect: str) -> list[Node]:
-    """The nodes a ``heal:TEXT`` case should heal to: the recorded role, and TEXT in what they or the
-    row, card or region around them say (a label written as ``label="…"`` must be the label)."""
+    """The nodes a ``heal:TEXT`` case should heal to: the recorded role (or its family), and TEXT in what
+    they or the row, card or region around them say (a label written as ``label="…"`` must be the label)."""
     if not expect.startswith("heal:"):
         return []
     text = expect[5:]
     exact = re.fullmatch(r'label="(.*)"', text)
     out = []
-    for n in capture.by_value("role", ev.role or ""):
+    for n in (n for n in capture.nodes[1:] if kin_roles(ev.role, n.role)):  # or its family (SPEC §8)
         if exact:
             ok = n.label == exact[1]
         else:
@@ -119,7 +119,7 @@ def recapture() -> list[Screen]:
         with serve() as url, tempfile.TemporaryDirectory() as work:
             cli = Cli(replay, home, Path(work))
             recorded: dict[str, Path] = {}
-            for case in (*cases(), *widget_cases()):
+            for case in cases():
                 if case.expect == "clean":
                     continue
                 rec = case.recording

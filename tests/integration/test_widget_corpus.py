@@ -28,7 +28,7 @@ SAMPLE = (
     "terms-agree on b5",  # check through the label Bootstrap 4 paints over its input (4 → 5)
     "modal-delete on g16, added",  # a modal of plain divs is a container: its Delete, not a row's (tingle.js)
     "grid-edit-ada on t6, added",  # a named cell is its row's: an added "Engineer" row is not Ada's
-    "combo-pick on ts2",  # held back: a library's id wiring changed under a labeled combobox (Tom Select 1 → 2)
+    "combo-pick on ts2",  # a library's id wiring changed under a labeled combobox (Tom Select 1 → 2)
     "dates-next-month on f4",  # held back: a nameless arrow by its own class (flatpickr 3 → 4)
 )
 pytestmark = pytest.mark.xdist_group("widget-corpus")
