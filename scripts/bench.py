@@ -1035,6 +1035,10 @@ def main() -> None:
             print_fifty(bench_fifty(page), what)
     if "scaling" in which:
         print_scaling(bench_scaling())
+    if "capture-vs" in which:
+        from bench_capture_ab import print_capture_vs
+
+        print_capture_vs(sys.argv[sys.argv.index("capture-vs") + 1])
     if "fifty-vs" in which:
         other = sys.argv[sys.argv.index("fifty-vs") + 1]
         times = bench_fifty_vs(other)
