@@ -432,3 +432,14 @@ def test_a_positioned_layer_over_the_page_centre_is_kept_as_a_container(web: str
     inside = [n.label for n in layer.iterdescendants() if getattr(n, "role", None) == "button"]
     assert layer.key_text == "Sign out Phone?" and inside == ["Delete", "Cancel"]
     assert not any(n.has(F_OVERLAY) for n in cap.nodes if n.role == "main")
+
+
+def test_check_clicks_through_a_box_its_own_label_paints_over_the_input(web: str, chromium: Chromium) -> None:
+    async def go() -> bool:  # Bootstrap 4's custom checkbox: the label's box covers the hidden input
+        async with chromium.page(f"{web}/widgets/terms/b4/index.html") as d:
+            cap = await d.capture(1)
+            box = next(n for n in cap.nodes if n.role == "checkbox")
+            await d.act(1, box.position, "check", {}, 1500)
+            return bool(await d.page.locator("#agree").is_checked())
+
+    assert chromium.run(go)

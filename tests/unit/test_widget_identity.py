@@ -173,18 +173,41 @@ def test_a_cell_whose_column_changed_is_not_the_recorded_one() -> None:
     assert not verify(moved, selector, ev).verified
 
 
-def test_the_healer_ranks_a_cell_by_its_row_and_column_first() -> None:
-    recorded = capture(_grid([("Ada", "Engineer", ""), ("Grace", "Admiral", "")]))
-    ev = record_evidence(recorded, _delete_button_of(recorded, "Grace"))
-    # an upgrade: rows re-sorted and a column added before the delete column
-    upgraded = capture(
-        _grid(
-            [("Grace", "Admiral", "45", ""), ("Ada", "Engineer", "36", "")], headers=("Name", "Role", "Age", "Delete")
-        )
+def _icon_grid(rows: tuple[str, ...], icons: tuple[str, ...]) -> N:
+    """Rows of a name cell and one nameless icon button per icon column (the header says which)."""
+    headers = ("Name", *icons)
+    head = N("rowgroup")(
+        N("row")(*(N("columnheader", label=h, rect=(100 * i, 0, 100, 20)) for i, h in enumerate(headers)))
     )
-    ranked = sorted((score(upgraded, b, ev)[0], b) for b in upgraded.nodes if b.role == "button")
-    best, runner_up = ranked[-1], ranked[-2]
-    assert best[1] is _delete_button_of(upgraded, "Grace") and best[0] >= 0.8 and best[0] - runner_up[0] >= 0.15
+
+    def row(j: int, name: str) -> N:
+        y = 20 * (j + 1)
+        icons_ = (
+            N("gridcell", rect=(100 * i, y, 100, 20))(N("button", rect=(100 * i + 40, y + 2, 16, 16)))
+            for i in range(1, len(headers))
+        )
+        return N("row", label=name, rect=(0, y, 100 * len(headers), 20))(
+            N("gridcell", label=name, rect=(0, y, 100, 20)), *icons_
+        )
+
+    return N("main")(N("grid", label="People")(head, N("rowgroup")(*(row(j, n) for j, n in enumerate(rows)))))
+
+
+def _icon(cap: Any, name: str, column: int) -> Any:
+    row = next(n for n in cap.nodes if n.role == "row" and n.label == name)
+    return [d for d in row.iterdescendants() if getattr(d, "role", None) == "button"][column]
+
+
+def test_the_healer_ranks_a_cell_by_its_row_and_column_first() -> None:
+    recorded = capture(_icon_grid(("Ada", "Grace"), ("Edit", "Delete")))
+    ev = record_evidence(recorded, _icon(recorded, "Grace", 1))  # Grace's delete icon
+    assert ev.column == "Delete"
+    # an upgrade swapped the icon columns: Grace's edit icon now sits where her delete icon was
+    upgraded = capture(_icon_grid(("Ada", "Grace"), ("Delete", "Edit")))
+    delete, edit = _icon(upgraded, "Grace", 0), _icon(upgraded, "Grace", 1)
+    assert (
+        score(upgraded, delete, ev)[0] >= 0.8 and score(upgraded, delete, ev)[0] - score(upgraded, edit, ev)[0] >= 0.15
+    )
 
 
 def test_a_named_cell_records_its_row_so_a_look_alike_in_an_added_row_is_not_it() -> None:
