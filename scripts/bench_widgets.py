@@ -141,8 +141,7 @@ def peer_record(browser: Any, url: str, rec: Recording, script: Path) -> PeerFlo
             _act(page, command, args, locator)
         return PeerFlow(rec, locators)
     except Exception as exc:  # noqa: BLE001 - a flow the peer cannot record is reported, not raised
-        said = str(exc) if os.environ.get("PEER_DEBUG") else str(exc).splitlines()[0][:120]
-        return PeerFlow(rec, locators, f"{type(exc).__name__}: {said}")
+        return PeerFlow(rec, locators, f"{type(exc).__name__}: {str(exc).splitlines()[0][:120]}")
     finally:
         page.close()
 

@@ -19,7 +19,7 @@ from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence, encode
 from replay.script.redact import action_text
 from replay.script.text import fold
-from replay.tree.model import F_OVERLAY, Capture, Node
+from replay.tree.model import Capture, Node
 from replay.tree.suggest import MAX_SUGGESTIONS, rank
 from replay.tree.verdict import DivergenceKind
 
@@ -28,7 +28,6 @@ MAX_FIELD_BYTES = 256
 TRUNCATED = "…[truncated]"
 # each of limits.LEVELS: (byte ceiling, max refs, max suggestions)
 SIZES = dict(zip(LEVELS, ((8 * 1024, 8, 0), (24 * 1024, 12, 5), (64 * 1024, 20, 5)), strict=True))
-OVERLAY_ROLES = ("dialog", "alertdialog")
 
 
 def clip(text: str | None, limit: int = MAX_FIELD_BYTES) -> str | None:
@@ -83,8 +82,7 @@ def covered(node: Node) -> bool:
 def screen_refs(capture: Capture) -> list[Node]:
     """Interactive and labeled nodes, those inside an open dialog first, then document order."""
     nodes = capture.labeled_or_actionable()
-    dialogs = [n for role in OVERLAY_ROLES for n in capture.by_value("role", role) if n.visible]
-    dialogs += [n for n in capture.nodes[1:] if n.has(F_OVERLAY) and n.visible]  # a layer over the page
+    dialogs = [n for n in capture.nodes[1:] if n.covers_page and n.visible]
     if not dialogs:
         return list(nodes)  # (the capture's own list is shared)
     covered = {int(n.get("i") or 0) for d in dialogs for n in (d, *d.iterdescendants())}

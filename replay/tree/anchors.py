@@ -8,6 +8,7 @@ from typing import cast
 from replay.script.evidence import MAX_ANCESTRY, Anchor
 from replay.script.text import fold, normalize
 from replay.tree.model import Capture, Node
+from replay.tree.naming import CELL_ROLES, ROW_ROLES
 
 
 def id_is_unique(capture: Capture, node: Node) -> bool:
@@ -56,12 +57,6 @@ def only_of_role(container: Node, node: Node) -> bool:
     return not any(d is not node and isinstance(d, Node) and d.role == node.role for d in container.iterdescendants())
 
 
-# rows and the like: named by their own key text when they carry no label (SPEC §4, §5 rule 3)
-ROW_ROLES = frozenset({"listitem", "row", "treeitem", "option", "article", "gridcell", "cell", "tab", "menuitem"})
-# cells and headers of a table or grid: what they are is what they say (SPEC §5 rule 3, "Cells")
-CELL_ROLES = frozenset({"cell", "gridcell", "columnheader", "rowheader"})
-
-
 def name_of(node: Node) -> str | None:
     """The node's name as its identity: its label — but not a cell's or header's label that is not
     what it shows ("Age: activate to sort column ascending" over "Age": a library's instruction, which
@@ -89,14 +84,20 @@ def own_anchor(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
         if id_is_unique(capture, ancestor):
             return ancestor, Anchor(ancestor.role, id=ancestor.test_id)
-        text, label = normalize(ancestor.key_text), normalize(ancestor.label)
-        if ancestor.role in ROW_ROLES and text and text != label:
-            return ancestor, Anchor(ancestor.role, text=text)
+        says, label = row_says(ancestor), normalize(ancestor.label)
+        if says and says != label:
+            return ancestor, Anchor(ancestor.role, text=says)
         if label:
             return ancestor, Anchor(ancestor.role, label=label)
-        if ancestor.role in ROW_ROLES and text:
-            return ancestor, Anchor(ancestor.role, text=text)
+        if says:
+            return ancestor, Anchor(ancestor.role, text=says)
     return None
+
+
+def row_says(node: Node) -> str | None:
+    """What a row (list item, option, cell …) says: its own key text — what anchors it where its name
+    is something else (a grid row's name is all its cells, a web component's its checkbox's label)."""
+    return normalize(node.key_text) if node.role in ROW_ROLES else None
 
 
 def scope_of(node: Node) -> tuple[Node, Anchor] | None:

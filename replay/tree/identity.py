@@ -24,8 +24,6 @@ from replay.script.evidence import (
 from replay.script.selector import POSITIONAL, Chain, Selector
 from replay.script.text import fold, normalize
 from replay.tree.anchors import (
-    CELL_ROLES,
-    ROW_ROLES,
     alone_in,
     anchor_of,
     cell_of,
@@ -42,6 +40,7 @@ from replay.tree.anchors import (
 )
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
 from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
+from replay.tree.naming import CELL_ROLES, ROW_ROLES
 from replay.tree.place import (
     ancestry_drift,
     ancestry_of,
@@ -96,7 +95,7 @@ def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
 def _key_text_singles_out(capture: Capture, node: Node) -> str | None:
     """The node's own key text when no other node of its role says the same (SPEC §5 rule 3)."""
     text = normalize(node.key_text)
-    if not text or not (node.role in ROW_ROLES or node.role in CELL_ROLES or node.role == "generic" or node.actionable):
+    if not text or not (node.role in ROW_ROLES | CELL_ROLES or node.role == "generic" or node.actionable):
         return None  # a landmark's first text is whatever its region shows first, not what it is
     same = [n for n in capture.by_value("role", node.role) if n is not node and normalize(n.key_text) == text]
     return None if same else text

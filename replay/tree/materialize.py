@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from replay.script.evidence import MAX_ANCESTRY
 from replay.script.selector import CLASS, HAS_TEXT, NTH, Alternative, Selector, Term
 from replay.script.text import normalize
-from replay.tree.anchors import LANDMARK_ROLES, ROW_ROLES, class_holders, id_is_unique, name_of, singling_class
+from replay.tree.anchors import LANDMARK_ROLES, class_holders, id_is_unique, name_of, row_says, singling_class
 from replay.tree.match import link_matches, resolve, resolve_matches
 from replay.tree.model import F_OVERLAY, Capture, Node
 
@@ -37,12 +37,15 @@ def _role_label(capture: Capture, n: Node) -> tuple[Term, ...] | None:
 
 def _field(key: str) -> Build:
     def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
-        if key == "label" and not name_of(n):
-            return None  # a cell's label that is not what it shows (anchors.name_of)
         value = n.field(key)
         return (Term(key, "=", value),) if value else None
 
     return candidate
+
+
+def _label(capture: Capture, n: Node) -> tuple[Term, ...] | None:
+    """``label="…"`` — not a cell's label that is not what it shows (anchors.name_of)."""
+    return (Term("label", "=", n.label),) if n.label and name_of(n) else None
 
 
 def _role(capture: Capture, n: Node) -> tuple[Term, ...] | None:
@@ -85,7 +88,7 @@ def _class_inside(ancestor: Node) -> Build:
 CANDIDATES: tuple[tuple[str, str, Build], ...] = (
     ("id", "id", _id),
     ("role+label", "label", _role_label),
-    ("label", "label", _field("label")),
+    ("label", "label", _label),
     ("placeholder", "placeholder", _field("placeholder")),
     ("text", "text", _field("text")),
     ("key text", "key text", _role_has_text(lambda n: n.key_text)),  # a row by what it says, not where it is
@@ -98,8 +101,8 @@ OWN_SOURCES = frozenset({"placeholder"})
 def _role_label_of_place(capture: Capture, n: Node) -> tuple[Term, ...] | None:
     """``role=R label="…"`` of an anchoring ancestor — not of a row that says something: a row is
     what it says (its key text, below), not its name (all its cells, or its checkbox's label)."""
-    says = normalize(n.key_text)
-    return None if n.role in ROW_ROLES and says and says != normalize(n.label) else _role_label(capture, n)
+    says = row_says(n)
+    return None if says and says != normalize(n.label) else _role_label(capture, n)
 
 
 # How an anchoring ancestor is singled out (it must be unique in the whole tree).
@@ -114,7 +117,7 @@ ANCHOR_CANDIDATES: tuple[Build, ...] = (
 INNER_CANDIDATES: tuple[tuple[str, Build], ...] = (
     ("id", _id),
     ("label", _role_label),
-    ("label", _field("label")),
+    ("label", _label),
     ("placeholder", _field("placeholder")),
     ("text", _field("text")),
     ("role", _role),

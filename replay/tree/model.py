@@ -138,6 +138,12 @@ class Node(etree.ElementBase):
     actionable = property(lambda self: self.has(F_ACTIONABLE), doc="An interactive control.")
 
     @property
+    def covers_page(self) -> bool:
+        """A dialog, or a positioned layer over the page's centre (SPEC §5 "Overlays"): what it holds is
+        what can be done now."""
+        return self.get("role") in ("dialog", "alertdialog") or self.has(F_OVERLAY)
+
+    @property
     def frame(self) -> int:
         """0 for the main document or window, else the number of the embedded one it lives in (web: a
         same-origin iframe)."""
@@ -349,19 +355,17 @@ class Capture:
         found = self._index.get(_DERIVED_IDS)
         if found is None:
             present = set(self.values_of("id"))
-            ids = list(
-                dict.fromkeys(v for n in self.nodes[1:] if int(n.get("f") or 0) & F_DOM_ID and (v := n.get("id")))
-            )
+            ids = [v for n in self.nodes[1:] if int(n.get("f") or 0) & F_DOM_ID and (v := n.get("id"))]
             by_suffix: dict[str, set[str]] = {}
             derived: set[str] = set()
-            for value in ids:
-                for at in (i for i, ch in enumerate(value) if ch in "-_" and 0 < i < len(value) - 1):
-                    if value[:at] in present:
-                        derived.add(value)
+            splits = {
+                value: [i for i, ch in enumerate(value) if ch in "-_" and 0 < i < len(value) - 1] for value in ids
+            }
+            for value, ats in splits.items():
+                derived.update(value for at in ats if value[:at] in present)
+                for at in ats:
                     by_suffix.setdefault(value[at:], set()).add(value[:at])
-            for value in ids:
-                if any(len(by_suffix.get(value[at:], ())) > 1 for at in range(1, len(value)) if value[at] in "-_"):
-                    derived.add(value)
+            derived.update(v for v, ats in splits.items() if any(len(by_suffix[v[at:]]) > 1 for at in ats))
             found = self._index[_DERIVED_IDS] = {v: [] for v in derived}
         return frozenset(found)
 

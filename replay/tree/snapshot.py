@@ -9,7 +9,7 @@ from replay.errors import InvalidArgs
 from replay.script.parser import parse_target
 from replay.script.selector import ref_index
 from replay.tree.match import resolve
-from replay.tree.model import F_OVERLAY, Capture, Node
+from replay.tree.model import Capture, Node
 
 MAX_TEXT = 80
 
@@ -17,11 +17,7 @@ MAX_TEXT = 80
 def is_interactive_or_labeled(node: Node) -> bool:
     """What ``snapshot -i`` keeps: what an agent can act on or name, and an open dialog even unnamed
     (which controls sit in the modal tells what can be done now)."""
-    return (
-        node.actionable
-        or bool(node.label)
-        or ((node.role in ("dialog", "alertdialog") or node.has(F_OVERLAY)) and node.visible)
-    )
+    return node.actionable or bool(node.label) or (node.covers_page and node.visible)
 
 
 def line(node: Node) -> str:

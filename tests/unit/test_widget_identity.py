@@ -52,7 +52,7 @@ def test_a_row_name_from_its_data_is_no_fixed_ancestor() -> None:
         return N("main")(N("grid")(N("row", label=row_label)(N("gridcell", label="Grace"), N("button", label="Edit"))))
 
     recorded = capture(grid("Grace 45 Admiral Edit"))
-    ev = TargetEvidence(**{**record_evidence(recorded, by_label(recorded, "Edit")).__dict__})
+    ev = record_evidence(recorded, by_label(recorded, "Edit"))
     assert ev.ancestry[0] == Ancestor("row", "Grace 45 Admiral Edit")
     v = verify(capture(grid("Grace 45 Lead Edit")), parse_selector('role=button label="Edit"'), ev)
     assert v.verified and v.drift

@@ -242,11 +242,14 @@
     F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256, F_DOM_ID = 512, F_OVERLAY = 1024;
 
   // a layer on top: fixed, or absolute with a z-index, over the viewport's centre (SPEC §5 "Overlays")
+  // (its box, read once: the walk keeps it for the node)
+  let overlayBox = null;
   function isOverlay(el, st) {
+    overlayBox = null;
     const pos = st.position;
     if (pos !== 'fixed' && !(pos === 'absolute' && st.zIndex !== 'auto')) return false;
     if (el === document.body || el === document.documentElement) return false;
-    const r = el.getBoundingClientRect();
+    const r = overlayBox = el.getBoundingClientRect();
     return r.left <= vw / 2 && r.right >= vw / 2 && r.top <= vh / 2 && r.bottom >= vh / 2;
   }
 
@@ -290,10 +293,11 @@
     const clickable = ownPointer || (!bare && el.hasAttribute('onclick'));
     // a positioned layer over the page's centre (a modal of plain divs): a container for what it holds
     const overlay = !bare && isOverlay(el, st);
+    const box = bare ? null : overlayBox;
     const keep = fromContent || !!role || !!label || !!id || focusable || clickable || overlay || tagName === 'IFRAME' || hasOwnText(el);
     let index = parent;
     if (keep) {
-      const r = el.getBoundingClientRect();
+      const r = box || el.getBoundingClientRect();
       const x = r.left + ox, y = r.top + oy, w = r.width, h = r.height;
       const visible = w > 0 && h > 0 && visibility !== 'hidden' && visibility !== 'collapse';
       const enabled = !(el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true');
