@@ -235,6 +235,7 @@ class Client:
         artifacts_dir: str | None = None,
         connect: str | None = None,
         serial: str | None = None,
+        effects: bool = True,
     ) -> dict[str, Any]:
         """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted.
 
@@ -242,7 +243,8 @@ class Client:
         keeps a Playwright trace there when the run does not pass (always, with ``trace_always``);
         ``deadline_ms`` bounds the whole run (``TIMEOUT`` beyond it); ``screenshot_path`` gets a PNG
         of the screen where a run that does not pass stopped; ``artifacts_dir`` holds the run's
-        reports (default: the daemon's ``$REPLAY_HOME/artifacts/SESSION``).
+        reports (default: the daemon's ``$REPLAY_HOME/artifacts/SESSION``); ``effects`` False skips
+        each step's effect check (``--no-effects``).
         """
         payload = {
             "op": "run",
@@ -263,6 +265,7 @@ class Client:
             "trace_always": trace_always,
             "deadline_ms": deadline_ms,
             "screenshot_path": self._abspath(screenshot_path) if screenshot_path else None,
+            "effects": effects,
             "artifacts_dir": self._abspath(artifacts_dir) if artifacts_dir else None,
             "connect": connect or os.environ.get("REPLAY_CONNECT") or None,
             "serial": serial or os.environ.get("ANDROID_SERIAL") or None,

@@ -62,6 +62,8 @@ def action_text(result: dict[str, Any]) -> str:
         )
     if result.get("recorded") and result.get("selector"):
         text += f"\n  recorded as: {result['selector']} ({result.get('verification')})"
+    if result.get("effect"):
+        text += f"\n  effect: {result['effect']}"
     if result.get("warning"):
         text += f"\n  warning: {result['warning']}"
     if result.get("path"):
@@ -73,6 +75,9 @@ def run_text(result: dict[str, Any]) -> str:
     """The human lines of a passed ``replay run``."""
     ran = int(result["ran"])
     text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
+    for timing in result.get("timings", ()):  # what changed without stopping the run (SPEC §5, §15)
+        for said in timing.get("drift") or ():
+            text += f"\n  drift at step {timing['index']} (line {timing['line']}): {said}"
     if result.get("healed"):  # the run's own session completed the repair and is closed
         from shlex import quote  # (only here: the fast path imports little)
 

@@ -42,6 +42,7 @@ def _amount(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--serial", default=None, metavar="S", help="android: the device (else the only one attached).")
 @save_script_option("[OUT]", "Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.")
+@click.option("--no-effects", "no_effects", is_flag=True, help="Do not check what each step did (SPEC §15).")
 @json_option
 @handles_errors
 def run_cmd(
@@ -56,6 +57,7 @@ def run_cmd(
     headed: bool,
     serial: str | None,
     save_script: str | None,
+    no_effects: bool,
     as_json: bool,
 ) -> None:
     """Replay FILE, verifying every element before acting; exit 3 with a divergence when the app drifted."""
@@ -79,6 +81,7 @@ def run_cmd(
             headed=headed,
             save_script=save_script,
             serial=serial,
+            effects=not no_effects,
         )
     except DivergenceError as err:
         exit_with_divergence(err, file, as_json)

@@ -5,20 +5,27 @@ from __future__ import annotations
 import difflib
 import os
 import tempfile
+from typing import TYPE_CHECKING
 
 import click
 
 from replay.cli.app import emit, handles_errors, json_option, main, platform_option
 from replay.errors import FormatCheckFailed, InvalidArgs, ReplayError, ScriptErrors
 
+if TYPE_CHECKING:
+    from replay.script.ast import Script
+
 
 @main.command()
 @click.argument("files", nargs=-1, required=True)
 @platform_option
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable (checks ${VAR} resolution).")
+@click.option("--effects", "show_effects", is_flag=True, help="Show what each step did when it was recorded.")
 @json_option
 @handles_errors
-def lint(files: tuple[str, ...], platform: str | None, env_pairs: tuple[str, ...], as_json: bool) -> None:
+def lint(
+    files: tuple[str, ...], platform: str | None, env_pairs: tuple[str, ...], show_effects: bool, as_json: bool
+) -> None:
     """Parse and plan-check FILES; report every problem with file:line:col (exit 2)."""
     from replay.script.loader import load_collect
     from replay.script.plan import plan_problems
@@ -39,13 +46,44 @@ def lint(files: tuple[str, ...], platform: str | None, env_pairs: tuple[str, ...
                 )
                 if not errors:
                     results.append({"path": path, "steps": len(script.actions), "platform": effective})
+                    if show_effects:
+                        results[-1]["effects"] = step_effects(script)
         except ReplayError as exc:
             errors = [exc]
         problems.extend(errors)
     if problems:
         raise ScriptErrors(problems)
     steps = sum(int(r["steps"]) for r in results)  # type: ignore[call-overload]
-    emit(as_json, {"files": results}, f"ok: {len(results)} file(s), {steps} step(s)")
+    text = f"ok: {len(results)} file(s), {steps} step(s)"
+    for r in results if show_effects else ():
+        text += f"\n{r['path']}:" + "".join(
+            f"\n  line {e['line']:>4}  {e['step']}\n             effect: {e['effect']}"
+            for e in r["effects"]  # type: ignore[attr-defined]
+        )
+    emit(as_json, {"files": results}, text)
+
+
+def step_effects(script: Script) -> list[dict[str, object]]:
+    """Each step that acts on an element, as a report shows it (typed text redacted, in its effect
+    too), with its recorded effect in words (``none recorded``: an older script, or an action that
+    changed nothing)."""
+    from replay.script.effect import describe_all
+    from replay.script.redact import action_text, scrub, secrets_of
+
+    secrets = secrets_of(script.actions, script.env)
+    out: list[dict[str, object]] = []
+    for action in script.actions:
+        if action.annotation is None:
+            continue
+        facts = action.annotation.effect
+        out.append(
+            {
+                "line": action.line,
+                "step": action_text(action),
+                "effect": scrub(describe_all(facts), secrets) if facts else "none recorded",
+            }
+        )
+    return out
 
 
 @main.command()

@@ -14,6 +14,7 @@ from replay.engine.poll import poll_until
 from replay.engine.state import Step, StepState, StepStopped, capture, view
 from replay.errors import ActionFailed, AmbiguousMatch, ElementNotFound, ReplayError, StaleRef
 from replay.script.ast import Target
+from replay.script.effect import Fact
 from replay.script.evidence import TargetEvidence
 from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector, ref_index
@@ -128,7 +129,26 @@ def view_spec(selector: Selector, ev: TargetEvidence) -> dict[str, Any]:
     roles whose ancestors identity reads whole (the anchor's, the scope's)."""
     links = [[{"key": t.key, "op": t.op, "value": t.value} for t in chain[0]] for chain in selector.expanded()]
     roles = sorted({a.role for a in (ev.anchor, ev.scope) if a is not None})
+    if ev.effect:  # what the step's effect names, and the overlays it may open instead (SPEC §15)
+        links += effect_links(ev.effect)
     return {"links": links, "fullRoles": roles}
+
+
+OVERLAYS = ("dialog", "alertdialog", "alert", "status")
+
+
+def effect_links(facts: tuple[Fact, ...]) -> list[list[dict[str, Any]]]:
+    """The view's links that bring back every node a recorded fact names (a count: its whole role),
+    and every overlay, so the screens before and after an action tell what it opened."""
+    links = [[{"key": "role", "op": "=", "value": role}] for role in OVERLAYS]
+    for f in facts:
+        if f.kind in ("appeared", "disappeared") and f.text and f.subject not in OVERLAYS:
+            links.append(
+                [{"key": "role", "op": "=", "value": f.subject}, {"key": "has-text", "op": "=", "value": f.text}]
+            )
+        elif f.kind == "count":
+            links.append([{"key": "role", "op": "=", "value": f.subject}])
+    return links
 
 
 async def _verified_in_view(state: StepState, selector: Selector, ev: TargetEvidence) -> Bound | None:

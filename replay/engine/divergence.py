@@ -133,6 +133,7 @@ class Divergence:
     binding: dict[str, Any]
     session: str | None = None
     overflow: str | None = None
+    effect: dict[str, str] | None = None  # a missing effect: what was expected, what was observed
 
     def to_dict(self, level: str = "default") -> dict[str, Any]:
         """The canonical JSON at ``level``, within its byte ceiling."""
@@ -146,6 +147,8 @@ class Divergence:
             "repairHint": self.repair_hint,
             "screen": self.screen.to_dict(max_refs),
         }
+        if self.effect is not None:
+            out["effect"] = {k: clip(v) for k, v in self.effect.items()}
         if level == "digest":
             out["suggestionCount"] = len(self.suggestions)
         else:
@@ -266,6 +269,7 @@ class Binding:
     observed: Node | None = None
     mismatches: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
+    effect: dict[str, str] | None = None  # a missing effect (SPEC §15): {expected, observed}
 
     @classmethod
     def failed_dispatch(cls, exc: ReplayError, match_count: int | None = None) -> Binding:
@@ -291,6 +295,8 @@ def build_divergence(
     """The one builder: hint, resume, screen, suggestions and binding from the same full capture."""
     awaited = awaited_text(action)
     repair = hints.repair_hint(binding.kind, evidence, capture, awaited=action.command in AWAITING)
+    if binding.effect is not None:  # verified and acted on: the app's behaviour changed, a person decides
+        repair = RepairHint.MANUAL
     target_binding: dict[str, Any] = {
         "classification": binding.kind,
         "matchCount": binding.match_count,
@@ -312,6 +318,7 @@ def build_divergence(
         resume=resume_for(repair, index, plan_len, plan_digest, held=held),
         binding=target_binding,
         session=session,
+        effect=binding.effect,
     )
 
 

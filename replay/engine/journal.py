@@ -117,6 +117,12 @@ class Journal:
         self.entries.pop()
         self.recorded -= entry.record
 
+    def amend(self, entry: JournalEntry, evidence: str) -> None:
+        """The entry's action took effect: its evidence now says what it did (SPEC §15; on disk an
+        ``amend`` line, so a script built from the file after a crash carries it too)."""
+        self._write((json.dumps({"amend": entry.seq, "evidence": evidence}, ensure_ascii=False) + "\n").encode("utf-8"))
+        entry.evidence = evidence
+
     def _write(self, data: bytes) -> None:
         """Append ``data`` whole, or not at all: a short write (a full disk) is cut back off the file,
         so the next entry never lands on a torn line; then nothing is sent (SPEC §12)."""
@@ -173,6 +179,11 @@ def read_journal_checked(path: str) -> tuple[list[JournalEntry], int]:
             if isinstance(data, dict) and "retract" in data:  # its action failed: it never happened
                 if out and out[-1].seq == data["retract"]:
                     out.pop()
+                continue
+            if "amend" in data:  # what its action did, learnt after it was sent
+                amended = next((e for e in reversed(out) if e.seq == data["amend"]), None)
+                if amended is not None and isinstance(data.get("evidence"), str):
+                    amended.evidence = data["evidence"]
                 continue
             known = {k: v for k, v in data.items() if k in JournalEntry.__dataclass_fields__}
             try:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, NoReturn
 
 from replay.engine import step as pipeline
@@ -13,6 +13,8 @@ from replay.engine.journal import PLAN
 from replay.errors import ActionFailed, AmbiguousMatch, DivergenceError, ReplayError, StaleRef
 from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script.plan import Plan, PlanStep
+from replay.script.redact import scrub, secrets_of
+from replay.script.resolve import resolve_action
 from replay.tree.model import Capture
 
 
@@ -26,12 +28,15 @@ class StepTiming:
     started: float
     ms: float
     resolution: dict[str, Any] | None = None
+    drift: list[str] | None = None  # what changed around the step without stopping it (SPEC §5, §15)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON of one timing."""
         out: dict[str, Any] = {"index": self.index, "command": self.command, "line": self.line, "ms": round(self.ms, 1)}
         if self.resolution is not None:
             out["resolution"] = self.resolution
+        if self.drift:
+            out["drift"] = self.drift
         return out
 
 
@@ -66,6 +71,7 @@ class RunOptions:
     level: str = "default"
     artifacts_dir: str = "."
     held: bool | None = None  # repairSessionHeld, for armed runs
+    effects: bool = True  # check each step's recorded effect (SPEC §15; --no-effects)
 
 
 class Runner:
@@ -87,7 +93,7 @@ class Runner:
             if step.action.command == "close" and step.index == len(self.plan.steps):
                 break  # a terminal close ends the script; the session is the runner's to close
             started = time.monotonic()
-            resolution = await self.run_step(step)
+            resolution, drift = await self.run_step(step)
             timings.append(
                 StepTiming(
                     step.index,
@@ -96,12 +102,13 @@ class Runner:
                     time.time(),
                     (time.monotonic() - started) * 1000,
                     resolution,
+                    drift,
                 )
             )
         return RunResult(self.plan.digest, len(self.plan.steps), len(timings), time.monotonic() - t0, timings)
 
-    async def run_step(self, step: PlanStep) -> dict[str, Any] | None:
-        """One step through the pipeline; returns its resolution when it targeted an element.
+    async def run_step(self, step: PlanStep) -> tuple[dict[str, Any] | None, list[str] | None]:
+        """One step through the pipeline: its resolution when it targeted an element, and its drift.
 
         A step that cannot bind its target, or whose dispatch fails, stops the run with a
         divergence; any other error (a failed assertion, a wait absent that timed out) is the
@@ -115,6 +122,7 @@ class Runner:
                 timeout_ms=self.options.timeout_ms,
                 values=self.options.values,
                 path=step.path,
+                effects=self.options.effects and self.plan.effects,
             )
         except pipeline.StepStopped as stop:
             await self._diverge(step, stop.binding, stop.capture)
@@ -122,8 +130,8 @@ class Runner:
             await self._diverge(step, Binding.failed_dispatch(exc), None)
         except ReplayError as exc:
             raise exc.at(step.location) from None
-        resolution = result.get("resolution")
-        return resolution if isinstance(resolution, dict) else None
+        resolution, drift = result.get("resolution"), result.get("drift")
+        return (resolution if isinstance(resolution, dict) else None), (drift if isinstance(drift, list) else None)
 
     # divergences ---------------------------------------------------------------------------
 
@@ -134,6 +142,8 @@ class Runner:
             capture, error = await self._try_capture()
         if capture is not None:
             self.state.refs_capture = capture  # the agent can act on the screen's refs at once
+        if binding.effect is not None:  # its facts may quote what an earlier step typed (SPEC §6)
+            binding = self._redacted(binding)
         divergence = build_divergence(
             binding,
             index=step.index,
@@ -155,6 +165,18 @@ class Runner:
             source=divergence,
             hint=f"repairHint {divergence.repair_hint}",
         )
+
+    def _redacted(self, binding: Binding) -> Binding:
+        """A missing effect's words with every text the plan types, and every variable's value, hidden."""
+        actions = []
+        for planned in self.plan.steps:
+            try:
+                actions.append(resolve_action(planned.action, self.options.values, planned.path))
+            except ReplayError:
+                actions.append(planned.action)
+        secrets = secrets_of(actions, self.options.values)
+        effect = {k: scrub(v, secrets) for k, v in (binding.effect or {}).items()}
+        return replace(binding, cause=scrub(binding.cause, secrets), effect=effect)
 
     async def _try_capture(self) -> tuple[Capture | None, str | None]:
         try:

@@ -19,6 +19,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.formatter import format_action
 from replay.script.registry import Form
 from replay.script.selector import format_selector
+from replay.tree.effects import Watch
 from replay.tree.model import Capture
 
 
@@ -35,6 +36,7 @@ class StepState(Protocol):
     journal: Journal
     last_used: float
     cwd: str | None  # the caller's working directory: a relative path a step writes resolves against it
+    watch: Watch  # what effects remember of the session: the last settled screen, what changes by itself
 
     @property
     def recording(self) -> object | None:
@@ -65,6 +67,7 @@ class Step:
     provenance: Provenance
     timeout_ms: int
     text_only: bool = False  # the caller shows only the text: a snapshot leaves out its structured nodes
+    effects: bool = True  # a replayed step checks its recorded effect (SPEC §15; off: --no-effects)
 
     @property
     def record_flag(self) -> bool:
@@ -121,6 +124,7 @@ async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:
     taken = await state.driver.view(state.generation + 1, _keep(state), spec)
     if taken is not None:
         state.generation += 1
+        taken.partial = True
     return taken
 
 

@@ -15,30 +15,27 @@ stops the step as ``StepStopped``: an interactive caller gets its ``error``; the
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import functools
-import os
 import time
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from replay.drivers.base import OpenRequest
-from replay.engine import observe
+from replay.engine import effects, observe
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
 from replay.engine.journal import INTERACTIVE, PLAN, Provenance
+from replay.engine.screenshot import screenshot
 from replay.engine.state import Step, StepState, StepStopped, capture, journal, keeps_its_annotation, line_of
 from replay.errors import (
     ActionFailed,
     BrowserUnavailable,
-    CannotWrite,
     InvalidArgs,
     ReplayError,
     StaleRef,
     Timeout,
 )
-from replay.files import link_new, refuse_existing
 from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
@@ -69,6 +66,7 @@ async def execute(
     values: Mapping[str, str] | None = None,
     path: str = "<session>",
     text_only: bool = False,
+    effects: bool = True,
 ) -> dict[str, Any]:
     """Run one step on the session and journal it; returns the typed result.
 
@@ -76,6 +74,7 @@ async def execute(
     action as written, so a recorded line keeps its ``${VAR}`` tokens. An annotated element step
     (a plan step carrying ``target-v1`` evidence) acts only on the verified path. ``text_only``: the
     caller prints the result's text (a person at the command line), so a snapshot sends no node list.
+    ``effects`` False: a replayed step does not check its recorded effect (``--no-effects``).
     """
     state.last_used = state.clock.now()
     action = resolve_action(raw, values or {}, path)
@@ -86,7 +85,8 @@ async def execute(
             f"`{action.command}` cannot be performed on {state.platform}",
             hint=f"available on: {', '.join(spec.platforms) or 'no platform of this tool'}",
         )
-    step = Step(raw, action, spec.form(action.form), provenance, timeout_ms or DEFAULT_TIMEOUT_MS, text_only)
+    timeout = timeout_ms or DEFAULT_TIMEOUT_MS
+    step = Step(raw, action, spec.form(action.form), provenance, timeout, text_only, effects)
     handler = _HANDLERS.get(step.form.op)
     if handler is None:
         raise InvalidArgs(
@@ -113,8 +113,8 @@ async def execute(
 
 def budget_ms(step: Step) -> int:
     """The most a step may take before it is stopped, whatever the page does: its look (the step's
-    timeout, a navigation's own), then its action (the timeout again), any duration it waits, and a
-    grace for reporting. A step normally ends well before, by its own timeouts."""
+    timeout, a navigation's own), then its action and its effect (the timeout each), any duration it
+    waits, and a grace for reporting. A step normally ends well before, by its own timeouts."""
     look = step.timeout_ms
     if step.form.op in ("navigate", "history"):
         look = max(look, NAVIGATION_TIMEOUT_MS)
@@ -123,7 +123,7 @@ def budget_ms(step: Step) -> int:
         for k, v in step.action.params
         if isinstance(v, str) and v.isdigit() and REGISTRY.is_duration(step.action.command, step.action.form, k)
     )
-    return 2 * look + waits + int(BUDGET_GRACE_S * 1000)
+    return 3 * look + waits + int(BUDGET_GRACE_S * 1000)  # look, act, its effect
 
 
 # steps without an element ------------------------------------------------------------------------
@@ -143,6 +143,7 @@ async def _snapshot(state: StepState, step: Step) -> dict[str, Any]:
     if not step.text_only:
         result["snapshot"] = snap.render_json(taken, interactive=interactive, scope=scope_text)
     journal(state, step, record=step.written(observation=True), line=step.line())
+    effects.looked(state, taken)
     return result
 
 
@@ -206,37 +207,6 @@ async def _scroll_page(state: StepState, step: Step) -> None:
 
 async def _pause(state: StepState, step: Step) -> None:
     await state.driver.wait(int(str(step.action.param("ms"))))
-
-
-SCREENSHOT_TYPES = (".png", ".jpg", ".jpeg")
-
-
-async def _screenshot(state: StepState, step: Step) -> dict[str, Any]:
-    """A PNG/JPEG of the page at a path relative to the caller's directory; never over a file."""
-    given = step.action.param("path")
-    if given:
-        path = os.path.join(state.cwd or os.getcwd(), os.path.expanduser(str(given)))
-    else:
-        path = os.path.join(state.home, "screenshots", f"{state.name}-{time.time_ns()}.png")
-    path = os.path.abspath(path)
-    if not path.lower().endswith(SCREENSHOT_TYPES):
-        raise InvalidArgs(f"{given}: a screenshot is a .png or .jpeg file", hint="name it like shot.png")
-    refuse_existing(path, hint="choose another path")
-    directory = os.path.dirname(path)
-    # the page goes to a temp name beside it, then an exclusive link: whole or absent, never over a file
-    temp = os.path.join(
-        directory, f".{os.path.basename(path)}.{os.getpid()}-{time.time_ns()}{os.path.splitext(path)[1]}"
-    )
-    try:
-        os.makedirs(directory, mode=0o700, exist_ok=True)
-        await state.driver.screenshot(temp, step.action.flag("--full-page") is True)
-        link_new(temp, path, hint="choose another path")
-    except OSError as exc:
-        raise CannotWrite(f"cannot write {path}: {exc.strerror}", hint="choose a writable directory") from None
-    finally:
-        with contextlib.suppress(OSError):
-            os.unlink(temp)
-    return {"path": path}
 
 
 async def _close(state: StepState, step: Step) -> dict[str, Any]:
@@ -381,6 +351,12 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
         if isinstance(exc, StaleRef) and target.ref is None and rebind:
             raise _Vanished from None
         raise StepStopped(exc, Binding.failed_dispatch(exc, 1)) from None  # post-response capture
+    if not reading:
+        said = await effects.after_act(state, step, bound, entry)
+        if said.drift:
+            result["drift"] = [*result.get("drift", ()), *said.drift]
+        if said.effect is not None:
+            result["effect"] = said.effect
     if described.selector:
         result["selector"] = described.selector
         result["verification"] = described.verification
@@ -440,7 +416,7 @@ _HANDLERS: dict[str | None, Callable[[StepState, Step], Awaitable[dict[str, Any]
     "scroll_page": _page_op(_scroll_page),
     "pause": _page_op(_pause),
     "wait_text": observe.wait_text,
-    "screenshot": _page_op(_screenshot),
+    "screenshot": _page_op(screenshot),
     "close": _close,
     "assert": observe.assert_step,
     "wait_target": observe.wait_target,

@@ -79,11 +79,28 @@ class Audit:
         lines += ["## Rounds", ""] + ([f"- {r.report_line()}" for r in self.rounds] or [none]) + [""]
         if healed and os.path.exists(healed):
             lines += ["## Healed script", "", "```diff", script_diff(flow, healed), "```", ""]
+            changed = effect_changes(flow, healed)
+            lines += ["## Effects", ""] + ([f"- {c}" for c in changed] or ["- every step does what it did"]) + [""]
         lines += ["## Acceptance", "", acceptance, ""]
         fd = os.open(self.report_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write("\n".join(lines))
         return self.report_path
+
+
+def effect_changes(flow: str, healed: str) -> list[str]:
+    """The healed steps whose effect is not the original's (SPEC §15), redacted: "effect changed"."""
+    from replay.errors import ReplayError
+    from replay.script.effect import changes
+    from replay.script.loader import load
+    from replay.script.redact import script_secrets, scrub
+
+    try:
+        found = changes(load(flow), load(healed))
+    except ReplayError:
+        return []
+    secrets = script_secrets(flow, {})
+    return [scrub(c.describe() + ("" if c.kept else " (none of what it did)"), secrets) for c in found]
 
 
 def script_diff(flow: str, healed: str) -> str:

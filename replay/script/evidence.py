@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from typing import Any, NamedTuple
 
 from replay.errors import Location
+from replay.script import effect as effect_codec
+from replay.script.effect import Fact
 from replay.script.evidence_fields import (
     MAX_DEPTH,
     MAX_STRING_BYTES,
@@ -113,6 +115,7 @@ class TargetEvidence:
     scope: Anchor | None = None  # STRUCTURAL without an anchor: the labeled or landmark ancestor it is alone in
     css_class: str | None = None  # ATTRIBUTE: the class token that singles it out (JSON ``class``)
     column: str | None = None  # a nameless node in a table's cell: its column's header (with the row as anchor)
+    effect: tuple[Fact, ...] = ()  # what the action did (SPEC §15): checked after acting, never identity
 
     @property
     def verified(self) -> bool:
@@ -228,6 +231,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         scope=scope,
         css_class=string(obj, "class", where),
         column=string(obj, "column", where, label=True),
+        effect=effect_codec.decode(obj.get("effect"), where),
     )
     if evidence.verified and not evidence.identifiable:
         raise bad(
@@ -309,6 +313,8 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
             **({"title": ev.screen.title} if ev.screen.title is not None else {}),
         }
     out["verification"] = ev.verification
+    if ev.effect and (facts := effect_codec.encode(ev.effect)):
+        out["effect"] = facts
     return out
 
 
@@ -385,7 +391,9 @@ def encode(ev: TargetEvidence) -> str:
         ev = replace(ev, verification=UNVERIFIABLE)
     if not _fits_strings(ev):
         ev = TargetEvidence(
-            role=ev.role if ev.role and len(ev.role.encode()) <= MAX_STRING_BYTES else None, verification=UNVERIFIABLE
+            role=ev.role if ev.role and len(ev.role.encode()) <= MAX_STRING_BYTES else None,
+            verification=UNVERIFIABLE,
+            effect=ev.effect,
         )
     ev = replace(ev, ancestry=ev.ancestry[:MAX_ANCESTRY])
     while True:
@@ -395,7 +403,7 @@ def encode(ev: TargetEvidence) -> str:
         if ev.ancestry:
             ev = replace(ev, ancestry=ev.ancestry[:-1])
             continue
-        return _dump(_to_json(TargetEvidence(role=ev.role, verification=UNVERIFIABLE)))
+        return _dump(_to_json(TargetEvidence(role=ev.role, verification=UNVERIFIABLE, effect=ev.effect)))
 
 
 def annotation_line(ev: TargetEvidence) -> str:

@@ -11,7 +11,7 @@ from replay.script.text import quoted
 from replay.script.tokens import decode_json_string
 from replay.script.variables import check_env_key
 
-CONTEXT_KEYS = ("platform", "timeout", "retries", "device", "app")
+CONTEXT_KEYS = ("platform", "timeout", "retries", "device", "app", "effects")
 CONTEXT_PLATFORMS = ("web", "android", "ios", "apple")
 _KEY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)=")
 
@@ -65,6 +65,12 @@ def parse_context(rest: str, where: Location, offset: int) -> tuple[tuple[str, s
             raise InvalidArgs(
                 f"context retries must be 0..3, got {quoted(value)}",
                 hint="e.g. retries=2",
+                location=Location(where.path, where.line, col),
+            )
+        if key == "effects" and value not in ("on", "off"):
+            raise InvalidArgs(
+                f"context effects must be on or off, got {quoted(value)}",
+                hint="e.g. context effects=off",
                 location=Location(where.path, where.line, col),
             )
         if key == "device" and not value:

@@ -49,6 +49,11 @@ class Plan:
         """The script's step timeout (``context timeout=``) or the default."""
         return int(self.script.context.get("timeout", DEFAULT_TIMEOUT_MS))
 
+    @property
+    def effects(self) -> bool:
+        """Whether its steps check their recorded effects (``context effects=off`` turns that off)."""
+        return self.script.context.get("effects", "on") != "off"
+
 
 def _canon_value(value: object) -> object:
     if isinstance(value, Target):

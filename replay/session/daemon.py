@@ -1,6 +1,5 @@
-"""The per-user session daemon: it holds the sessions and routes each typed request
-(``replay.session.requests``) to its handler; the socket is ``replay.session.server``'s, the
-backends ``replay.session.pool``'s.
+"""The per-user session daemon: it holds the sessions and routes each typed request (``replay.session.requests``)
+to its handler; the socket is ``replay.session.server``'s, the backends ``replay.session.pool``'s.
 
     python -m replay.session.daemon --home ~/.replay [--idle-timeout 1800] [--linger 5]
 """
@@ -9,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import logging
 import os
 import shutil
@@ -245,6 +245,7 @@ class Daemon:
             level=request.level,
             artifacts_dir=ready.artifacts,
             held=True if armed else None,
+            effects=request.effects,
         )
         trace = request.trace_path
         hidden = runs.secrets(ready.plan, ready.values) if trace else []
@@ -345,9 +346,8 @@ class Daemon:
             await self._forget(name, session)
             shutil.rmtree(session_dir(self.home, name), ignore_errors=True)
         if verify and out.get("healed"):
-            out.update(
-                await gate.judge(str(out.pop("healed")), final, self.home, lambda p: self._verify(p, run_values))
-            )
+            replay = functools.partial(self._verify, values=run_values)
+            out.update(await gate.judge(str(out.pop("healed")), final, self.home, replay, tx.script if tx else None))
         return out
 
     def _still_open(self, name: str, session: Session) -> None:

@@ -84,19 +84,43 @@ def reject(staged: str, why: str) -> str:
 
 
 async def judge(
-    staged: str, final: str, home: str, replay: Callable[[str], Awaitable[dict[str, Any]]]
+    staged: str,
+    final: str,
+    home: str,
+    replay: Callable[[str], Awaitable[dict[str, Any]]],
+    original: str | None = None,
 ) -> dict[str, Any]:
     """``replay`` the staged copy in a fresh session (``{"passed", "divergence"|"steps"}``), then
-    promote it or reject it: ``{"verify": …, "healed": path}`` or ``{"verify": …, "rejected": path}``."""
+    promote it or reject it: ``{"verify": …, "healed": path}`` or ``{"verify": …, "rejected": path}``.
+    A healed step must still do what the ``original``'s step did (SPEC §15): one that does something
+    else, or nothing, is rejected however cleanly it replays."""
     try:
         check = await replay(staged)
     except ReplayError as err:  # not gated is not healed: it stays rejected, saying why
         check = {"passed": False, "error": err.to_dict()}
-    if check["passed"]:
+    lost = effects_lost(original, staged) if check["passed"] else []
+    if check["passed"] and not lost:
         return {"verify": check, "healed": promote(staged, final, home)}
+    if lost:
+        check = {**check, "passed": False, "effects": lost}
+        return {"verify": check, "rejected": reject(staged, f"FAILED: {'; '.join(lost)}")}
     d = check.get("divergence")
     why = failed(d) if d is not None else not_run(f"{check['error']['code']}: {check['error']['message']}")
     return {"verify": check, "rejected": reject(staged, why)}
+
+
+def effects_lost(original: str | None, healed: str) -> list[str]:
+    """The healed script's replaced steps that no longer have their original step's effect."""
+    from replay.script.effect import changes
+    from replay.script.loader import load
+
+    if original is None:
+        return []
+    try:
+        before, after = load(original), load(healed)
+    except ReplayError:
+        return []  # an original that no longer loads has no effects to keep
+    return [c.describe() for c in changes(before, after) if not c.kept]
 
 
 def failed(divergence: dict[str, Any]) -> str:

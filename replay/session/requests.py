@@ -95,6 +95,7 @@ class Run(Request):
     artifacts_dir: str | None = None
     connect: str | None = None
     serial: str | None = None
+    effects: bool = True  # check each step's recorded effect (SPEC §15)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -21,6 +21,7 @@ from replay.session.protocol import JOURNAL_FILE, session_dir, shown_name
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import Recording, script_text
 from replay.session.repair import RepairTransaction
+from replay.tree.effects import Watch
 from replay.tree.model import Capture
 
 if TYPE_CHECKING:
@@ -55,6 +56,7 @@ class Session:
     repair: RepairTransaction | None = None
     plan: Plan | None = None  # the plan of the latest run (the built-in healer performs its steps)
     values: dict[str, str] = field(default_factory=dict)  # that run's effective variable values
+    watch: Watch = field(default_factory=Watch)  # effects: the last settled screen, what changes by itself
 
     def __post_init__(self) -> None:
         self.journal = Journal(os.path.join(session_dir(self.home, self.name), JOURNAL_FILE), self._pinned)

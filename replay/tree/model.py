@@ -287,6 +287,7 @@ class Capture:
     root: Node
     nodes: list[Node] = field(default_factory=list)
     screen: Screen = field(default_factory=Screen)  # which screen this is (identity's page evidence)
+    partial: bool = False  # a targeted view (SPEC §13): the nodes a step named, not the whole screen
     _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, index: int) -> Node:

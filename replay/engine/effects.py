@@ -1,0 +1,234 @@
+"""Every step proves its effect (SPEC §15): the pipeline's stage after an element action.
+
+Recording: the screen is looked at until it settles, and what the action did (``tree.effects.observe``)
+joins the step's ``target-v1`` evidence, amended in the journal. Replay: the recorded facts are
+polled for — on the targeted view where the driver has one, so a big page pays for the few nodes
+the facts name — until they hold; held in a changed form they are drift; none holding stops the
+step as ``action-failure`` with the expected and observed effect and ``repairHint: manual``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Any
+
+from replay.engine.bind import OVERLAYS, Bound, view_spec
+from replay.engine.divergence import Binding
+from replay.engine.journal import PLAN, JournalEntry
+from replay.engine.poll import Clock
+from replay.engine.state import Step, StepState, StepStopped, capture, view
+from replay.errors import ActionFailed
+from replay.script import evidence as ev_codec
+from replay.script.effect import Fact, describe_all, fitted
+from replay.script.evidence import TargetEvidence
+from replay.script.redact import REDACTED, var_tag
+from replay.script.variables import Reference, parse_template
+from replay.tree import effects as eff
+from replay.tree.identity import identity_members
+from replay.tree.model import Capture, Node
+from replay.tree.verdict import DivergenceKind
+
+SETTLE_MIN_S = 0.12  # a recording looks at least this long after an action (a handler's next tick)
+SETTLE_MAX_S = 1.5  # and at most this long for the screen to stop changing
+SETTLE_EVERY_S = 0.04
+CHECK_EVERY_S = 0.03
+PARTLY_S = 1.0  # once some recorded facts hold, how long the others are waited for
+# commands that only look: between two captures with only these, what changed did so by itself
+LOOKING = frozenset({"snapshot", "get", "is", "wait", "screenshot", "find"})
+
+
+def _learn_idle(state: StepState, watch: eff.Watch, pre: Capture) -> None:
+    """``pre`` and the baseline with only looks between them: what differs changed by itself."""
+    if watch.baseline is None or state.journal.count < watch.at:
+        return
+    between = state.journal.since(watch.at) if watch.at >= state.journal.offset else None
+    if between is None or not all(e.command in LOOKING for e in between[:-1]):
+        return
+    watch.idle.learn(watch.baseline, pre)
+    if watch.last is not None:  # the step before: what it "did" that has since changed by itself was not its doing
+        entry, facts = watch.last
+        if (steady := watch.idle.steady(facts)) != facts and entry.evidence:
+            state.journal.amend(entry, amended(entry.evidence, steady))
+            watch.last = (entry, steady)
+
+
+def looked(state: StepState, taken: Capture) -> None:
+    """A look (``snapshot``) between actions: what changed since the last one changed by itself; it
+    is the next baseline."""
+    _learn_idle(state, state.watch, taken)
+    state.watch.baseline, state.watch.at = taken, state.journal.count
+
+
+async def _settle(state: StepState) -> list[Capture]:
+    """Captures after an action until two in a row tell the same (at least ``SETTLE_MIN_S``, at most
+    ``SETTLE_MAX_S``): every one is kept, so what showed only for a moment (a toast) is seen."""
+    clock = state.clock
+    start = clock.now()
+    seen = [await capture(state)]
+    while clock.now() - start < SETTLE_MAX_S:
+        await clock.sleep(SETTLE_EVERY_S)
+        seen.append(await capture(state))
+        same = _told(seen[-1]) == _told(seen[-2])
+        if same and clock.now() - start >= SETTLE_MIN_S:
+            break
+    return seen
+
+
+def _told(taken: Capture) -> tuple[object, ...]:
+    return (taken.screen.path, taken.screen.title, eff.telling(taken), eff.items(taken), _flags(taken))
+
+
+def _flags(taken: Capture) -> tuple[tuple[int, str | None], ...]:
+    return tuple((n.flags & 0b11011, n.value) for n in taken.nodes[1:] if n.actionable)
+
+
+def _state_in(taken: Capture, ev: TargetEvidence | None, node: Node | None = None) -> eff.TargetState:
+    """The acted-on element in ``taken``, found by its recorded identity (a re-rendered row is the same
+    row); gone when nothing carries it."""
+    if node is not None:
+        return eff.TargetState.of(node)
+    if ev is None or not ev.verified:
+        return eff.TargetState(True)  # nothing tells it apart: no claim on it either way
+    members = identity_members(taken, ev)
+    return eff.TargetState.of(members[0]) if len(members) == 1 else eff.TargetState(bool(members))
+
+
+def typed_fact_value(step: Step) -> str | None:
+    """What a fill's fact says of its value (``<var:NAME>`` or ``<redacted>``), a select's choice as it is."""
+    text = step.raw.param("text") if step.action.command == "fill" else None
+    if isinstance(text, str):
+        parts = parse_template(text)
+        refs = [p for p in parts if isinstance(p, Reference)]
+        return var_tag(refs[0].name) if len(parts) == 1 and refs else REDACTED
+    chosen = step.action.param("value") if step.action.command == "select" else None
+    return str(chosen) if chosen is not None else None
+
+
+async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: eff.Watch) -> tuple[Fact, ...]:
+    """What the action just performed on ``node`` (of ``pre``) did, as the script will say it."""
+    from replay.tree.identity import record_evidence
+
+    _learn_idle(state, watch, pre)
+    ev = record_evidence(pre, node)
+    seen = await _settle(state)
+    target = (eff.TargetState.of(node), _state_in(seen[-1], ev))
+    facts = eff.observe(pre, seen, target, command=step.action.command, value=typed_fact_value(step), idle=watch.idle)
+    watch.baseline, watch.at = seen[-1], state.journal.count
+    return fitted(facts)
+
+
+def amended(evidence: str, facts: tuple[Fact, ...]) -> str:
+    """A step's evidence payload with ``facts`` as its effect (none: without one)."""
+    ev = ev_codec.decode(evidence)
+    return ev_codec.encode(replace(ev, effect=facts))
+
+
+@dataclass(frozen=True)
+class Checked:
+    """How a step's recorded effect fared: the facts judged, and what was seen instead."""
+
+    judged: tuple[eff.Judged, ...]
+    seen: tuple[Fact, ...] = ()  # what the action did this time, when the whole screen tells it
+
+    @property
+    def held(self) -> bool:
+        return any(j.status != eff.MISSING for j in self.judged)
+
+    @property
+    def complete(self) -> bool:
+        return all(j.status == eff.HELD for j in self.judged)
+
+    def drift(self) -> list[str]:
+        """The facts that held in another form, or not at all beside ones that held."""
+        out = []
+        for j in self.judged:
+            if j.status == eff.CHANGED:
+                out.append(f"effect: expected {j.fact.describe()}; {j.how}")
+            elif j.status == eff.MISSING:
+                out.append(f"effect: expected {j.fact.describe()}; not seen")
+        return out
+
+
+async def check(
+    state: StepState,
+    step: Step,
+    pre: Capture,
+    pre_whole: bool,
+    ev: TargetEvidence,
+    spec: dict[str, Any] | None,
+    *,
+    clock: Clock,
+) -> Checked:
+    """Poll until the recorded facts hold (SPEC §15): the targeted view first, the whole screen once
+    the view alone has not shown them all; stop with ``action-failure`` when none holds by the
+    step's deadline."""
+    facts = ev.effect
+    typed = step.action.param("text") if step.action.command == "fill" else None
+    typed_text = typed if isinstance(typed, str) else None
+    target_before = _state_in(pre, ev)
+    deadline = clock.now() + step.timeout_ms / 1000
+    looks = 0
+    held_at: float | None = None  # when a fact first held (the others get ``PARTLY_S`` more)
+    while True:
+        looks += 1
+        post = await view(state, spec) if spec is not None and looks <= 2 else None
+        whole = post is None
+        if post is None:
+            post = await capture(state)
+        target = (target_before, _state_in(post, ev))
+        shown = None if whole and pre_whole else frozenset(OVERLAYS)  # a view shows every overlay whole
+        judged = tuple(eff.judge(f, pre, post, target, typed=typed_text, shown=shown) for f in facts)
+        last = Checked(judged)
+        if last.complete or all(j.status != eff.MISSING for j in judged):
+            break
+        held_at = held_at if held_at is not None or not last.held else clock.now()
+        if clock.now() >= deadline or (held_at is not None and clock.now() - held_at >= PARTLY_S):
+            break  # the rest of the facts had their time: what held is drift, what did not is said
+        await clock.sleep(CHECK_EVERY_S)
+    if last.complete:
+        return last
+    seen = eff.observe(pre, [post], target, command=step.action.command, value=typed_fact_value(step))
+    if not pre_whole:  # the view before shows the overlays and the facts' nodes, not the rest
+        seen = tuple(f for f in seen if f.kind in ("navigated", "target") or f.subject in OVERLAYS)
+    if last.held:
+        return replace(last, seen=seen if pre_whole and whole else ())
+    observed = eff.past(seen)
+    expected = describe_all(facts)
+    cause = f"no effect: expected {expected}; observed {observed}"
+    binding = Binding(DivergenceKind.ACTION_FAILURE, cause, 1, effect={"expected": expected, "observed": observed})
+    error = ActionFailed(
+        cause, hint="the step acted on the recorded element: a person decides whether the app regressed"
+    )
+    raise StepStopped(error, binding, post)
+
+
+@dataclass(frozen=True)
+class Said:
+    """What the effect stage adds to a step's result: drift of a checked effect, a recorded one."""
+
+    drift: tuple[str, ...] = ()
+    effect: str | None = None  # the recorded effect in a reader's words ("a listitem "eggs" appeared")
+
+
+async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEntry) -> Said:
+    """The effect stage of an element step that acted (SPEC §15). A replayed step with a recorded
+    effect is checked (its drift returned; an armed run re-records what it saw); a step a recording
+    or a repair writes gets the effect it had. Anything else costs nothing."""
+    ev = step.action.annotation
+    target = step.action.target
+    if step.provenance == PLAN:
+        if ev is None or not ev.effect or not step.effects or target is None or target.selector is None:
+            return Said()
+        pre_whole = not bound.capture.partial
+        spec = view_spec(target.selector, ev)
+        checked = await check(state, step, bound.capture, pre_whole, ev, spec, clock=state.clock)
+        if not checked.complete and state.recording is not None and entry.evidence and checked.seen:
+            state.journal.amend(entry, amended(entry.evidence, fitted(checked.seen)))
+        return Said(tuple(checked.drift()))
+    if state.recording is None or not entry.record or entry.evidence is None or bound.node is None:
+        return Said()
+    facts = await record(state, step, bound.capture, bound.node, state.watch)
+    if facts:
+        state.journal.amend(entry, amended(entry.evidence, facts))
+        state.watch.last = (entry, facts)
+    return Said(effect=eff.past(facts))

@@ -1,0 +1,179 @@
+"""A step's recorded effect (SPEC §15): at most 4 facts of what its action did, written into
+``target-v1`` as ``effect`` (≤ 512 bytes) and checked after the action on replay.
+
+One JSON object per fact, keyed by its kind (the value its main field):
+
+    {"navigated":"settings.html","title":"Settings"}   the page now (path relative to the opened base)
+    {"target":"checked"}                                the target now: gone, checked, unchecked,
+    {"target":"value","value":"<redacted>"}               expanded, collapsed, selected, disabled, value
+    {"appeared":"dialog","text":"Delete eggs?"}         a node of a telling role, by its label or key text
+    {"disappeared":"listitem","text":"eggs"}
+    {"count":"listitem","by":-1}                        how many such nodes the screen holds, moved by n
+
+Typed text is never a fact: a field's value is ``<redacted>``, or ``<var:NAME>`` when it came from
+a variable.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from replay.errors import InvalidArgs, Location
+from replay.script.evidence_fields import MAX_STRING_BYTES
+from replay.script.text import normalize
+
+MAX_FACTS = 4
+MAX_EFFECT_BYTES = 512
+KINDS = ("navigated", "target", "appeared", "disappeared", "count")  # in their order of preference
+TARGET_STATES = ("gone", "checked", "unchecked", "expanded", "collapsed", "selected", "disabled", "enabled", "value")
+REDACTED = "<redacted>"
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One fact of an effect; which fields it has depends on ``kind`` (see the module's table)."""
+
+    kind: str
+    subject: str  # navigated: the page path; target: its state; appeared/disappeared/count: the role
+    text: str | None = None  # navigated: the title; appeared/disappeared: the label or key text
+    value: str | None = None  # target value: what it holds now (redacted when typed)
+    by: int | None = None  # count: how many more (negative: fewer)
+
+    def describe(self) -> str:
+        """The fact in a reader's words: ``a listitem "milk" to appear``-style phrases without the verb."""
+        quoted = json.dumps(self.text, ensure_ascii=False) if self.text else ""
+        if self.kind == "navigated":
+            return f"navigation to {self.subject}" + (f" ({quoted})" if quoted else "")
+        if self.kind == "target":
+            if self.subject == "value":
+                return f"the target to hold {self.value}"
+            return "the target gone" if self.subject == "gone" else f"the target {self.subject}"
+        if self.kind == "count":
+            assert self.by is not None
+            return f"{abs(self.by)} {'more' if self.by > 0 else 'fewer'} {self.subject} node(s)"
+        return f"a {self.subject}{' ' + quoted if quoted else ''} {'to appear' if self.kind == 'appeared' else 'gone'}"
+
+    def to_json(self) -> dict[str, Any]:
+        """The fact's JSON object (its kind's key first)."""
+        out: dict[str, Any] = {self.kind: self.subject}
+        if self.text is not None:
+            out["title" if self.kind == "navigated" else "text"] = self.text
+        if self.value is not None:
+            out["value"] = self.value
+        if self.by is not None:
+            out["by"] = self.by
+        return out
+
+
+def describe_all(facts: tuple[Fact, ...] | list[Fact]) -> str:
+    """Facts joined for a cause line: ``a listitem "milk" to appear, 1 more listitem node(s)``."""
+    return ", ".join(f.describe() for f in facts) if facts else "nothing"
+
+
+def encode(facts: tuple[Fact, ...]) -> list[dict[str, Any]] | None:
+    """The ``effect`` list within its bounds: at most 4 facts, the last dropped until ≤ 512 bytes."""
+    kept = [f.to_json() for f in facts[:MAX_FACTS]]
+    while kept and len(json.dumps(kept, ensure_ascii=False, separators=(",", ":")).encode("utf-8")) > MAX_EFFECT_BYTES:
+        kept.pop()
+    return kept or None
+
+
+def fitted(facts: tuple[Fact, ...]) -> tuple[Fact, ...]:
+    """The facts ``encode`` keeps (what a check must hold against is what the script says)."""
+    return tuple(facts[: len(encode(facts) or [])])
+
+
+def _bad(message: str, where: Location | None) -> InvalidArgs:
+    return InvalidArgs(
+        f"target-v1 annotation: 'effect' {message}",
+        hint='write it as "effect":[{"appeared":"dialog","text":"Saved"}], or drop it',
+        location=where,
+    )
+
+
+def _text(obj: dict[str, Any], key: str, where: Location | None) -> str | None:
+    value = obj.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, str) or len(value.encode("utf-8", errors="replace")) > MAX_STRING_BYTES:
+        raise _bad(f"'{key}' must be a string of at most {MAX_STRING_BYTES} bytes", where)
+    return normalize(value)
+
+
+def decode(raw: Any, where: Location | None) -> tuple[Fact, ...]:
+    """Parse ``effect``: a list of at most 4 fact objects, each with exactly one kind key."""
+    if raw is None:
+        return ()
+    if not isinstance(raw, list) or len(raw) > MAX_FACTS:
+        raise _bad(f"must be a list of at most {MAX_FACTS} facts", where)
+    facts = []
+    for obj in raw:
+        if not isinstance(obj, dict):
+            raise _bad("facts must be objects", where)
+        kinds = [k for k in KINDS if k in obj]
+        if len(kinds) != 1:
+            raise _bad(f"each fact has exactly one of {', '.join(KINDS)}", where)
+        kind = kinds[0]
+        subject = _text(obj, kind, where)
+        if subject is None:
+            raise _bad(f"'{kind}' must be a non-empty string", where)
+        if kind == "target" and subject not in TARGET_STATES:
+            raise _bad(f"'target' must be one of {', '.join(TARGET_STATES)}", where)
+        by = obj.get("by")
+        if kind == "count" and (isinstance(by, bool) or not isinstance(by, int) or by == 0):
+            raise _bad("a count fact needs 'by', a non-zero integer", where)
+        facts.append(
+            Fact(
+                kind,
+                subject,
+                _text(obj, "title" if kind == "navigated" else "text", where),
+                _text(obj, "value", where),
+                by if kind == "count" else None,
+            )
+        )
+    return tuple(facts)
+
+
+@dataclass(frozen=True)
+class Change:
+    """A step a heal replaced whose effect is not the original's (SPEC §15): the original's line and
+    facts, the healed steps' facts, and whether any original fact is among them (``kept``)."""
+
+    line: int
+    before: tuple[Fact, ...]
+    after: tuple[Fact, ...]
+
+    @property
+    def kept(self) -> bool:
+        """The healed steps still do something the original did (the target may be renamed)."""
+        return not self.before or bool(set(self.before) & set(self.after))
+
+    def describe(self) -> str:
+        """``line 9: effect changed: expected …; the healed step(s): …``."""
+        return f"line {self.line}: effect changed: was {describe_all(self.before)}; now {describe_all(self.after)}"
+
+
+def changes(original: Any, healed: Any) -> list[Change]:
+    """The replaced steps of a heal (``Script``s, aligned by their lines) whose effects differ."""
+    import difflib
+
+    def lines(script: Any) -> list[tuple[str, tuple[Fact, ...], int]]:
+        return [
+            (f"{a.command} {a.form} {a.params!r}", a.annotation.effect if a.annotation else (), a.line)
+            for a in script.actions
+        ]
+
+    a, b = lines(original), lines(healed)
+    out = []
+    matcher = difflib.SequenceMatcher(a=[x[0] for x in a], b=[x[0] for x in b], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            for x, y in zip(a[i1:i2], b[j1:j2], strict=True):
+                if x[1] and y[1] != x[1]:
+                    out.append(Change(x[2], x[1], y[1]))
+        elif tag == "replace":
+            after = tuple(f for y in b[j1:j2] for f in y[1])
+            out += [Change(x[2], x[1], after) for x in a[i1:i2] if x[1] and set(x[1]) != set(after)]
+    return out

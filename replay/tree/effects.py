@@ -1,0 +1,283 @@
+"""What an action did, read off the screen before and after it (SPEC §15): the facts a recording
+keeps, and how a replay judges them. Pure functions of captures; the engine takes the captures.
+
+A fact is about what a person would say the action did: the page it led to, the state of what was
+acted on, a dialog, alert, status, heading, row, list item, option or menu that appeared or went,
+and how many rows or items the screen holds. Never about what changes by itself (clocks,
+counters, timers' rows, spinners, focus): those differ between two captures with no action between
+them (``Idle``), or only in their digits (a counter in place), and are left out.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.script.effect import MAX_FACTS, Fact
+from replay.tree.model import Capture, Node
+
+# roles whose appearance tells what happened, overlays first (the order facts are kept in)
+TELLING = ("dialog", "alertdialog", "alert", "status", "heading", "menu", "row", "listitem", "option")
+ITEMS = ("row", "listitem", "option")  # told by their key text, counted as a list's length
+TEXT_CHARS = 80
+MAX_ONE_BY_ONE = 2  # more rows or items of a role than this appearing at once: a count, not each
+_DIGITS = re.compile(r"\d+")
+
+Key = tuple[str, str]  # (role, text)
+
+
+def text_of(node: Node) -> str | None:
+    """What a telling node says: a row's or item's key text (its name is all its cells), else its
+    label, else its key text; cut to 80 characters."""
+    said = node.key_text if node.role in ITEMS else (node.label or node.key_text)
+    return said[:TEXT_CHARS].rstrip() if said else None
+
+
+def telling(capture: Capture) -> Counter[Key]:
+    """How many visible nodes of each telling (role, text) the screen shows."""
+    found: Counter[Key] = Counter()
+    for node in capture.nodes[1:]:
+        if node.get("role") in TELLING and node.visible and (said := text_of(node)):
+            found[(node.role, said)] += 1
+    return found
+
+
+def items(capture: Capture) -> Counter[str]:
+    """How many visible rows, list items and options the screen shows, by role."""
+    return Counter(n.role for n in capture.nodes[1:] if n.get("role") in ITEMS and n.visible)
+
+
+def masked(text: str) -> str:
+    """A text with its numbers blanked: "3 items left" and "4 items left" are one counter."""
+    return _DIGITS.sub("#", text)
+
+
+@dataclass
+class Idle:
+    """What the session saw change with no action between two captures: never an effect."""
+
+    keys: set[Key] = field(default_factory=set)
+    roles: set[str] = field(default_factory=set)  # item roles whose count moved by itself
+
+    def learn(self, before: Capture, after: Capture) -> None:
+        """Remember what differs between two captures taken with no action between them."""
+        a, b = telling(before), telling(after)
+        self.keys.update(k for k in a.keys() | b.keys() if a[k] != b[k])
+        self.keys.update((role, masked(text)) for role, text in a.keys() ^ b.keys())
+        self.roles.update(role for role, text in a.keys() ^ b.keys() if role in ITEMS)
+
+    def steady(self, facts: tuple[Fact, ...]) -> tuple[Fact, ...]:
+        """``facts`` less those about what has since been seen changing by itself."""
+        return tuple(
+            f for f in facts if f.text is None or f.kind == "navigated" or not self.volatile((f.subject, f.text))
+        )
+
+    def volatile(self, key: Key) -> bool:
+        """Whether ``key`` was seen changing by itself (its text with the digits masked too)."""
+        return key in self.keys or (key[0], masked(key[1])) in self.keys
+
+
+@dataclass
+class Watch:
+    """A session's memory for effects: the latest settled screen after an action (``baseline``, at
+    journal position ``at``) and what it saw change by itself since (``idle``)."""
+
+    baseline: Capture | None = None
+    at: int = 0
+    idle: Idle = field(default_factory=Idle)
+    last: tuple[Any, tuple[Fact, ...]] | None = None  # the latest recorded step (its journal entry) and its facts
+
+
+@dataclass(frozen=True)
+class TargetState:
+    """What the screen says of the acted-on element: gone, or its flags and value."""
+
+    present: bool
+    checked: bool = False
+    selected: bool = False
+    enabled: bool = True
+    value: str | None = None
+
+    @classmethod
+    def of(cls, node: Node | None) -> TargetState:
+        """The state of ``node`` (None: it is gone)."""
+        if node is None:
+            return cls(False)
+        return cls(True, node.checked, node.selected, node.enabled, node.value)
+
+
+def target_facts(before: TargetState, after: TargetState, command: str, value: str | None) -> list[Fact]:
+    """How the target changed: gone, its check, selection or enabled state, or (a fill, a select) its
+    value — ``value`` is what the fact says of it (``<redacted>`` for typed text)."""
+    if before.present and not after.present:
+        return [Fact("target", "gone")]
+    if not after.present:
+        return []
+    out = []
+    if after.checked != before.checked:
+        out.append(Fact("target", "checked" if after.checked else "unchecked"))
+    if after.selected and not before.selected:
+        out.append(Fact("target", "selected"))
+    if after.enabled != before.enabled:
+        out.append(Fact("target", "enabled" if after.enabled else "disabled"))
+    if command in ("fill", "select") and value is not None and after.value != before.value:
+        out.append(Fact("target", "value", value=value))
+    return out
+
+
+def observe(
+    before: Capture,
+    after: list[Capture],
+    target: tuple[TargetState, TargetState],
+    *,
+    command: str,
+    value: str | None = None,
+    idle: Idle | None = None,
+) -> tuple[Fact, ...]:
+    """The effect of one action: at most 4 facts, in order of preference (SPEC §15). ``after`` are the
+    captures taken while the screen settled, the settled one last (a toast seen in any of them
+    appeared); ``target`` the acted-on element's state before and after."""
+    settled = after[-1]
+    facts: list[Fact] = []
+    if settled.screen.path != before.screen.path and settled.screen.path:
+        # another page: what it shows is the page, not the action's doing
+        facts.append(Fact("navigated", settled.screen.path, settled.screen.title))
+        facts += target_facts(target[0], target[1], command, value)[:1] if target[1].present else []
+        return tuple(facts[:MAX_FACTS])
+    facts += target_facts(target[0], target[1], command, value)
+    facts += changes(before, after, idle or Idle())
+    return tuple(facts[:MAX_FACTS])
+
+
+def changes(before: Capture, after: list[Capture], idle: Idle) -> list[Fact]:
+    """What appeared (in any capture of ``after``) or went (from the last), overlays first; a role with
+    many rows at once, or rows that tell nothing apart, as a count."""
+    pre = telling(before)
+    seen = [telling(c) for c in after]
+    post = seen[-1]
+    appeared = [k for k in dict.fromkeys(k for s in seen for k in s) if max(s[k] for s in seen) > pre[k]]
+    gone = [k for k in pre if post[k] < pre[k]]
+    # a counter or a clock in place ("3 left" → "4 left") is neither an appearance nor a departure
+    paired = {masked(t) for _, t in appeared} & {masked(t) for _, t in gone}
+    appeared = [k for k in appeared if masked(k[1]) not in paired and not idle.volatile(k)]
+    gone = [k for k in gone if masked(k[1]) not in paired and not idle.volatile(k)]
+    facts: list[Fact] = []
+    by_role: dict[str, int] = {}
+    for keys in (appeared, gone):
+        for role, _ in keys:
+            by_role[role] = by_role.get(role, 0) + 1
+    for kind, keys in (("appeared", appeared), ("disappeared", gone)):
+        for role, said in keys:
+            if role in ITEMS and by_role[role] > MAX_ONE_BY_ONE:
+                continue
+            facts.append(Fact(kind, role, said))
+    facts.sort(key=lambda f: TELLING.index(f.subject))
+    told = {f.subject for f in facts}
+    counts = items(before), items(after[-1])
+    for role in ITEMS:
+        moved = counts[1][role] - counts[0][role]
+        if moved and role not in told and role not in idle.roles:
+            facts.append(Fact("count", role, by=moved))
+    return facts
+
+
+# replay: judging recorded facts ----------------------------------------------------------------
+
+HELD, CHANGED, MISSING = "held", "changed", "missing"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One recorded fact on replay: held, held in a changed form (``how``), or missing."""
+
+    fact: Fact
+    status: str
+    how: str | None = None
+
+
+def judge(
+    fact: Fact,
+    before: Capture,
+    after: Capture,
+    target: tuple[TargetState, TargetState],
+    *,
+    typed: str | None = None,
+    shown: frozenset[str] | None = frozenset(),
+) -> Judged:
+    """Whether ``fact`` holds between ``before`` and ``after``. ``typed``: the text a fill typed this
+    time (its fact says ``<redacted>``); ``shown``: the roles both captures show whole (None: every
+    role), in which a fact held in another form (the same text in another role) can be told."""
+    if fact.kind == "navigated":
+        if after.screen.path == fact.subject:
+            if fact.text is None or after.screen.title == fact.text:
+                return Judged(fact, HELD)
+            return Judged(fact, CHANGED, f"navigated to {fact.subject} titled {after.screen.title!r}")
+        if after.screen.path and after.screen.path != before.screen.path:
+            # it navigated, elsewhere (a notice page first): the next step's identity check tells the screen
+            return Judged(fact, CHANGED, f"navigated to {after.screen.path} instead")
+        return Judged(fact, MISSING)
+    if fact.kind == "target":
+        return Judged(fact, HELD if _target_holds(fact, target, typed) else MISSING)
+    if fact.kind == "count":
+        assert fact.by is not None
+        moved = items(after)[fact.subject] - items(before)[fact.subject]
+        if moved == fact.by:
+            return Judged(fact, HELD)
+        if moved and (moved > 0) == (fact.by > 0):
+            return Judged(fact, CHANGED, f"{fact.subject} count moved by {moved:+d}")
+        return Judged(fact, MISSING)
+    assert fact.text is not None
+    pre, post = telling(before), telling(after)
+    key = (fact.subject, fact.text)
+    if (post[key] > pre[key]) if fact.kind == "appeared" else (post[key] < pre[key]):
+        return Judged(fact, HELD)
+    if shown is None or shown:
+        for role, said in post.keys() | pre.keys():
+            if said != fact.text or role == fact.subject or (shown is not None and role not in shown):
+                continue
+            moved = post[(role, said)] - pre[(role, said)]
+            if (moved > 0) if fact.kind == "appeared" else (moved < 0):
+                return Judged(fact, CHANGED, f"{fact.kind} as a {role}")
+    return Judged(fact, MISSING)
+
+
+def _target_holds(fact: Fact, target: tuple[TargetState, TargetState], typed: str | None) -> bool:
+    before, after = target
+    state = fact.subject
+    if state == "gone":
+        return not after.present
+    if not after.present:
+        return False
+    if state in ("checked", "unchecked"):
+        return after.checked == (state == "checked")
+    if state == "selected":
+        return after.selected
+    if state in ("enabled", "disabled"):
+        return after.enabled == (state == "enabled")
+    if state == "value":
+        if fact.value is not None and not fact.value.startswith("<"):
+            return after.value == fact.value  # a select's choice: not typed, written as it is
+        return typed is None or after.value == typed or (after.value or "").strip("•*") == ""
+    return False
+
+
+def past(facts: tuple[Fact, ...] | list[Fact]) -> str:
+    """What happened, in a reader's words: ``a dialog "Delete eggs?" appeared`` (``nothing changed``)."""
+    said = []
+    for f in facts:
+        if f.kind == "navigated":
+            said.append(f"navigated to {f.subject}")
+        elif f.kind == "target":
+            said.append("the target went" if f.subject == "gone" else f"the target became {f.subject}")
+        elif f.kind == "count":
+            said.append(f"{f.subject} count moved by {f.by:+d}")
+        else:
+            said.append(f"a {f.subject} {_quoted(f.text)} {f.kind}")
+    return "; ".join(said) if said else "nothing changed"
+
+
+def _quoted(text: str | None) -> str:
+    return json.dumps(text or "", ensure_ascii=False)

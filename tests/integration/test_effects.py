@@ -1,0 +1,182 @@
+"""Every step proves its effect (SPEC §15), on real Chromium through the CLI.
+
+The pantry (fixtures/web/pantry/) is recorded once per flow by snapshot refs, as an agent records;
+its query switches break one behaviour at a time (a button that does nothing, a Discard that asks
+instead, a dead link), or change one without breaking it (a dialog now a status line, a retitled
+page), and a clock and a timer's rows change the page by themselves.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from .conftest import Cli
+
+pytestmark = pytest.mark.xdist_group("effects")
+SESSION = "fx"
+
+
+def ref(snapshot: str, pattern: str, nth: int = 0) -> str:
+    """The ref of the ``nth`` snapshot line matching ``pattern``."""
+    return [line.split()[0] for line in snapshot.splitlines() if re.search(pattern, line)][nth]
+
+
+class Recorder:
+    """Records one pantry flow through the CLI (one session), looking before every step."""
+
+    def __init__(self, cli: Cli, url: str, out: Path) -> None:
+        self.cli, self.out = cli, out
+        cli("open", url, f"--save-script={out}", "--session", SESSION)
+
+    def __call__(self, command: str, pattern: str, *args: str, nth: int = 0) -> str:
+        seen = self.cli("snapshot", "-i", "--session", SESSION).stdout
+        return self.cli(command, ref(seen, pattern, nth), *args, "--session", SESSION).stdout
+
+    def stock(self, item: str) -> None:
+        self("fill", r"textbox \"Item name\"", item)
+        self("click", r"button \"Stock it\"")
+
+    def close(self, *trailer: str) -> str:
+        if trailer:
+            self.cli(*trailer, "--session", SESSION)
+        self.cli("close", "--session", SESSION)
+        return self.out.read_text()
+
+
+@pytest.fixture(scope="module")
+def flows(shared_home: str, web: str) -> Iterator[dict[str, Path]]:
+    """Three flows, recorded once: the pantry's chores, a save on the dialog version, a save with a toast."""
+    with tempfile.TemporaryDirectory() as tmp:
+        cli = Cli(shared_home, tmp)
+        out = {name: Path(tmp) / f"{name}.ad" for name in ("chores", "save", "toast", "feed")}
+        rec = Recorder(cli, f"{web}/pantry/index.html", out["chores"])
+        rec.stock("eggs")
+        rec.stock("milk")
+        rec("check", r"checkbox \"Used up\"")  # eggs'
+        rec("click", r"button \"Discard\"", nth=1)  # milk's
+        rec("click", r"link \"Account\"")
+        rec.close("wait", "text", "Signed in as the pantry keeper")
+        rec = Recorder(cli, f"{web}/pantry/index.html", out["save"])
+        rec.stock("eggs")
+        rec("click", r"button \"Save shelf\"")
+        rec.close("wait", "text", "Shelf saved")
+        rec = Recorder(cli, f"{web}/pantry/index.html?toast=1", out["toast"])
+        rec("click", r"button \"Save shelf\"")
+        rec.close()
+        rec = Recorder(cli, f"{web}/pantry/index.html?feed=1", out["feed"])
+        rec.stock("eggs")
+        rec.stock("milk")
+        rec("click", r"button \"Discard\"")
+        rec.close()
+        yield out
+
+
+def variant(flow: Path, query: str) -> Path:
+    """The flow replayed on the pantry with ``query`` switched on."""
+    text = flow.read_text()
+    changed = re.sub(r"(open \S+/pantry/index\.html)\S*", lambda m: f"{m.group(1)}?{query}", text, count=1)
+    out = flow.with_name(f"{flow.stem}-{query.replace('=', '-')}.ad")
+    out.write_text(changed)
+    return out
+
+
+def replay(cli: Cli, flow: Path, *extra: str) -> tuple[int, dict[str, object]]:
+    proc = cli("run", str(flow), "--json", *extra, ok=None)
+    return proc.returncode, json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+ANNOTATION = "# replay:target-v1 "
+
+
+def effect_of(line: str) -> list[dict[str, object]]:
+    return list(json.loads(line[len(ANNOTATION) :]).get("effect", []))
+
+
+def divergence(answer: dict[str, object]) -> dict[str, object]:
+    error = answer["error"]
+    assert isinstance(error, dict)
+    return dict(error["divergence"])
+
+
+def test_every_recorded_action_carries_the_effect_it_had(flows: dict[str, Path]) -> None:
+    effects = [effect_of(line) for line in flows["chores"].read_text().splitlines() if line.startswith(ANNOTATION)]
+    assert {"appeared": "listitem", "text": "eggs"} in effects[1]  # Stock it
+    assert effects[2] == [{"target": "value", "value": "<redacted>"}]  # the second fill
+    assert {"target": "checked"} in effects[4]
+    assert {"disappeared": "listitem", "text": "milk"} in effects[5]
+    assert effects[6] == [{"navigated": "account.html", "title": "Account"}]
+
+
+def test_a_clean_replay_checks_every_effect_and_passes(cli: Cli, flows: dict[str, Path]) -> None:
+    for flow in flows.values():
+        code, answer = replay(cli, flow)
+        assert code == 0, answer
+
+
+def test_a_button_that_does_nothing_stops_at_its_own_step(cli: Cli, flows: dict[str, Path]) -> None:
+    code, answer = replay(cli, variant(flows["chores"], "bug=stock"))
+    d = divergence(answer)
+    assert code == 3 and d["kind"] == "action-failure" and d["step"]["index"] == 3  # type: ignore[index]
+    assert d["repairHint"] == "manual"
+    assert d["effect"] == {"expected": 'a listitem "<redacted>" to appear', "observed": "nothing changed"}
+    assert d["cause"].startswith("no effect: expected a listitem")  # type: ignore[union-attr]
+
+
+def test_an_action_that_does_something_else_is_reported_with_what_it_did(cli: Cli, flows: dict[str, Path]) -> None:
+    code, answer = replay(cli, variant(flows["chores"], "bug=discard"))
+    d = divergence(answer)
+    assert code == 3 and d["step"]["index"] == 7 and d["repairHint"] == "manual"  # type: ignore[index]
+    assert d["effect"]["observed"] == 'a dialog "Discard <redacted>?" appeared'  # type: ignore[index]
+
+
+def test_a_dead_link_stops_at_the_link(cli: Cli, flows: dict[str, Path]) -> None:
+    code, answer = replay(cli, variant(flows["chores"], "bug=account"))
+    d = divergence(answer)
+    assert code == 3 and d["step"]["index"] == 8  # type: ignore[index]
+    assert d["effect"]["expected"] == 'navigation to account.html ("Account")'  # type: ignore[index]
+
+
+def test_a_dialog_that_became_a_status_line_is_drift(cli: Cli, flows: dict[str, Path]) -> None:
+    code, answer = replay(cli, variant(flows["save"], "saved=status"))
+    assert code == 0, answer
+    drift = [t for t in answer["result"]["timings"] if t.get("drift")]  # type: ignore[index]
+    assert [t["index"] for t in drift] == [4]
+    assert "appeared as a status" in drift[0]["drift"][0]
+
+
+def test_a_retitled_page_is_drift(cli: Cli, flows: dict[str, Path]) -> None:
+    code, answer = replay(cli, variant(flows["chores"], "title=new"))
+    assert code == 0, answer
+    drift = [t for t in answer["result"]["timings"] if t.get("drift")]  # type: ignore[index]
+    assert [t["index"] for t in drift] == [8] and "titled 'Your account'" in drift[0]["drift"][0]
+
+
+def test_a_toast_that_goes_within_a_second_is_caught(cli: Cli, flows: dict[str, Path]) -> None:
+    assert '"effect":[{"appeared":"alert","text":"Shelf saved"}]' in flows["toast"].read_text()
+    code, answer = replay(cli, flows["toast"])
+    assert code == 0, answer
+    code, answer = replay(cli, variant(flows["toast"], "toast=1&bug=save"))
+    assert code == 3 and divergence(answer)["effect"]["observed"] == "nothing changed"  # type: ignore[index]
+
+
+def test_a_clock_and_a_timers_rows_are_never_effects(cli: Cli, flows: dict[str, Path]) -> None:
+    text = flows["feed"].read_text()
+    assert "Delivery" not in text and ":" not in "".join(re.findall(r'"text":"([^"]*)"', text))
+    for _ in range(3):
+        code, answer = replay(cli, flows["feed"])
+        assert code == 0, answer
+
+
+def test_no_effects_turns_the_check_off_for_a_run_and_for_a_script(cli: Cli, flows: dict[str, Path]) -> None:
+    broken = variant(flows["chores"], "bug=stock")
+    code, answer = replay(cli, broken, "--no-effects")
+    assert code == 3 and "effect" not in divergence(answer)  # it fails later, on the missing row
+    broken.write_text(broken.read_text().replace("context platform=web", "context platform=web effects=off"))
+    code, answer = replay(cli, broken)
+    assert code == 3 and "effect" not in divergence(answer)

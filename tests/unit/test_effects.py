@@ -1,0 +1,136 @@
+"""What an action did (SPEC §15): the facts a recording keeps and how a replay judges them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from replay.errors import InvalidArgs
+from replay.script import evidence as ev_codec
+from replay.script.effect import MAX_EFFECT_BYTES, Fact
+from replay.tree import effects as eff
+
+from .treebuild import N, capture
+
+SAME = (eff.TargetState(True), eff.TargetState(True))
+
+
+def shelf(*items: str, extra: tuple[N, ...] = (), title: str = "Pantry", url: str = "http://h/app/index.html") -> object:
+    rows = [N("listitem", text=t)(N("generic", text=t), N("button", "Discard")) for t in items]
+    return capture(
+        N("main")(N("list", "Shelf")(*rows), N("status", text=f"{len(items)} items"), *extra),
+        title=title,
+        url=url,
+        base="http://h/app/index.html",
+    )
+
+
+def test_an_item_that_appears_is_the_effect_and_a_counter_in_place_is_not() -> None:
+    facts = eff.observe(shelf("eggs"), [shelf("eggs", "milk")], SAME, command="click")
+    assert facts == (Fact("appeared", "listitem", "milk"),)  # "1 items" → "2 items" is a counter
+
+
+def test_a_dialog_is_preferred_to_the_rows_beside_it() -> None:
+    dialog = N("dialog", "Discard milk?")(N("button", "Keep"))
+    facts = eff.observe(shelf("eggs", "milk"), [shelf("eggs", extra=(dialog,))], SAME, command="click")
+    assert facts[0] == Fact("appeared", "dialog", "Discard milk?")
+    assert Fact("disappeared", "listitem", "milk") in facts
+
+
+def test_another_page_is_a_navigation_and_nothing_it_shows() -> None:
+    after = capture(N("heading", "Account"), title="Account", url="http://h/app/account.html", base="http://h/app/index.html")
+    facts = eff.observe(shelf("eggs"), [after], (eff.TargetState(True), eff.TargetState(False)), command="click")
+    assert facts == (Fact("navigated", "account.html", "Account"),)
+
+
+def test_the_target_going_and_its_check_are_facts() -> None:
+    gone = eff.target_facts(eff.TargetState(True), eff.TargetState(False), "click", None)
+    ticked = eff.target_facts(eff.TargetState(True), eff.TargetState(True, checked=True), "check", None)
+    assert gone == [Fact("target", "gone")] and ticked == [Fact("target", "checked")]
+
+
+def test_a_fill_says_its_value_redacted_never_the_text() -> None:
+    facts = eff.target_facts(
+        eff.TargetState(True, value=""), eff.TargetState(True, value="hunter22"), "fill", "<redacted>"
+    )
+    assert facts == [Fact("target", "value", value="<redacted>")]
+
+
+def test_a_toast_seen_only_while_settling_appeared() -> None:
+    toast = N("alert", text="Shelf saved")
+    facts = eff.observe(shelf("eggs"), [shelf("eggs", extra=(toast,)), shelf("eggs")], SAME, command="click")
+    assert facts == (Fact("appeared", "alert", "Shelf saved"),)
+
+
+def test_what_changed_with_no_action_is_never_an_effect() -> None:
+    idle = eff.Idle()
+    idle.learn(shelf("eggs", extra=(N("heading", "Delivery 1"),)), shelf("eggs", extra=(N("heading", "Delivery 2"),)))
+    after = shelf("eggs", "milk", extra=(N("heading", "Delivery 3"),))
+    facts = eff.observe(shelf("eggs", extra=(N("heading", "Delivery 2"),)), [after], SAME, command="click", idle=idle)
+    assert facts == (Fact("appeared", "listitem", "milk"),)
+
+
+def test_many_rows_at_once_are_a_count() -> None:
+    facts = eff.observe(shelf(), [shelf("a", "b", "c", "d")], SAME, command="click")
+    assert facts == (Fact("count", "listitem", by=4),)
+
+
+def test_a_step_that_changed_nothing_has_no_effect() -> None:
+    assert eff.observe(shelf("eggs"), [shelf("eggs")], SAME, command="click") == ()
+
+
+def test_an_expected_appearance_holds_only_when_new() -> None:
+    fact = Fact("appeared", "listitem", "milk")
+    assert eff.judge(fact, shelf("eggs"), shelf("eggs", "milk"), SAME).status == eff.HELD
+    assert eff.judge(fact, shelf("milk"), shelf("milk"), SAME).status == eff.MISSING
+
+
+def test_the_same_text_in_another_role_is_drift() -> None:
+    fact = Fact("appeared", "dialog", "Shelf saved")
+    before, after = shelf("eggs"), shelf("eggs", extra=(N("alert", text="Shelf saved"),))
+    judged = eff.judge(fact, before, after, SAME, shown=None)
+    assert judged.status == eff.CHANGED and judged.how == "appeared as a alert"
+
+
+def test_another_form_is_told_only_in_roles_both_screens_show_whole() -> None:
+    fact = Fact("appeared", "dialog", "Shelf saved")
+    before, after = shelf("eggs"), shelf("eggs", extra=(N("heading", "Shelf saved"),))
+    assert eff.judge(fact, before, after, SAME, shown=frozenset({"alert"})).status == eff.MISSING
+
+
+def test_the_same_page_with_another_title_is_drift() -> None:
+    fact = Fact("navigated", "account.html", "Account")
+    after = capture(title="Your account", url="http://h/app/account.html", base="http://h/app/index.html")
+    assert eff.judge(fact, shelf(), after, SAME).status == eff.CHANGED
+
+
+def test_a_typed_value_holds_when_the_field_holds_what_was_typed() -> None:
+    fact = Fact("target", "value", value="<redacted>")
+    state = (eff.TargetState(True, value=""), eff.TargetState(True, value="eggs"))
+    assert eff.judge(fact, shelf(), shelf(), state, typed="eggs").status == eff.HELD
+    assert eff.judge(fact, shelf(), shelf(), state, typed="milk").status == eff.MISSING
+
+
+def test_effect_round_trips_through_target_v1_and_is_never_identity() -> None:
+    facts = (Fact("appeared", "dialog", "Saved"), Fact("count", "row", by=-1), Fact("target", "checked"))
+    payload = ev_codec.encode(ev_codec.TargetEvidence(role="button", label="Save", effect=facts))
+    decoded = ev_codec.decode(payload)
+    assert decoded.effect == facts
+    assert decoded.identity() == ev_codec.decode(payload.replace(',"effect"', ',"x"')).identity()
+
+
+def test_an_effect_is_cut_to_512_bytes_by_its_last_facts() -> None:
+    facts = tuple(Fact("appeared", "listitem", "x" * 200 + str(i)) for i in range(4))
+    written = json.loads(ev_codec.encode(ev_codec.TargetEvidence(role="button", label="Add", effect=facts)))
+    assert len(json.dumps(written["effect"], separators=(",", ":")).encode()) <= MAX_EFFECT_BYTES
+    assert len(written["effect"]) == 2
+
+
+@pytest.mark.parametrize(
+    "effect",
+    ['{"appeared":"dialog"', '[{"target":"exploded"}]', '[{"count":"row"}]', '[{"appeared":"a","target":"gone"}]'],
+)
+def test_a_malformed_effect_is_invalid_args(effect: str) -> None:
+    with pytest.raises(InvalidArgs, match="effect|JSON"):
+        ev_codec.decode('{"role":"button","label":"Add","effect":' + effect + "}")
