@@ -1010,7 +1010,8 @@ def print_android() -> None:
 
 
 def main() -> None:
-    every = ["capture", "roundtrip", "fifty", "scaling", "verify", "materialize", "memory", "heal", "suite", "android"]
+    every = ["capture", "roundtrip", "fifty", "effects-cost", "scaling", "verify", "materialize", "memory", "heal", "suite"]
+    every.append("android")
     which = sys.argv[1:] or every
     print(
         f"# replay benchmarks — {time.strftime('%Y-%m-%d %H:%M')} — {os.cpu_count()} cores, median of {REPEAT}+ runs\n"
@@ -1075,6 +1076,14 @@ def main() -> None:
         for nodes, actionable, total, per, cap_ms, positional in bench_materialize():
             print(f"| {nodes} | {actionable} | {total} | {per} | {cap_ms} | {positional} |")
         print()
+    if "effects" in which:
+        from bench_effects import bench_effects, print_effects
+
+        print_effects(bench_effects())
+    if "effects-cost" in which:
+        from bench_effects import bench_effects_cost, print_effects_cost
+
+        print_effects_cost(bench_effects_cost())
     if "drift" in which and "heal" not in which:
         print_drift(bench_drift())
     if "drift" in which:

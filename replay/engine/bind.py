@@ -19,6 +19,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector, ref_index
 from replay.script.text import fold
+from replay.tree.effects import words_of
 from replay.tree.identity import Verdict, identity_members, record_evidence, verify
 from replay.tree.match import Resolution, describe, resolve
 from replay.tree.model import Capture, Node
@@ -143,9 +144,9 @@ def effect_links(facts: tuple[Fact, ...]) -> list[list[dict[str, Any]]]:
     links = [[{"key": "role", "op": "=", "value": role}] for role in OVERLAYS]
     for f in facts:
         if f.kind in ("appeared", "disappeared") and f.text and f.subject not in OVERLAYS:
-            links.append(
-                [{"key": "role", "op": "=", "value": f.subject}, {"key": "has-text", "op": "=", "value": f.text}]
-            )
+            words = words_of(f.text)  # whatever numbers it shows this time
+            text = [{"key": "has-text", "op": "=", "value": words}] if words else []
+            links.append([{"key": "role", "op": "=", "value": f.subject}, *text])
         elif f.kind == "count":
             links.append([{"key": "role", "op": "=", "value": f.subject}])
     return links

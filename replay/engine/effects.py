@@ -15,7 +15,6 @@ from typing import Any
 from replay.engine.bind import OVERLAYS, Bound, view_spec
 from replay.engine.divergence import Binding
 from replay.engine.journal import PLAN, JournalEntry
-from replay.engine.poll import Clock
 from replay.engine.state import Step, StepState, StepStopped, capture, view
 from replay.errors import ActionFailed
 from replay.script import evidence as ev_codec
@@ -82,15 +81,19 @@ def _flags(taken: Capture) -> tuple[tuple[int, str | None], ...]:
     return tuple((n.flags & 0b11011, n.value) for n in taken.nodes[1:] if n.actionable)
 
 
-def _state_in(taken: Capture, ev: TargetEvidence | None, node: Node | None = None) -> eff.TargetState:
+async def _state_in(
+    state: StepState, taken: Capture, ev: TargetEvidence | None, acted: tuple[int, int]
+) -> eff.TargetState:
     """The acted-on element in ``taken``, found by its recorded identity (a re-rendered row is the same
-    row); gone when nothing carries it."""
-    if node is not None:
-        return eff.TargetState.of(node)
-    if ev is None or not ev.verified:
-        return eff.TargetState(True)  # nothing tells it apart: no claim on it either way
-    members = identity_members(taken, ev)
-    return eff.TargetState.of(members[0]) if len(members) == 1 else eff.TargetState(bool(members))
+    row), else — among look-alikes — as the element acted on (``acted``: its generation and index);
+    gone when nothing carries it."""
+    members = identity_members(taken, ev) if ev is not None and ev.verified else []
+    if len(members) == 1:
+        return eff.TargetState.of(members[0])
+    if members or ev is None or not ev.verified:
+        index = await state.driver.locate(*acted, taken.generation)
+        return eff.TargetState.of(taken.nodes[index]) if index is not None else eff.TargetState(not members)
+    return eff.TargetState(False)
 
 
 def typed_fact_value(step: Step) -> str | None:
@@ -111,7 +114,7 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
     _learn_idle(state, watch, pre)
     ev = record_evidence(pre, node)
     seen = await _settle(state)
-    target = (eff.TargetState.of(node), _state_in(seen[-1], ev))
+    target = (eff.TargetState.of(node), await _state_in(state, seen[-1], ev, (pre.generation, node.position)))
     facts = eff.observe(pre, seen, target, command=step.action.command, value=typed_fact_value(step), idle=watch.idle)
     watch.baseline, watch.at = seen[-1], state.journal.count
     return fitted(facts)
@@ -149,33 +152,27 @@ class Checked:
         return out
 
 
-async def check(
-    state: StepState,
-    step: Step,
-    pre: Capture,
-    pre_whole: bool,
-    ev: TargetEvidence,
-    spec: dict[str, Any] | None,
-    *,
-    clock: Clock,
-) -> Checked:
+async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, spec: dict[str, Any]) -> Checked:
     """Poll until the recorded facts hold (SPEC §15): the targeted view first, the whole screen once
     the view alone has not shown them all; stop with ``action-failure`` when none holds by the
     step's deadline."""
+    clock, pre = state.clock, bound.capture
+    pre_whole = not pre.partial
     facts = ev.effect
     typed = step.action.param("text") if step.action.command == "fill" else None
     typed_text = typed if isinstance(typed, str) else None
-    target_before = _state_in(pre, ev)
+    acted = bound.handle
+    target_before = eff.TargetState.of(bound.node)
     deadline = clock.now() + step.timeout_ms / 1000
     looks = 0
     held_at: float | None = None  # when a fact first held (the others get ``PARTLY_S`` more)
     while True:
         looks += 1
-        post = await view(state, spec) if spec is not None and looks <= 2 else None
+        post = await view(state, spec) if looks <= 2 else None
         whole = post is None
         if post is None:
             post = await capture(state)
-        target = (target_before, _state_in(post, ev))
+        target = (target_before, await _state_in(state, post, ev, acted))
         shown = None if whole and pre_whole else frozenset(OVERLAYS)  # a view shows every overlay whole
         judged = tuple(eff.judge(f, pre, post, target, typed=typed_text, shown=shown) for f in facts)
         last = Checked(judged)
@@ -219,9 +216,7 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
     if step.provenance == PLAN:
         if ev is None or not ev.effect or not step.effects or target is None or target.selector is None:
             return Said()
-        pre_whole = not bound.capture.partial
-        spec = view_spec(target.selector, ev)
-        checked = await check(state, step, bound.capture, pre_whole, ev, spec, clock=state.clock)
+        checked = await check(state, step, bound, ev, view_spec(target.selector, ev))
         if not checked.complete and state.recording is not None and entry.evidence and checked.seen:
             state.journal.amend(entry, amended(entry.evidence, fitted(checked.seen)))
         return Said(tuple(checked.drift()))

@@ -52,6 +52,7 @@ from replay.tree.model import Node
 __all__ = ["PIPELINE_OPS", "StepState", "StepStopped", "capture", "execute"]
 
 NAVIGATION_TIMEOUT_MS = 30000
+ACTING = ("click", "dblclick", "hover", "fill", "check", "uncheck", "select", "scroll")  # element ops with an effect
 BUDGET_GRACE_S = MATCH_GRACE_S
 
 # the entry point ------------------------------------------------------------------------------
@@ -113,8 +114,9 @@ async def execute(
 
 def budget_ms(step: Step) -> int:
     """The most a step may take before it is stopped, whatever the page does: its look (the step's
-    timeout, a navigation's own), then its action and its effect (the timeout each), any duration it
-    waits, and a grace for reporting. A step normally ends well before, by its own timeouts."""
+    timeout, a navigation's own), then its action (the timeout again) and an element action's effect
+    (once more), any duration it waits, and a grace for reporting. A step normally ends well before,
+    by its own timeouts."""
     look = step.timeout_ms
     if step.form.op in ("navigate", "history"):
         look = max(look, NAVIGATION_TIMEOUT_MS)
@@ -123,7 +125,7 @@ def budget_ms(step: Step) -> int:
         for k, v in step.action.params
         if isinstance(v, str) and v.isdigit() and REGISTRY.is_duration(step.action.command, step.action.form, k)
     )
-    return 3 * look + waits + int(BUDGET_GRACE_S * 1000)  # look, act, its effect
+    return (3 if step.form.op in ACTING else 2) * look + waits + int(BUDGET_GRACE_S * 1000)  # look, act, effect
 
 
 # steps without an element ------------------------------------------------------------------------
@@ -421,6 +423,6 @@ _HANDLERS: dict[str | None, Callable[[StepState, Step], Awaitable[dict[str, Any]
     "assert": observe.assert_step,
     "wait_target": observe.wait_target,
     "find": _find,
-    **{op: _element for op in ("click", "dblclick", "hover", "fill", "check", "uncheck", "select", "scroll", "read")},
+    **{op: _element for op in (*ACTING, "read")},
 }
 PIPELINE_OPS = frozenset(op for op in _HANDLERS if op is not None)  # every registry ``op`` the pipeline runs

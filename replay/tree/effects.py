@@ -230,18 +230,33 @@ def judge(
             return Judged(fact, CHANGED, f"{fact.subject} count moved by {moved:+d}")
         return Judged(fact, MISSING)
     assert fact.text is not None
-    pre, post = telling(before), telling(after)
-    key = (fact.subject, fact.text)
+    # a text is compared with its numbers blanked: "Order 1234 placed" is the same toast as "Order 1299 placed"
+    pre, post = _by_mask(telling(before)), _by_mask(telling(after))
+    key = (fact.subject, masked(fact.text))
     if (post[key] > pre[key]) if fact.kind == "appeared" else (post[key] < pre[key]):
         return Judged(fact, HELD)
     if shown is None or shown:
         for role, said in post.keys() | pre.keys():
-            if said != fact.text or role == fact.subject or (shown is not None and role not in shown):
+            if said != key[1] or role == fact.subject or (shown is not None and role not in shown):
                 continue
             moved = post[(role, said)] - pre[(role, said)]
             if (moved > 0) if fact.kind == "appeared" else (moved < 0):
                 return Judged(fact, CHANGED, f"{fact.kind} as a {role}")
     return Judged(fact, MISSING)
+
+
+def _by_mask(found: Counter[Key]) -> Counter[Key]:
+    out: Counter[Key] = Counter()
+    for (role, said), n in found.items():
+        out[(role, masked(said))] += n
+    return out
+
+
+def words_of(text: str) -> str | None:
+    """The longest part of ``text`` without a digit (≥ 3 characters), for a view to look for: what
+    a fact's text is matched by whatever numbers it shows this time."""
+    longest = max(_DIGITS.split(text), key=len).strip()
+    return longest if len(longest) >= 3 else None
 
 
 def _target_holds(fact: Fact, target: tuple[TargetState, TargetState], typed: str | None) -> bool:

@@ -18,13 +18,13 @@ from .conftest import ROOT, Cli, diverge, private_home
 
 PACKAGE = "com.example.shop"
 IDE = "com.iml1s.termux_flutter_ide"
-V1, V3 = "emulator-5554", "emulator-5556"
+V1, V3, V4 = "emulator-5554", "emulator-5556", "emulator-5558"
 
 
 @pytest.fixture(scope="module")
 def adb_socket() -> Iterator[str]:
     """The simulator's adb server (its own process, stopped by its PID)."""
-    with serving("shop:1,ide:1,settings,lab", "shop:3,ide:2,settings") as socket:
+    with serving("shop:1,ide:1,settings,lab", "shop:3,ide:2,settings", "shop:4") as socket:
         yield socket
 
 
@@ -86,6 +86,15 @@ def test_a_renamed_button_on_the_drifted_app_is_a_divergence_with_record_and_hea
     flow = record(device_cli)
     d = diverge(device_cli, "run", str(flow), "--serial", V3, "--timeout", "1000")
     assert (d["kind"], d["repairHint"]) == ("selector-miss", "record-and-heal") and "Edit address" in d["action"]
+
+
+def test_a_save_that_does_nothing_on_the_device_stops_at_save_with_no_effect(device_cli: Cli) -> None:
+    flow = record(device_cli)
+    # a dump names the app, not its activity: a screen that moved on shows as the tapped button gone
+    assert flow.read_text().count('"effect":[{"target":"gone"}]') == 4  # the four taps
+    d = diverge(device_cli, "run", str(flow), "--serial", V4, "--timeout", "1000")
+    assert (d["kind"], d["repairHint"], d["step"]["index"]) == ("action-failure", "manual", 7)
+    assert d["effect"]["observed"] == "nothing changed" and 'label="Save"' in d["action"]
 
 
 def record_on_real_screens(cli: Cli) -> Path:
@@ -205,7 +214,7 @@ def test_an_android_script_whose_device_is_not_attached_stops_before_step_one(de
 
 def test_devices_lists_what_adb_sees(device_cli: Cli) -> None:
     listed = device_cli.json("devices")["devices"]
-    assert [(d["serial"], d["state"]) for d in listed] == [(V1, "device"), (V3, "device")]
+    assert [(d["serial"], d["state"]) for d in listed] == [(V1, "device"), (V3, "device"), (V4, "device")]
     assert "model:Simulated_Device" in device_cli("devices").stdout
 
 

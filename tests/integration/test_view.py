@@ -230,6 +230,10 @@ class Counted:
         self.looks.append("capture")
         return await self.inner.capture(generation, keep)
 
+    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
+        self.looks.append("act")
+        return await self.inner.act(generation, index, command, params, timeout_ms)
+
 
 @pytest.fixture(scope="module")
 def look_alike_flow(shared_home: str, web: str, tmp_path_factory: pytest.TempPathFactory) -> Path:
@@ -257,9 +261,12 @@ def look_alike_flow(shared_home: str, web: str, tmp_path_factory: pytest.TempPat
     return flow
 
 
-def _run(chromium: Chromium, flow: Path, views: bool) -> tuple[Any, list[str], dict[str, Any] | None]:
+def _run(
+    chromium: Chromium, flow: Path, views: bool, effects: bool = False
+) -> tuple[Any, list[str], dict[str, Any] | None]:
     """Replay ``flow`` in-process on a fresh page: (the run's per-step resolutions, the driver's looks,
-    the divergence with what a person reads in it)."""
+    the divergence with what a person reads in it). Each step's effect is checked only with ``effects``
+    (its looks come after the act: the binding's are what these tests count)."""
     import tempfile
 
     from replay.engine.runner import Runner, RunOptions
@@ -274,7 +281,7 @@ def _run(chromium: Chromium, flow: Path, views: bool) -> tuple[Any, list[str], d
         driver = Counted(await chromium.browser.new_driver(), views)
         with tempfile.TemporaryDirectory(prefix="rv-", dir="/tmp") as home:
             session = Session("view", home, driver)
-            runner = Runner(session, plan, RunOptions(timeout_ms=1500, artifacts_dir=home))
+            runner = Runner(session, plan, RunOptions(timeout_ms=1500, artifacts_dir=home, effects=effects))
             try:
                 result = await runner.run()
                 return [t.resolution for t in result.timings], driver.looks, None
@@ -298,8 +305,14 @@ def test_a_step_the_view_cannot_decide_falls_back_to_the_full_capture_with_the_s
     assert with_views[-1] == {"kind": "evidence", "matchCount": 2, "signal": "viewportOrder"}
     # three fills and the "Call mom" tick decided on their views alone; the look-alike's view could not
     # decide (two rows carry its identity): the full capture did, as every step did before
-    assert looks == ["view"] * 4 + ["view", "capture"], looks
-    assert before == ["view", "capture"] * 5, before
+    assert looks == ["view", "act"] * 4 + ["view", "capture", "act"], looks
+    assert before == ["view", "capture", "act"] * 5, before
+
+
+def test_a_steps_effect_is_checked_on_one_more_view(chromium: Chromium, look_alike_flow: Path) -> None:
+    with_effects, looks, _ = _run(chromium, look_alike_flow, views=True, effects=True)
+    assert "effect" in look_alike_flow.read_text()  # every step recorded what it did
+    assert looks == ["view", "act", "view"] * 4 + ["view", "capture", "act", "view"], looks
 
 
 def test_a_divergence_is_found_and_reported_from_the_full_capture_as_before(
@@ -337,6 +350,7 @@ def test_a_recorded_step_takes_one_capture_and_is_written_from_it(chromium: Chro
                 await driver.inner.close()
 
     looks, script = chromium.run(go)
-    assert looks == ["capture", "capture"], looks  # a look per step: materialized from the same capture
+    # a look per step, materialized from it; after acting, the captures that settle its effect (SPEC §15)
+    assert looks[: looks.index("act")] == ["capture"] and looks.count("act") == 2, looks
     clicks = [line for line in script.splitlines() if line.startswith("click ")]
     assert len(clicks) == 2 and script.count('"verification":"verified"') == 2, script

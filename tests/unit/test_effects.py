@@ -134,3 +134,9 @@ def test_an_effect_is_cut_to_512_bytes_by_its_last_facts() -> None:
 def test_a_malformed_effect_is_invalid_args(effect: str) -> None:
     with pytest.raises(InvalidArgs, match="effect|JSON"):
         ev_codec.decode('{"role":"button","label":"Add","effect":' + effect + "}")
+
+
+def test_a_text_that_differs_only_in_its_numbers_is_the_same_fact() -> None:
+    fact = Fact("appeared", "alert", "Order 1234 placed")
+    after = shelf(extra=(N("alert", text="Order 1299 placed"),))
+    assert eff.judge(fact, shelf(), after, SAME).status == eff.HELD

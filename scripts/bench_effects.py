@@ -1,0 +1,204 @@
+"""Effects (SPEC §15) in ``scripts/bench``: the flows the project records, each recorded through the CLI
+and replayed clean many times — no replay may stop on a missing effect (``effects``); and what the
+check costs a clean 50-step replay beside the same replay with ``--no-effects`` (``effects-cost``).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "fixtures"))
+
+from fixtures.drift.corpus import Cli, Recording, cases, record  # noqa: E402
+from fixtures.drift.widgets import FLOWS  # noqa: E402
+
+REPLAYS = 20
+TIMEOUT_MS = 1500  # the corpora's step timeout: a slow effect is a failure here, not waited for
+ANNOTATION = "# replay:target-v1 "
+
+
+def pantry(name: str, query: str, *steps: tuple[str, ...]) -> Recording:
+    """A flow on the effects fixture (fixtures/web/pantry/)."""
+    return Recording(f"pantry-{name}", f"pantry/index.html{query}", steps)
+
+
+NAME, STOCK_IT = '/textbox "Item name"/', '/button "Stock it"/'
+STOCK = (("fill", NAME, "eggs"), ("click", STOCK_IT), ("fill", NAME, "milk"), ("click", STOCK_IT))
+PANTRY = [
+    pantry(
+        "chores",
+        "",
+        *STOCK,
+        ("check", '/checkbox "Used up"/'),
+        ("click", '/button "Discard"/'),
+        ("click", '/link "Account"/'),
+        ("wait", "text", "Signed in"),
+    ),
+    pantry("save", "", *STOCK[:2], ("click", '/button "Save shelf"/'), ("click", '/button "OK"/')),
+    pantry("toast", "?toast=1", ("click", '/button "Save shelf"/'), ("wait", "text", "Shelf saved")),
+    pantry("feed", "?feed=1", *STOCK, ("click", '/button "Discard"/')),
+]
+
+
+@dataclass
+class FlowFigures:
+    """One flow's figures: its element steps, those with an effect, their facts, and its replays."""
+
+    name: str
+    steps: int = 0
+    with_effect: int = 0
+    facts: int = 0
+    replays: int = 0
+    clean: int = 0
+    effect_failures: list[str] = field(default_factory=list)
+    other_failures: list[str] = field(default_factory=list)
+
+
+def effects_of(script: Path) -> tuple[int, int, int]:
+    """(element steps, steps with an effect, facts) of a recorded script."""
+    payloads = [
+        json.loads(line[len(ANNOTATION) :]) for line in script.read_text().splitlines() if line.startswith(ANNOTATION)
+    ]
+    acting = [p for p in payloads if "effect" in p or p.get("verification")]
+    with_effect = [p for p in acting if p.get("effect")]
+    return len(acting), len(with_effect), sum(len(p["effect"]) for p in with_effect)
+
+
+def recordings() -> list[Recording]:
+    """Every flow the project records: the drift corpus's, the widget corpus's, the pantry's."""
+    seen: dict[str, Recording] = {}
+    for case in cases():
+        seen.setdefault(case.recording.name, case.recording)
+    for rec in FLOWS:
+        seen.setdefault(rec.name, rec)
+    for rec in PANTRY:
+        seen.setdefault(rec.name, rec)
+    return list(seen.values())
+
+
+def bench_effects(replays: int = REPLAYS, only: Callable[[str], bool] = lambda name: True) -> list[FlowFigures]:
+    """Record each flow once, replay it ``replays`` times clean; count the replays that stop on a
+    missing effect (each a false failure: nothing changed in the app) and any other failure."""
+    from serve import serve
+
+    replay = str(Path(sys.executable).with_name("replay"))
+    home = tempfile.mkdtemp(prefix="rfx-", dir="/tmp")
+    work = Path(tempfile.mkdtemp(prefix="rfx-work-", dir="/tmp"))
+    out = []
+    try:
+        with serve() as url:
+            cli = Cli(replay, home, work)
+            for rec in (r for r in recordings() if only(r.name)):
+                figures = FlowFigures(rec.name)
+                script = work / f"{re.sub(r'[^a-z0-9]+', '-', rec.name.lower())}.ad"
+                try:
+                    record(cli, url, rec, script)
+                except AssertionError as exc:
+                    figures.other_failures.append(f"recording: {str(exc)[:200]}")
+                    out.append(figures)
+                    continue
+                figures.steps, figures.with_effect, figures.facts = effects_of(script)
+                for _ in range(replays):
+                    ran = cli("run", str(script), "--timeout", str(TIMEOUT_MS), "--json")
+                    figures.replays += 1
+                    if ran.returncode == 0:
+                        figures.clean += 1
+                        continue
+                    answer = json.loads(ran.stdout.splitlines()[-1]) if ran.stdout.strip() else {}
+                    d = (answer.get("error") or {}).get("divergence") or {}
+                    said = f"step {d.get('step', {}).get('index')}: {d.get('cause') or answer.get('error')}"
+                    (figures.effect_failures if d.get("effect") else figures.other_failures).append(said[:300])
+                out.append(figures)
+                print(
+                    f"  {rec.name}: {figures.clean}/{figures.replays} clean, {len(figures.effect_failures)} effect",
+                    file=sys.stderr,
+                    flush=True,
+                )
+            cli("daemon", "stop")
+    finally:
+        shutil.rmtree(home, ignore_errors=True)
+        shutil.rmtree(work, ignore_errors=True)
+    return out
+
+
+def print_effects(rows: list[FlowFigures]) -> None:
+    """The table issue 34 asks for: flows, replays, false effect failures, effects recorded per step."""
+    steps = sum(r.steps for r in rows)
+    with_effect = sum(r.with_effect for r in rows)
+    facts = sum(r.facts for r in rows)
+    replays = sum(r.replays for r in rows)
+    false = sum(len(r.effect_failures) for r in rows)
+    other = sum(len(r.other_failures) for r in rows)
+    print(f"## Effects on clean replays: {len(rows)} flows, each recorded once and replayed {REPLAYS} times\n")
+    print("| flows | replays | false effect failures | other failures | element steps | with an effect | facts/step |")
+    print("|---:|---:|---:|---:|---:|---:|---:|")
+    per = facts / with_effect if with_effect else 0.0
+    share = f"{with_effect} ({with_effect / max(steps, 1):.0%})"
+    print(f"| {len(rows)} | {replays} | {false} | {other} | {steps} | {share} | {per:.2f} |")
+    print()
+    for r in rows:
+        for said in r.effect_failures[:3] + r.other_failures[:3]:
+            print(f"- {r.name}: {said}")
+    print()
+
+
+def bench_effects_cost(pairs: int = 9) -> dict[str, dict[str, list[float]]]:
+    """The clean 50-step flow in-process on the small and the big page, with and without the effect
+    check, ``pairs`` rounds each, the order reversed every other round."""
+    from bench import BIG, SMALL, record_fifty, serve  # noqa: PLC0415 - the bench's own helpers
+
+    from replay.client import Client
+
+    out: dict[str, dict[str, list[float]]] = {}
+    home = tempfile.mkdtemp(prefix="rfc-", dir="/tmp")
+    try:
+        with serve() as url:
+            for size, page in (("small", SMALL), ("big", BIG)):
+                flow = record_fifty(url, home, page)
+                client = Client(home=home, cwd=home)
+                sides: dict[str, Callable[[], Any]] = {
+                    "effects": functools.partial(client.run, str(flow)),
+                    "no effects": functools.partial(client.run, str(flow), effects=False),
+                }
+                for side in sides.values():
+                    side()  # warm
+                times: dict[str, list[float]] = {name: [] for name in sides}
+                for i in range(pairs):
+                    order = list(sides) if i % 2 == 0 else list(reversed(sides))
+                    for name in order:
+                        t = time.perf_counter()
+                        sides[name]()
+                        times[name].append(time.perf_counter() - t)
+                out[size] = times
+    finally:
+        Client(home=home).shutdown()
+        shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+def print_effects_cost(times: dict[str, dict[str, list[float]]]) -> None:
+    print("## The effect check's cost: the clean 50-step flow in-process, with and without it\n")
+    print("| page | with effects (ms) | --no-effects (ms) | ratio (median of per-round ratios, min–max) | ≤ 1.05× |")
+    print("|---|---:|---:|---|---|")
+    for size, t in times.items():
+        ratios = sorted(a / b for a, b in zip(t["effects"], t["no effects"], strict=True))
+        mid = statistics.median(ratios)
+        on, off = statistics.median(t["effects"]) * 1000, statistics.median(t["no effects"]) * 1000
+        print(
+            f"| {size} | {on:.0f} | {off:.0f} | {mid:.3f}× ({ratios[0]:.3f}–{ratios[-1]:.3f}) "
+            f"| {'met' if mid <= 1.05 else 'not met'} |"
+        )
+    print()
