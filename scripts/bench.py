@@ -1010,7 +1010,18 @@ def print_android() -> None:
 
 
 def main() -> None:
-    every = ["capture", "roundtrip", "fifty", "effects-cost", "scaling", "verify", "materialize", "memory", "heal", "suite"]
+    every = [
+        "capture",
+        "roundtrip",
+        "fifty",
+        "effects-cost",
+        "scaling",
+        "verify",
+        "materialize",
+        "memory",
+        "heal",
+        "suite",
+    ]
     every.append("android")
     which = sys.argv[1:] or every
     print(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from typing import Any
 
 import pytest
 
@@ -16,7 +17,9 @@ from .treebuild import N, capture
 SAME = (eff.TargetState(True), eff.TargetState(True))
 
 
-def shelf(*items: str, extra: tuple[N, ...] = (), title: str = "Pantry", url: str = "http://h/app/index.html") -> object:
+def shelf(
+    *items: str, extra: tuple[N, ...] = (), title: str = "Pantry", url: str = "http://h/app/index.html"
+) -> object:
     rows = [N("listitem", text=t)(N("generic", text=t), N("button", "Discard")) for t in items]
     return capture(
         N("main")(N("list", "Shelf")(*rows), N("status", text=f"{len(items)} items"), *extra),
@@ -39,7 +42,9 @@ def test_a_dialog_is_preferred_to_the_rows_beside_it() -> None:
 
 
 def test_another_page_is_a_navigation_and_nothing_it_shows() -> None:
-    after = capture(N("heading", "Account"), title="Account", url="http://h/app/account.html", base="http://h/app/index.html")
+    after = capture(
+        N("heading", "Account"), title="Account", url="http://h/app/account.html", base="http://h/app/index.html"
+    )
     facts = eff.observe(shelf("eggs"), [after], (eff.TargetState(True), eff.TargetState(False)), command="click")
     assert facts == (Fact("navigated", "account.html", "Account"),)
 
