@@ -69,12 +69,14 @@ def step_effects(script: Script) -> list[dict[str, object]]:
     changed nothing)."""
     from replay.script.effect import describe_all
     from replay.script.redact import action_text, scrub, secrets_of
+    from replay.script.registry import PHASE_ACT, REGISTRY
 
     secrets = secrets_of(script.actions, script.env)
     out: list[dict[str, object]] = []
     for action in script.actions:
-        if action.annotation is None:
-            continue
+        spec = REGISTRY.get(action.command)
+        if action.annotation is None or spec is None or spec.form(action.form).phase != PHASE_ACT:
+            continue  # waits, assertions and reads have no effect (SPEC §15)
         facts = action.annotation.effect
         out.append(
             {

@@ -143,6 +143,13 @@ def _section(r: ScriptResult, directory: str) -> str:
     parts = ["<h3>Steps</h3>", _timeline(a)]
     if r.status in (DIVERGED, FAILED):
         parts += ["<h3>Why</h3>", f"<pre>{html.escape(_failure_text(r))}</pre>"]
+        effect = a.divergence.json.get("effect") if a.divergence is not None else None
+        if isinstance(effect, dict):  # a step that acted and did not do what it did (SPEC §15)
+            parts.append(
+                '<table class="effect"><tr><th>expected</th><td>'
+                f"{html.escape(str(effect.get('expected')))}</td></tr><tr><th>observed</th><td>"
+                f"{html.escape(str(effect.get('observed')))}</td></tr></table>"
+            )
         if a.screenshot:
             parts.append(f'<img src="{rel(a.screenshot)}" alt="the screen when {html.escape(r.path)} stopped">')
     trace = os.path.join(a.directory, "trace.zip")

@@ -180,3 +180,29 @@ def test_no_effects_turns_the_check_off_for_a_run_and_for_a_script(cli: Cli, flo
     broken.write_text(broken.read_text().replace("context platform=web", "context platform=web effects=off"))
     code, answer = replay(cli, broken)
     assert code == 3 and "effect" not in divergence(answer)
+
+
+def test_the_builtin_healer_never_acts_on_a_missing_effect(cli: Cli, flows: dict[str, Path]) -> None:
+    broken = variant(flows["chores"], "bug=discard")
+    healed = cli("heal", str(broken), "--agent", "builtin", "--timeout", "1500", ok=None)
+    assert healed.returncode == 6  # escalated: a person decides whether the app regressed
+    assert not broken.with_suffix(".healed.ad").exists() and not broken.with_name(f"{broken.stem}.rejected.ad").exists()
+
+
+def test_the_suites_html_report_shows_the_expected_and_the_observed_effect(cli: Cli, flows: dict[str, Path]) -> None:
+    suite = flows["chores"].parent / "suite-effects"
+    suite.mkdir(exist_ok=True)
+    variant(flows["chores"], "bug=account").rename(suite / "dead-link.ad")
+    ran = cli("test", str(suite), "--html", str(suite / "report"), ok=None)
+    assert ran.returncode == 1
+    page = (suite / "report" / "index.html").read_text()
+    assert "<th>expected</th><td>navigation to account.html (&quot;Account&quot;)</td>" in page
+    assert "<th>observed</th><td>nothing changed</td>" in page
+
+
+def test_lint_effects_shows_each_steps_effect_without_typed_text(cli: Cli, flows: dict[str, Path]) -> None:
+    shown = cli("lint", "--effects", str(flows["chores"])).stdout
+    effects = [line for line in shown.splitlines() if line.strip().startswith("effect:")]
+    assert len(effects) == 7 and not any("eggs" in line or "milk" in line for line in effects)
+    assert 'effect: a listitem "<redacted>" to appear' in shown
+    assert 'effect: navigation to account.html ("Account")' in shown

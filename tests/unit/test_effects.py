@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -144,3 +146,75 @@ def test_a_text_that_differs_only_in_its_numbers_is_the_same_fact() -> None:
     fact = Fact("appeared", "alert", "Order 1234 placed")
     after = shelf(extra=(N("alert", text="Order 1299 placed"),))
     assert eff.judge(fact, shelf(), after, SAME).status == eff.HELD
+
+
+ORIGINAL = """context platform=web
+open http://h/app/index.html
+# replay:target-v1 {"role":"button","label":"Discard","anchor":{"role":"listitem","text":"milk"},\
+"verification":"verified","effect":[{"target":"gone"},{"disappeared":"listitem","text":"milk"}]}
+click role=listitem has-text="milk" >> role=button label="Discard"
+"""
+
+
+def healed_with(label: str, effect: str) -> str:
+    return (
+        ORIGINAL.replace('label="Discard"', f'label="{label}"')
+        .replace('"label":"Discard"', f'"label":"{label}"')
+        .replace('"effect":[{"target":"gone"},{"disappeared":"listitem","text":"milk"}]', effect)
+    )
+
+
+def test_a_healed_step_that_still_does_what_the_original_did_keeps_its_effect() -> None:
+    from replay.script import parse
+    from replay.script.effect import changes
+
+    healed = healed_with("Remove", '"effect":[{"disappeared":"listitem","text":"milk"}]')
+    found = changes(parse(ORIGINAL, "a.ad"), parse(healed, "a.healed.ad"))
+    assert len(found) == 1 and found[0].kept  # said "effect changed" in the report, published
+
+
+def test_a_healed_step_that_does_something_else_loses_its_effect(tmp_path: Any) -> None:
+    from replay.session.gate import effects_lost
+
+    (tmp_path / "a.ad").write_text(ORIGINAL)
+    (tmp_path / "a.rejected.ad").write_text(
+        healed_with("Archive", '"effect":[{"appeared":"dialog","text":"Archived"}]')
+    )
+    lost = effects_lost(str(tmp_path / "a.ad"), str(tmp_path / "a.rejected.ad"))
+    assert lost == [
+        'line 4: effect changed: was the target gone, a listitem "milk" gone; now a dialog "Archived" to appear'
+    ]
+
+
+def test_the_heal_report_lists_a_step_whose_effect_changed_with_typed_text_hidden(tmp_path: Any) -> None:
+    from replay.heal.audit import effect_changes
+
+    typed = ORIGINAL.replace("open http://h/app/index.html\n", 'open http://h/app/index.html\nfill id=item "milk"\n')
+    (tmp_path / "a.ad").write_text(typed)
+    (tmp_path / "a.healed.ad").write_text(
+        healed_with("Remove", '"effect":[{"target":"gone"}]').replace(
+            "open http://h/app/index.html\n", 'open http://h/app/index.html\nfill id=item "milk"\n'
+        )
+    )
+    said = effect_changes(str(tmp_path / "a.ad"), str(tmp_path / "a.healed.ad"))
+    assert said == ['line 5: effect changed: was the target gone, a listitem "<redacted>" gone; now the target gone']
+
+
+def test_the_gate_rejects_a_heal_that_replays_clean_but_lost_a_steps_effect(tmp_path: Any) -> None:
+    import asyncio
+
+    from replay.session import gate
+
+    original, final = tmp_path / "a.ad", tmp_path / "a.healed.ad"
+    original.write_text(ORIGINAL)
+    staged = gate.check_free(str(final))
+    Path(staged).write_text(
+        gate.staged_text(healed_with("Archive", '"effect":[{"appeared":"dialog","text":"Archived"}]'))
+    )
+
+    async def passes(path: str) -> dict[str, Any]:
+        return {"passed": True, "steps": 2}
+
+    said = asyncio.run(gate.judge(staged, str(final), str(tmp_path), passes, str(original)))
+    assert "rejected" in said and not final.exists()
+    assert Path(staged).read_text().startswith("# replay heal: REJECTED: FAILED: line 4: effect changed")
