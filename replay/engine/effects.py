@@ -117,6 +117,8 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
     target = (eff.TargetState.of(node), await _state_in(state, seen[-1], ev, (pre.generation, node.position)))
     facts = eff.observe(pre, seen, target, command=step.action.command, value=typed_fact_value(step), idle=watch.idle)
     watch.baseline, watch.at = seen[-1], state.journal.count
+    # a page that shows a variable's value ("Welcome, ada") must not write it into the script
+    facts = tuple(f for f in facts if not any(s in (f.text or "") or s in f.subject for s in watch.secrets))
     return fitted(facts)
 
 

@@ -39,7 +39,8 @@ from replay.errors import (
 from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
-from replay.script.redact import secrets_of
+from replay.keys import valid_key
+from replay.script.redact import MIN_SECRET, secrets_of
 from replay.script.registry import PHASE_READ, REGISTRY
 from replay.script.resolve import resolve_action
 from replay.script.selector import Alternative, Selector, Term, escape_templates, format_selector
@@ -87,6 +88,8 @@ async def execute(
             hint=f"available on: {', '.join(spec.platforms) or 'no platform of this tool'}",
         )
     timeout = timeout_ms or DEFAULT_TIMEOUT_MS
+    # a variable's value is never written into an effect (a page that says "Welcome, ada")
+    state.watch.secrets.update(v for k, v in (values or {}).items() if valid_key(k) and len(v) >= MIN_SECRET)
     step = Step(raw, action, spec.form(action.form), provenance, timeout, text_only, effects)
     handler = _HANDLERS.get(step.form.op)
     if handler is None:

@@ -89,6 +89,7 @@ class Watch:
     at: int = 0
     idle: Idle = field(default_factory=Idle)
     last: tuple[Any, tuple[Fact, ...]] | None = None  # the latest recorded step (its journal entry) and its facts
+    secrets: set[str] = field(default_factory=set)  # every variable's value the session's steps used
 
 
 @dataclass(frozen=True)

@@ -206,3 +206,17 @@ def test_lint_effects_shows_each_steps_effect_without_typed_text(cli: Cli, flows
     assert len(effects) == 7 and not any("eggs" in line or "milk" in line for line in effects)
     assert 'effect: a listitem "<redacted>" to appear' in shown
     assert 'effect: navigation to account.html ("Account")' in shown
+
+
+def test_a_variables_value_the_page_shows_never_becomes_an_effect(cli: Cli, web: str, tmp_path: Path) -> None:
+    from replay.client import Client
+
+    out = tmp_path / "secret.ad"
+    client = Client("fx-secret", home=cli.home, cwd=str(tmp_path))
+    client.run_line(f"open {web}/pantry/index.html", save_script=str(out))
+    seen = client.snapshot(interactive=True)["text"]
+    client.run_line(f'fill {ref(seen, r"textbox .Item name")} "${{ITEM}}"', values={"ITEM": "Zq9jam"})
+    client.run_line(f"click {ref(seen, r'button .Stock it')}")
+    client.close()
+    text = out.read_text()
+    assert "Zq9jam" not in text and '"${ITEM}"' in text
