@@ -36,10 +36,10 @@ from replay.errors import (
     StaleRef,
     Timeout,
 )
+from replay.keys import valid_key
 from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Target
-from replay.keys import valid_key
 from replay.script.redact import MIN_SECRET, secrets_of
 from replay.script.registry import PHASE_READ, REGISTRY
 from replay.script.resolve import resolve_action
