@@ -185,6 +185,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
             break  # the rest of the facts had their time: what held is drift, what did not is said
         await clock.sleep(CHECK_EVERY_S)
     if last.complete:
+        state.watch.handoff = (post, state.journal.count) if whole else None
         return last
     seen = eff.observe(pre, [post], target, command=step.action.command, value=typed_fact_value(step))
     if not pre_whole:  # the view before shows the overlays and the facts' nodes, not the rest

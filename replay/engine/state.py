@@ -113,7 +113,12 @@ def _keep(state: StepState) -> int | None:
 
 
 async def capture(state: StepState) -> Capture:
-    """A fresh capture under a new generation (the refs generation stays actable)."""
+    """A fresh capture under a new generation (the refs generation stays actable) — or the whole screen
+    the last step's effect check looked at a moment ago, with nothing done since (``Watch.handoff``)."""
+    if (handed := state.watch.handoff) is not None:
+        state.watch.handoff = None
+        if handed[1] == state.journal.count:
+            return handed[0]
     state.generation += 1
     return await state.driver.capture(state.generation, _keep(state))
 

@@ -90,6 +90,10 @@ class Watch:
     idle: Idle = field(default_factory=Idle)
     last: tuple[Any, tuple[Fact, ...]] | None = None  # the latest recorded step (its journal entry) and its facts
     secrets: set[str] = field(default_factory=set)  # every variable's value the session's steps used
+    # the whole screen an effect check just looked at, and the journal's length then: the next step's
+    # first look takes it instead of looking again (a device's dump costs what a step costs) — only
+    # while nothing else was journaled, so nothing acted in between
+    handoff: tuple[Capture, int] | None = None
 
 
 @dataclass(frozen=True)
