@@ -23,7 +23,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.redact import REDACTED, var_tag
 from replay.script.variables import Reference, parse_template
 from replay.tree import effects as eff
-from replay.tree.identity import identity_members
+from replay.tree.identity import identity_members, record_evidence
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
 
@@ -84,16 +84,14 @@ def _flags(taken: Capture) -> tuple[tuple[int, str | None], ...]:
 async def _state_in(
     state: StepState, taken: Capture, ev: TargetEvidence | None, acted: tuple[int, int]
 ) -> eff.TargetState:
-    """The acted-on element in ``taken``, found by its recorded identity (a re-rendered row is the same
-    row), else — among look-alikes — as the element acted on (``acted``: its generation and index);
-    gone when nothing carries it."""
+    """The acted-on element in ``taken``: the one node that carries its recorded identity (a re-rendered
+    row is the same row), else the element acted on itself (``acted``: its generation and index) —
+    among look-alikes, or renamed by its own action ("Edit" that became "Save"); gone when neither."""
     members = identity_members(taken, ev) if ev is not None and ev.verified else []
     if len(members) == 1:
         return eff.TargetState.of(members[0])
-    if members or ev is None or not ev.verified:
-        index = await state.driver.locate(*acted, taken.generation)
-        return eff.TargetState.of(taken.nodes[index]) if index is not None else eff.TargetState(not members)
-    return eff.TargetState(False)
+    index = await state.driver.locate(*acted, taken.generation)
+    return eff.TargetState.of(taken.nodes[index]) if index is not None else eff.TargetState(bool(members))
 
 
 def typed_fact_value(step: Step) -> str | None:
@@ -109,8 +107,6 @@ def typed_fact_value(step: Step) -> str | None:
 
 async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: eff.Watch) -> tuple[Fact, ...]:
     """What the action just performed on ``node`` (of ``pre``) did, as the script will say it."""
-    from replay.tree.identity import record_evidence
-
     _learn_idle(state, watch, pre)
     ev = record_evidence(pre, node)
     seen = await _settle(state)
@@ -165,6 +161,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     typed_text = typed if isinstance(typed, str) else None
     acted = bound.handle
     target_before = eff.TargetState.of(bound.node)
+    about_target = any(f.kind == "target" for f in facts)  # else the element is not looked for
     deadline = clock.now() + step.timeout_ms / 1000
     looks = 0
     held_at: float | None = None  # when a fact first held (the others get ``PARTLY_S`` more)
@@ -174,7 +171,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
         whole = post is None
         if post is None:
             post = await capture(state)
-        target = (target_before, await _state_in(state, post, ev, acted))
+        target = (target_before, await _state_in(state, post, ev, acted) if about_target else target_before)
         shown = None if whole and pre_whole else frozenset(OVERLAYS)  # a view shows every overlay whole
         judged = tuple(eff.judge(f, pre, post, target, typed=typed_text, shown=shown) for f in facts)
         last = Checked(judged)
