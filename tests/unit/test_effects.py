@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from replay.errors import InvalidArgs
+from replay.errors import InvalidArgs, ReplayError
 from replay.script import evidence as ev_codec
 from replay.script.effect import MAX_EFFECT_BYTES, Fact
 from replay.tree import effects as eff
@@ -218,3 +218,13 @@ def test_the_gate_rejects_a_heal_that_replays_clean_but_lost_a_steps_effect(tmp_
     said = asyncio.run(gate.judge(staged, str(final), str(tmp_path), passes, str(original)))
     assert "rejected" in said and not final.exists()
     assert Path(staged).read_text().startswith("# replay heal: REJECTED: FAILED: line 4: effect changed")
+
+
+def test_context_effects_is_on_or_off_and_anything_else_is_invalid_args_at_its_column() -> None:
+    from replay.script import parse
+    from replay.script.plan import build_plan
+
+    assert not build_plan(parse("context effects=off\nopen http://h/\n", "f.ad"), None).effects
+    assert build_plan(parse("open http://h/\n", "f.ad"), None).effects
+    with pytest.raises(ReplayError, match=r"f\.ad:1:9: INVALID_ARGS: context effects must be on or off, got 'maybe'"):
+        parse("context effects=maybe\n", "f.ad")
