@@ -150,10 +150,10 @@ class Checked:
         return out
 
 
-async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, spec: dict[str, Any]) -> Checked:
-    """Poll until the recorded facts hold (SPEC §15): the targeted view first, the whole screen once
-    the view alone has not shown them all; stop with ``action-failure`` when none holds by the
-    step's deadline."""
+async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, spec: dict[str, Any] | None) -> Checked:
+    """Poll until the recorded facts hold (SPEC §15): the targeted view (``spec``; None: none) first,
+    the whole screen once the view alone has not shown them all; stop with ``action-failure`` when
+    none holds by the step's deadline."""
     clock, pre = state.clock, bound.capture
     pre_whole = not pre.partial
     facts = ev.effect
@@ -167,7 +167,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     held_at: float | None = None  # when a fact first held (the others get ``PARTLY_S`` more)
     while True:
         looks += 1
-        post = await view(state, spec) if looks <= 2 else None
+        post = await view(state, spec) if spec is not None and looks <= 2 else None
         whole = post is None
         if post is None:
             post = await capture(state)
@@ -216,7 +216,9 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
     if step.provenance == PLAN:
         if ev is None or not ev.effect or not step.effects or target is None or target.selector is None:
             return Said()
-        checked = await check(state, step, bound, ev, view_spec(target.selector, ev))
+        # a run that records (an armed repair) looks at the whole screen: what drifted is written anew
+        spec = view_spec(target.selector, ev) if state.recording is None else None
+        checked = await check(state, step, bound, ev, spec)
         if not checked.complete and state.recording is not None and entry.evidence and checked.seen:
             state.journal.amend(entry, amended(entry.evidence, fitted(checked.seen)))
         return Said(tuple(checked.drift()))

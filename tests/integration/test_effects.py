@@ -220,3 +220,13 @@ def test_a_variables_value_the_page_shows_never_becomes_an_effect(cli: Cli, web:
     client.close()
     text = out.read_text()
     assert "Zq9jam" not in text and '"${ITEM}"' in text
+
+
+def test_an_armed_run_re_records_an_effect_that_held_in_another_form(cli: Cli, flows: dict[str, Path]) -> None:
+    retitled = variant(flows["chores"], "title=new")
+    cli("run", str(retitled), "--session", "fx-armed", "--save-script")
+    cli("close", "--session", "fx-armed")
+    healed = retitled.with_name(f"{retitled.stem}.healed.ad").read_text()
+    assert '"effect":[{"navigated":"account.html","title":"Your account"}]' in healed
+    before = [line for line in retitled.read_text().splitlines() if '"navigated"' not in line]
+    assert [line for line in healed.splitlines() if '"navigated"' not in line][: len(before) - 1] == before[:-1]
