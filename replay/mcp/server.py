@@ -236,7 +236,7 @@ def build_server() -> MCPServer:
         description=(
             "Replay an .ad script, verifying each element before acting. save_script arms a repair (the healed "
             "script is published on close); from_step + plan_digest resume after a divergence; serial names the "
-            "Android device."
+            "Android device; effects=false skips checking what each step did (a missing effect is a divergence)."
         )
     )
     async def replay_run(
@@ -249,11 +249,13 @@ def build_server() -> MCPServer:
         values: dict[str, str] | None = None,
         timeout: int | None = None,
         serial: str | None = None,
+        effects: bool = True,
     ) -> CallToolResult:
         return await _call(
             lambda: _client(session).run(
                 path,
                 serial=serial,
+                effects=effects is not False,
                 save_script=save_script,
                 from_step=from_step,
                 plan_digest=plan_digest,
