@@ -13,6 +13,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,7 +28,6 @@ from fixtures.drift.widgets import FLOWS  # noqa: E402
 
 REPLAYS = 20
 TIMEOUT_MS = 1500  # the corpora's step timeout: a slow effect is a failure here, not waited for
-ANNOTATION = "# replay:target-v1 "
 
 
 def pantry(name: str, query: str, *steps: tuple[str, ...]) -> Recording:
@@ -60,21 +60,25 @@ class FlowFigures:
     name: str
     steps: int = 0
     with_effect: int = 0
-    facts: int = 0
+    facts: Counter[str] = field(default_factory=Counter)  # by kind
     replays: int = 0
     clean: int = 0
     effect_failures: list[str] = field(default_factory=list)
     other_failures: list[str] = field(default_factory=list)
 
 
-def effects_of(script: Path) -> tuple[int, int, int]:
-    """(element steps, steps with an effect, facts) of a recorded script."""
-    payloads = [
-        json.loads(line[len(ANNOTATION) :]) for line in script.read_text().splitlines() if line.startswith(ANNOTATION)
-    ]
-    acting = [p for p in payloads if "effect" in p or p.get("verification")]
-    with_effect = [p for p in acting if p.get("effect")]
-    return len(acting), len(with_effect), sum(len(p["effect"]) for p in with_effect)
+def effects_of(script: Path) -> tuple[int, int, Counter[str]]:
+    """(acting element steps, those with an effect, their facts by kind) of a recorded script."""
+    from replay.script.parser import parse
+    from replay.script.registry import PHASE_ACT, REGISTRY
+
+    acting = []
+    for action in parse(script.read_text(), str(script)).actions:
+        spec = REGISTRY.get(action.command)
+        if action.annotation is not None and spec is not None and spec.form(action.form).phase == PHASE_ACT:
+            acting.append(action.annotation.effect)
+    kinds = Counter(fact.kind for effect in acting for fact in effect)
+    return len(acting), sum(1 for effect in acting if effect), kinds
 
 
 def recordings() -> list[Recording]:
@@ -138,16 +142,19 @@ def print_effects(rows: list[FlowFigures]) -> None:
     """The table issue 34 asks for: flows, replays, false effect failures, effects recorded per step."""
     steps = sum(r.steps for r in rows)
     with_effect = sum(r.with_effect for r in rows)
-    facts = sum(r.facts for r in rows)
+    kinds: Counter[str] = sum((r.facts for r in rows), Counter())
+    facts = sum(kinds.values())
     replays = sum(r.replays for r in rows)
     false = sum(len(r.effect_failures) for r in rows)
     other = sum(len(r.other_failures) for r in rows)
     print(f"## Effects on clean replays: {len(rows)} flows, each recorded once and replayed {REPLAYS} times\n")
-    print("| flows | replays | false effect failures | other failures | element steps | with an effect | facts/step |")
+    print("| flows | replays | false effect failures | other failures | acting steps | with an effect | facts/step |")
     print("|---:|---:|---:|---:|---:|---:|---:|")
     per = facts / with_effect if with_effect else 0.0
     share = f"{with_effect} ({with_effect / max(steps, 1):.0%})"
     print(f"| {len(rows)} | {replays} | {false} | {other} | {steps} | {share} | {per:.2f} |")
+    print()
+    print("Facts recorded, by kind: " + ", ".join(f"{kind} {n}" for kind, n in kinds.most_common()) + ".")
     print()
     for r in rows:
         for said in r.effect_failures[:3] + r.other_failures[:3]:
