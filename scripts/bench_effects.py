@@ -162,10 +162,35 @@ def print_effects(rows: list[FlowFigures]) -> None:
     print()
 
 
+def record_pantry_fifty(url: str, home: str, query: str) -> Path:
+    """A clean 50-step flow in which every action does something: stock 20 items (a fill, then a
+    click that adds a row), tick 5 of them, discard 4 — on the pantry with ``query``."""
+    from replay.client import Client
+
+    def ref(shown: str, pattern: str, nth: int = 0) -> str:
+        return [line.split()[0] for line in shown.splitlines() if re.search(pattern, line)][nth]
+
+    out = Path(home) / f"pantry-fifty{re.sub(r'[^a-z0-9]+', '-', query)}.ad"
+    c = Client("bench-record-pantry", home=home, cwd=home)
+    c.open(f"{url}/pantry/index.html{query}", save_script=str(out))
+    shown = c.snapshot(interactive=True)["text"]
+    field, stock = ref(shown, r'textbox "Item name"'), ref(shown, r'button "Stock it"')
+    for i in range(20):
+        c.command("fill", field, f"pickle {i}")
+        c.command("click", stock)
+    for verb, pattern, times in (("check", r'checkbox "Used up"', 5), ("click", r'button "Discard"', 4)):
+        for i in range(times):
+            shown = c.snapshot(interactive=True)["text"]
+            c.command(verb, ref(shown, pattern, -(i + 1) if verb == "check" else -1))
+    c.close()
+    return out
+
+
 def bench_effects_cost(pairs: int = 9) -> dict[str, dict[str, list[float]]]:
-    """The clean 50-step flow in-process on the small and the big page, with and without the effect
-    check, ``pairs`` rounds each, the order reversed every other round."""
-    from bench import BIG, SMALL, record_fifty, serve  # noqa: PLC0415 - the bench's own helpers
+    """A clean 50-step flow whose every action has an effect (the pantry's), in-process, on the small
+    page and on the same page with 800 rows, with and without the effect check: ``pairs`` rounds,
+    the order reversed every other round."""
+    from bench import serve  # noqa: PLC0415 - the bench's own helpers
 
     from replay.client import Client
 
@@ -173,8 +198,10 @@ def bench_effects_cost(pairs: int = 9) -> dict[str, dict[str, list[float]]]:
     home = tempfile.mkdtemp(prefix="rfc-", dir="/tmp")
     try:
         with serve() as url:
-            for size, page in (("small", SMALL), ("big", BIG)):
-                flow = record_fifty(url, home, page)
+            for size, query in (("small", ""), ("big (800 rows)", "?rows=800")):
+                flow = record_pantry_fifty(url, home, query)
+                steps, with_effect, _ = effects_of(flow)
+                print(f"  {size}: {with_effect} of {steps} actions with an effect", file=sys.stderr, flush=True)
                 client = Client(home=home, cwd=home)
                 sides: dict[str, Callable[[], Any]] = {
                     "effects": functools.partial(client.run, str(flow)),

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from replay.engine.bind import OVERLAYS, Bound, view_spec
+from replay.engine.bind import OVERLAYS, Bound, effect_links, view_spec
 from replay.engine.divergence import Binding
 from replay.engine.journal import PLAN, JournalEntry
 from replay.engine.state import Step, StepState, StepStopped, capture, view
@@ -21,6 +21,7 @@ from replay.script import evidence as ev_codec
 from replay.script.effect import Fact, describe_all, fitted
 from replay.script.evidence import TargetEvidence
 from replay.script.redact import REDACTED, var_tag
+from replay.script.selector import Selector
 from replay.script.variables import Reference, parse_template
 from replay.tree import effects as eff
 from replay.tree.identity import identity_members, record_evidence
@@ -199,6 +200,19 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     raise StepStopped(error, binding, post)
 
 
+def check_spec(selector: Selector, ev: TargetEvidence, alternative: int) -> dict[str, Any]:
+    """The view an effect check looks at: each fact's nodes and every overlay (``effect_links``), and
+    — only when a fact is about the target — the nodes of the alternative the step bound by (not
+    every alternative: one that matches every input of a long list would cost what binding cost)."""
+    spec = view_spec(selector, replace(ev, effect=()))
+    if not any(f.kind == "target" for f in ev.effect):
+        spec["links"] = []
+    elif 0 <= alternative < len(selector.alternatives):
+        spec = view_spec(Selector((selector.alternatives[alternative],)), replace(ev, effect=()))
+    spec["links"] += effect_links(ev.effect)
+    return spec
+
+
 @dataclass(frozen=True)
 class Said:
     """What the effect stage adds to a step's result: drift of a checked effect, a recorded one."""
@@ -217,7 +231,7 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
         if ev is None or not ev.effect or not step.effects or target is None or target.selector is None:
             return Said()
         # a run that records (an armed repair) looks at the whole screen: what drifted is written anew
-        spec = view_spec(target.selector, ev) if state.recording is None else None
+        spec = check_spec(target.selector, ev, bound.resolution.alternative) if state.recording is None else None
         checked = await check(state, step, bound, ev, spec)
         if not checked.complete and state.recording is not None and entry.evidence and checked.seen:
             state.journal.amend(entry, amended(entry.evidence, fitted(checked.seen)))

@@ -533,8 +533,22 @@
     return (a.compareDocumentPosition(b) & 4) ? -1 : 1;  // DOCUMENT_POSITION_FOLLOWING
   };
 
+  // whether an element's text may hold what a `has-text` term asks: its light DOM's characters
+  // (spaces aside, as `textContent` runs them together) hold every character its rendered text can —
+  // but only where no shadow root adds text `textContent` does not see (`light`: none in the page)
+  function textMayHold(el, terms, light) {
+    if (!light) return true;
+    for (const t of terms) {
+      if (t.key !== 'has-text' || t.op !== '=' || typeof t.value !== 'string' || !PLAIN.test(t.value)) continue;
+      const want = fold(t.value).replace(/\s+/g, '');
+      if (want && !el.textContent.toLowerCase().replace(/\s+/g, '').includes(want)) return false;
+    }
+    return true;
+  }
+
   function takeView(spec) {
     const roots = rootsOf(document);
+    const light = roots.every((r) => r.nodeType === 9);  // documents only: no shadow root anywhere
     const full = new Set(spec.fullRoles || []);
     const picked = [];
     const taken = new Set();
@@ -549,6 +563,7 @@
           const bare = !el.hasAttributes();
           const own = roleOf(el, bare);
           if (r !== null && own !== r) continue;
+          if (!textMayHold(el, terms, light)) continue;
           // what its own attributes tell, before walking its subtree (a big region is rejected at once)
           const label = labelOf(el, own, bare);
           const early = [0, own, label === null ? undefined : label, bare ? '' : testIdOf(el), undefined, undefined,
