@@ -18,9 +18,11 @@ from replay.engine.journal import PLAN, JournalEntry
 from replay.engine.state import Step, StepState, StepStopped, capture, view
 from replay.errors import ActionFailed
 from replay.script import evidence as ev_codec
+from replay.script.ast import Action
 from replay.script.effect import Fact, describe_all, fitted
 from replay.script.evidence import TargetEvidence
 from replay.script.redact import REDACTED, var_tag
+from replay.script.registry import PHASE_ACT, REGISTRY
 from replay.script.selector import Selector
 from replay.script.variables import Reference, parse_template
 from replay.tree import effects as eff
@@ -166,6 +168,12 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     deadline = clock.now() + step.timeout_ms / 1000
     looks = 0
     held_at: float | None = None  # when a fact first held (the others get ``PARTLY_S`` more)
+    ahead = state.watch.ahead  # the next step's view: taken with this one, so it looks only once
+    if spec is not None and ahead is not None:
+        spec = {
+            "links": [*spec["links"], *ahead["links"]],
+            "fullRoles": sorted({*spec["fullRoles"], *ahead["fullRoles"]}),
+        }
     while True:
         looks += 1
         post = await view(state, spec) if spec is not None and looks <= 2 else None
@@ -183,7 +191,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
             break  # the rest of the facts had their time: what held is drift, what did not is said
         await clock.sleep(CHECK_EVERY_S)
     if last.complete:
-        state.watch.handoff = (post, state.journal.count) if whole else None
+        state.watch.handoff = (post, state.journal.count, None if whole else ahead) if whole or ahead else None
         return last
     seen = eff.observe(pre, [post], target, command=step.action.command, value=typed_fact_value(step))
     if not pre_whole:  # the view before shows the overlays and the facts' nodes, not the rest
@@ -200,15 +208,30 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     raise StepStopped(error, binding, post)
 
 
+def view_ahead(action: Action) -> dict[str, Any] | None:
+    """The targeted view a planned step will bind by (SPEC §13), when it binds by one: an effect check
+    just before it takes its own view with these links too, and hands it over (one look a step)."""
+    spec = REGISTRY.get(action.command)
+    ev, target = action.annotation, action.target
+    if spec is None or ev is None or not ev.verified or target is None or target.selector is None:
+        return None
+    if spec.form(action.form).phase != PHASE_ACT or action.command == "find":
+        return None
+    return view_spec(target.selector, ev)
+
+
 def check_spec(selector: Selector, ev: TargetEvidence, alternative: int) -> dict[str, Any]:
     """The view an effect check looks at: each fact's nodes and every overlay (``effect_links``), and
     — only when a fact is about the target — the nodes of the alternative the step bound by (not
     every alternative: one that matches every input of a long list would cost what binding cost)."""
-    spec = view_spec(selector, replace(ev, effect=()))
+    alternatives = selector.alternatives
+    if not 0 <= alternative < len(alternatives):  # bound on a view: its id alternative, where it has one
+        ids = [i for i, alt in enumerate(alternatives) if any(t.key == "id" for t in alt.links()[0].terms or ())]
+        alternative = ids[0] if ids else -1
+    chosen = Selector((alternatives[alternative],)) if alternative >= 0 else selector
+    spec = view_spec(chosen, replace(ev, effect=()))
     if not any(f.kind == "target" for f in ev.effect):
         spec["links"] = []
-    elif 0 <= alternative < len(selector.alternatives):
-        spec = view_spec(Selector((selector.alternatives[alternative],)), replace(ev, effect=()))
     spec["links"] += effect_links(ev.effect)
     return spec
 

@@ -9,6 +9,7 @@ from typing import Any, NoReturn
 
 from replay.engine import step as pipeline
 from replay.engine.divergence import Binding, Divergence, build_divergence
+from replay.engine.effects import view_ahead
 from replay.engine.journal import PLAN
 from replay.errors import ActionFailed, AmbiguousMatch, DivergenceError, ReplayError, StaleRef
 from replay.limits import DEFAULT_TIMEOUT_MS
@@ -89,10 +90,13 @@ class Runner:
         t0 = time.monotonic()
         timings = self.timings
         steps = self.plan.steps[self.options.start - 1 :]
-        for step in steps:
+        for position, step in enumerate(steps):
             if step.action.command == "close" and step.index == len(self.plan.steps):
                 break  # a terminal close ends the script; the session is the runner's to close
             started = time.monotonic()
+            following = steps[position + 1] if position + 1 < len(steps) else None
+            # a step's effect check looks at what the next step binds by too (one look a step, SPEC §15)
+            self.state.watch.ahead = view_ahead(following.action) if following is not None else None
             resolution, drift = await self.run_step(step)
             timings.append(
                 StepTiming(

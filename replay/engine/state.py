@@ -117,7 +117,7 @@ async def capture(state: StepState) -> Capture:
     the last step's effect check looked at a moment ago, with nothing done since (``Watch.handoff``)."""
     if (handed := state.watch.handoff) is not None:
         state.watch.handoff = None
-        if handed[1] == state.journal.count:
+        if handed[1] == state.journal.count and not handed[0].partial:
             return handed[0]
     state.generation += 1
     return await state.driver.capture(state.generation, _keep(state))
@@ -125,7 +125,13 @@ async def capture(state: StepState) -> Capture:
 
 async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:
     """A targeted view under a new generation (SPEC §13), or None where the driver cannot take one
-    (then no generation is used up: the full capture that follows is numbered as it always was)."""
+    (then no generation is used up: the full capture that follows is numbered as it always was). The
+    last step's effect check may have taken it already, with this spec among its links (``ahead``)."""
+    watch = state.watch
+    if (handed := watch.handoff) is not None and handed[2] == spec:
+        watch.handoff = None
+        if handed[1] == state.journal.count:
+            return handed[0]
     taken = await state.driver.view(state.generation + 1, _keep(state), spec)
     if taken is not None:
         state.generation += 1

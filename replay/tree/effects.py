@@ -90,10 +90,12 @@ class Watch:
     idle: Idle = field(default_factory=Idle)
     last: tuple[Any, tuple[Fact, ...]] | None = None  # the latest recorded step (its journal entry) and its facts
     secrets: set[str] = field(default_factory=set)  # every variable's value the session's steps used
-    # the whole screen an effect check just looked at, and the journal's length then: the next step's
-    # first look takes it instead of looking again (a device's dump costs what a step costs) — only
-    # while nothing else was journaled, so nothing acted in between
-    handoff: tuple[Capture, int] | None = None
+    # what an effect check just looked at, and the journal's length then: the next step's first look
+    # takes it instead of looking again (the same moment: right after the action) — only while nothing
+    # else was journaled, so nothing acted in between. A whole screen serves any look; a targeted view
+    # serves the look whose spec it was taken with too (``ahead``: the next step's, set by the runner)
+    handoff: tuple[Capture, int, dict[str, Any] | None] | None = None  # (look, journal length, the spec it serves)
+    ahead: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
