@@ -141,7 +141,7 @@ OVERLAYS = ("dialog", "alertdialog", "alert", "status")
 def effect_links(facts: tuple[Fact, ...]) -> list[list[dict[str, Any]]]:
     """The view's links that bring back every node a recorded fact names (a count: its whole role),
     and every overlay, so the screens before and after an action tell what it opened."""
-    links = [[{"key": "role", "op": "=", "value": role}] for role in OVERLAYS]
+    links: list[list[dict[str, Any]]] = [[{"key": "role", "op": "in", "value": list(OVERLAYS)}]]
     for f in facts:
         if f.kind in ("appeared", "disappeared") and f.text and f.subject not in OVERLAYS:
             words = words_of(f.text)  # whatever numbers it shows this time

@@ -238,10 +238,11 @@ def judge(
         return Judged(fact, MISSING)
     assert fact.text is not None
     # a text is compared with its numbers blanked: "Order 1234 placed" is the same toast as "Order 1299 placed"
-    pre, post = _by_mask(telling(before)), _by_mask(telling(after))
     key = (fact.subject, masked(fact.text))
-    if (post[key] > pre[key]) if fact.kind == "appeared" else (post[key] < pre[key]):
+    was, now = _saying(before, *key), _saying(after, *key)  # only that role's nodes (a view's few)
+    if (now > was) if fact.kind == "appeared" else (now < was):
         return Judged(fact, HELD)
+    pre, post = _by_mask(telling(before)), _by_mask(telling(after))
     if shown is None or shown:
         for role, said in post.keys() | pre.keys():
             if said != key[1] or role == fact.subject or (shown is not None and role not in shown):
@@ -250,6 +251,13 @@ def judge(
             if (moved > 0) if fact.kind == "appeared" else (moved < 0):
                 return Judged(fact, CHANGED, f"{fact.kind} as a {role}")
     return Judged(fact, MISSING)
+
+
+def _saying(capture: Capture, role: str, said: str) -> int:
+    """How many visible nodes of ``role`` say ``said`` (digits masked)."""
+    return sum(
+        1 for n in capture.by_value("role", role) if n.visible and (t := text_of(n)) is not None and masked(t) == said
+    )
 
 
 def _by_mask(found: Counter[Key]) -> Counter[Key]:

@@ -420,6 +420,11 @@
   const fold = (s) => norm(s).toLowerCase();
 
   function cssFor(terms) {
+    const among = terms.find((t) => t.key === 'role' && t.op === 'in' && Array.isArray(t.value));
+    if (among) {  // any of several roles (an effect check's overlays): one scan, not one a role
+      if (!among.value.every((r) => typeof r === 'string' && r !== 'generic' && PLAIN.test(r))) return null;
+      return [...among.value.map((r) => ROLE_TAGS[r.toLowerCase()]).filter(Boolean), '[role]'].join(',');
+    }
     const role = terms.find((t) => t.key === 'role' && t.op === '=' && typeof t.value === 'string');
     if (role) {
       const r = role.value.toLowerCase();
@@ -557,12 +562,15 @@
       if (css === null) return false;
       const role = terms.find((t) => t.key === 'role' && t.op === '=' && typeof t.value === 'string');
       const r = role ? role.value.toLowerCase() : null;
+      const among = terms.find((t) => t.key === 'role' && t.op === 'in' && Array.isArray(t.value));
+      const roles = among ? new Set(among.value.map((x) => String(x).toLowerCase())) : null;
       for (const root of roots) {
         for (const el of root.querySelectorAll(css)) {
           if (taken.has(el)) continue;
           const bare = !el.hasAttributes();
           const own = roleOf(el, bare);
           if (r !== null && own !== r) continue;
+          if (roles !== null && !roles.has(own)) continue;
           if (!textMayHold(el, terms, light)) continue;
           // what its own attributes tell, before walking its subtree (a big region is rejected at once)
           const label = labelOf(el, own, bare);
