@@ -186,7 +186,7 @@ def record_pantry_fifty(url: str, home: str, query: str) -> Path:
     return out
 
 
-def bench_effects_cost(pairs: int = 9) -> dict[str, dict[str, list[float]]]:
+def bench_effects_cost(pairs: int = 15) -> dict[str, dict[str, list[float]]]:
     """A clean 50-step flow whose every action has an effect (the pantry's), in-process, on the small
     page and on the same page with 800 rows, with and without the effect check: ``pairs`` rounds,
     the order reversed every other round."""
