@@ -557,37 +557,51 @@
     const full = new Set(spec.fullRoles || []);
     const picked = [];
     const taken = new Set();
+    // links that look at the same elements are tried in one scan of them (a row's anchor, an effect's
+    // rows and the next step's rows: one pass over a long list, not three)
+    const groups = new Map();
     for (const terms of spec.links) {
       const css = cssFor(terms);
       if (css === null) return false;
       const role = terms.find((t) => t.key === 'role' && t.op === '=' && typeof t.value === 'string');
-      const r = role ? role.value.toLowerCase() : null;
       const among = terms.find((t) => t.key === 'role' && t.op === 'in' && Array.isArray(t.value));
-      const roles = among ? new Set(among.value.map((x) => String(x).toLowerCase())) : null;
+      const link = { terms, r: role ? role.value.toLowerCase() : null,
+        roles: among ? new Set(among.value.map((x) => String(x).toLowerCase())) : null };
+      if (!groups.has(css)) groups.set(css, []);
+      groups.get(css).push(link);
+    }
+    for (const [css, links] of groups) {
       for (const root of roots) {
         for (const el of root.querySelectorAll(css)) {
           if (taken.has(el)) continue;
           const bare = !el.hasAttributes();
           const own = roleOf(el, bare);
-          if (r !== null && own !== r) continue;
-          if (roles !== null && !roles.has(own)) continue;
-          if (!textMayHold(el, terms, light)) continue;
-          // what its own attributes tell, before walking its subtree (a big region is rejected at once)
-          const label = labelOf(el, own, bare);
-          const early = [0, own, label === null ? undefined : label, bare ? '' : testIdOf(el), undefined, undefined,
-            bare ? '' : (el.getAttribute('placeholder') || ''), el.tagName.toLowerCase(), bare ? null : el.getAttribute('href')];
-          if (!mayMatch(early, terms)) continue;
-          const chain = chainOf(el);
-          if (chain === undefined) return false;
-          if (chain === null) continue;
-          // its own node, walked dry (then dropped) to test what can be tested
-          const at = nodes.length, kept = elements.length, probed = probes.length, fr = frames.length, fc = frameCount;
-          shadowDepth = hostsAbove(chain, chain.length - 1);
-          visit(el, 0, 0, 0, 0, null, '', false);
-          shadowDepth = 0;
-          const row = nodes[at];
-          nodes.length = at; elements.length = kept; probes.length = probed; frames.length = fr; frameCount = fc;
-          if (row !== undefined && mayMatch(row, terms)) { picked.push(chain); taken.add(el); }
+          let early = null, chain = null, row = null;
+          for (const { terms, r, roles } of links) {
+            if (r !== null && own !== r) continue;
+            if (roles !== null && !roles.has(own)) continue;
+            if (!textMayHold(el, terms, light)) continue;
+            // what its own attributes tell, before walking its subtree (a big region is rejected at once)
+            if (early === null) {
+              const label = labelOf(el, own, bare);
+              early = [0, own, label === null ? undefined : label, bare ? '' : testIdOf(el), undefined, undefined,
+                bare ? '' : (el.getAttribute('placeholder') || ''), el.tagName.toLowerCase(), bare ? null : el.getAttribute('href')];
+            }
+            if (!mayMatch(early, terms)) continue;
+            if (chain === null) {
+              chain = chainOf(el);
+              if (chain === undefined) return false;
+              if (chain === null) break;
+              // its own node, walked dry (then dropped) to test what can be tested
+              const at = nodes.length, kept = elements.length, probed = probes.length, fr = frames.length, fc = frameCount;
+              shadowDepth = hostsAbove(chain, chain.length - 1);
+              visit(el, 0, 0, 0, 0, null, '', false);
+              shadowDepth = 0;
+              row = nodes[at];
+              nodes.length = at; elements.length = kept; probes.length = probed; frames.length = fr; frameCount = fc;
+            }
+            if (row !== undefined && mayMatch(row, terms)) { picked.push(chain); taken.add(el); break; }
+          }
         }
       }
     }
