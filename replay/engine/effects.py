@@ -265,4 +265,4 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
     if facts:
         state.journal.amend(entry, amended(entry.evidence, facts))
         state.watch.last = (entry, facts)
-    return Said(effect=eff.past(facts))
+    return Said(effect=eff.past(facts) if facts else "none kept (nothing that tells what a step did changed)")

@@ -301,7 +301,10 @@ def past(facts: tuple[Fact, ...] | list[Fact]) -> str:
         if f.kind == "navigated":
             said.append(f"navigated to {f.subject}")
         elif f.kind == "target":
-            said.append("the target went" if f.subject == "gone" else f"the target became {f.subject}")
+            if f.subject == "value":
+                said.append(f"the target holds {f.value}")
+            else:
+                said.append("the target went" if f.subject == "gone" else f"the target became {f.subject}")
         elif f.kind == "count":
             said.append(f"{f.subject} count moved by {f.by:+d}")
         else:

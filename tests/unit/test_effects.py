@@ -228,3 +228,9 @@ def test_context_effects_is_on_or_off_and_anything_else_is_invalid_args_at_its_c
     assert build_plan(parse("open http://h/\n", "f.ad"), None).effects
     with pytest.raises(ReplayError, match=r"f\.ad:1:9: INVALID_ARGS: context effects must be on or off, got 'maybe'"):
         parse("context effects=maybe\n", "f.ad")
+
+
+def test_what_happened_is_said_in_a_readers_words_with_typed_text_redacted() -> None:
+    facts = (Fact("target", "value", value="<redacted>"), Fact("appeared", "dialog", "Saved"))
+    assert eff.past(facts) == 'the target holds <redacted>; a dialog "Saved" appeared'
+    assert eff.past(()) == "nothing changed"
