@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from replay.engine import hint as hints
@@ -255,8 +255,9 @@ def holders(capture: Capture | None, text: str) -> list[dict[str, Any]]:
 
 
 def evidence_json(ev: TargetEvidence | None) -> dict[str, Any] | None:
-    """The recorded evidence as JSON (its canonical payload)."""
-    return json.loads(encode(ev)) if ev is not None else None
+    """The recorded evidence as JSON (its canonical payload), without its effect: that may quote what
+    the flow typed, and a missing one is reported, redacted, as the divergence's ``effect``."""
+    return json.loads(encode(replace(ev, effect=()))) if ev is not None else None
 
 
 @dataclass

@@ -126,6 +126,7 @@ def test_a_button_that_does_nothing_stops_at_its_own_step(cli: Cli, flows: dict[
     assert d["repairHint"] == "manual"
     assert d["effect"] == {"expected": 'a listitem "<redacted>" to appear', "observed": "nothing changed"}
     assert d["cause"].startswith("no effect: expected a listitem")  # type: ignore[union-attr]
+    assert "eggs" not in json.dumps(answer)  # what the flow typed is in no part of the report
 
 
 def test_an_action_that_does_something_else_is_reported_with_what_it_did(cli: Cli, flows: dict[str, Path]) -> None:

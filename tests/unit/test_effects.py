@@ -234,3 +234,10 @@ def test_what_happened_is_said_in_a_readers_words_with_typed_text_redacted() -> 
     facts = (Fact("target", "value", value="<redacted>"), Fact("appeared", "dialog", "Saved"))
     assert eff.past(facts) == 'the target holds <redacted>; a dialog "Saved" appeared'
     assert eff.past(()) == "nothing changed"
+
+
+def test_a_navigation_that_led_to_another_page_is_drift_and_one_that_led_nowhere_is_missing() -> None:
+    fact = Fact("navigated", "dashboard.html", "Dashboard")
+    notice = capture(title="Notice", url="http://h/app/notice.html", base="http://h/app/index.html")
+    assert eff.judge(fact, shelf(), notice, SAME).status == eff.CHANGED
+    assert eff.judge(fact, shelf(), shelf(), SAME).status == eff.MISSING
