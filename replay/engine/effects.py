@@ -39,19 +39,27 @@ PARTLY_S = 1.0  # once some recorded facts hold, how long the others are waited 
 LOOKING = frozenset({"snapshot", "get", "is", "wait", "screenshot", "find"})
 
 
-def _learn_idle(state: StepState, watch: eff.Watch, pre: Capture) -> None:
-    """``pre`` and the baseline with only looks between them: what differs changed by itself."""
+def _learn_idle(state: StepState, watch: eff.Watch, pre: Capture, *, acting: bool = True) -> None:
+    """``pre`` and the baseline with only looks between them: what differs changed by itself, and is
+    taken out of every fact the recording kept about it (a journal ``amend``), however old."""
     if watch.baseline is None or state.journal.count < watch.at:
         return
     between = state.journal.since(watch.at) if watch.at >= state.journal.offset else None
-    if between is None or not all(e.command in LOOKING for e in between[:-1]):
-        return
+    if between is None or not all(e.command in LOOKING for e in (between[:-1] if acting else between)):
+        return  # (``acting``: the last entry is the step about to act, journaled already)
     watch.idle.learn(watch.baseline, pre)
-    if watch.last is not None:  # the step before: what it "did" that has since changed by itself was not its doing
-        entry, facts = watch.last
+    for i, (entry, facts) in enumerate(watch.recorded):
         if (steady := watch.idle.steady(facts)) != facts and entry.evidence:
             state.journal.amend(entry, amended(entry.evidence, steady))
-            watch.last = (entry, steady)
+            watch.recorded[i] = (entry, steady)
+
+
+async def last_look(state: StepState) -> None:
+    """Before a recording is published: one more look with no action since the last, so what a
+    timer changed after the last step's screen settled is not that step's doing either."""
+    watch = state.watch
+    if watch.recorded and watch.baseline is not None and state.recording is not None:
+        _learn_idle(state, watch, await capture(state), acting=False)
 
 
 def looked(state: StepState, taken: Capture) -> None:
@@ -264,5 +272,5 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
     facts = await record(state, step, bound.capture, bound.node, state.watch)
     if facts:
         state.journal.amend(entry, amended(entry.evidence, facts))
-        state.watch.last = (entry, facts)
+        state.watch.recorded.append((entry, facts))
     return Said(effect=eff.past(facts) if facts else "none kept (nothing that tells what a step did changed)")

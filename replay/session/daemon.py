@@ -341,7 +341,7 @@ class Daemon:
                 elif ending.aborted:
                     out["aborted"] = "the repair was incomplete: nothing was published (never a prefix)"
             elif session.recording is not None and not discard:
-                out["script"] = session.write_recording(os.path.abspath(save_script) if save_script else None)
+                out["script"] = await session.write_recording(os.path.abspath(save_script) if save_script else None)
             run_values = session.run_values
             await self._forget(name, session)
             shutil.rmtree(session_dir(self.home, name), ignore_errors=True)
@@ -401,7 +401,7 @@ class Daemon:
                 keep = True
             elif session.recording is not None:
                 try:
-                    log.info("session %s: recording written to %s", name, session.write_recording())
+                    log.info("session %s: recording written to %s", name, await session.write_recording())
                 except ReplayError as err:
                     log.warning("session %s: recording not written (%s); kept for `replay close`", name, err.code)
                     keep = True  # an orphaned recording, for `replay close` to publish later

@@ -6,6 +6,7 @@ A session performs no steps; ``replay.engine.step.execute`` does, reading and wr
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import time
 from collections.abc import Iterable
@@ -13,9 +14,10 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from replay.drivers.base import Driver
+from replay.engine import effects
 from replay.engine.journal import Journal
 from replay.engine.poll import SYSTEM_CLOCK, Clock
-from replay.errors import InvalidArgs
+from replay.errors import InvalidArgs, ReplayError
 from replay.session import orphans
 from replay.session.protocol import JOURNAL_FILE, session_dir, shown_name
 from replay.session.publish import publish_exclusive
@@ -30,6 +32,7 @@ if TYPE_CHECKING:
 
 
 CLOSE_TIMEOUT_S = 10.0
+LOOK_TIMEOUT_S = 5.0  # the last look before a recording is published: a hung screen is not waited on longer
 
 
 @dataclass
@@ -122,9 +125,13 @@ class Session:
         assert self.recording is not None
         return script_text(self.journal.since(self.recording.start), platform=self.platform)
 
-    def write_recording(self, path: str | None = None) -> str:
-        """Publish the recorded script; returns its path."""
+    async def write_recording(self, path: str | None = None) -> str:
+        """Publish the recorded script; returns its path. A live screen is looked at once more first:
+        what changed by itself since the last step settled is no step's effect (SPEC §15)."""
         assert self.recording is not None
+        if self.driver.alive():
+            with contextlib.suppress(ReplayError, TimeoutError):
+                await asyncio.wait_for(effects.last_look(self), LOOK_TIMEOUT_S)
         text = self.recorded_script()
         target = path or self.recording.path
         if not target:

@@ -88,7 +88,9 @@ class Watch:
     baseline: Capture | None = None
     at: int = 0
     idle: Idle = field(default_factory=Idle)
-    last: tuple[Any, tuple[Fact, ...]] | None = None  # the latest recorded step (its journal entry) and its facts
+    # every step the session recorded with facts (its journal entry, its facts): what is later seen
+    # changing by itself is taken out of each, however many steps back (a timer's rows)
+    recorded: list[tuple[Any, tuple[Fact, ...]]] = field(default_factory=list)
     secrets: set[str] = field(default_factory=set)  # every variable's value the session's steps used
     # what an effect check just looked at, and the journal's length then: the next step's first look
     # takes it instead of looking again (the same moment: right after the action) — only while nothing

@@ -502,3 +502,65 @@ def test_a_step_whose_wrappers_changed_acts_and_says_so_in_its_response_as_drift
     ev = TargetEvidence(role="button", id="add", label="Add", ancestry=(Ancestor("grid"), Ancestor("main")))
     result = planned(s, annotated(ev, "click id=add"))
     assert fake(s).acts() and result["drift"] == ["ancestry: recorded grid < main, found treegrid < main"]
+
+
+# effects: what a recording learns changed by itself ----------------------------------------------
+
+
+def _feed(*deliveries: str, done: bool = False) -> dict[str, Any]:
+    """A form beside a feed a timer fills (rows the app adds by itself)."""
+    return screen(
+        N("textbox", label="Item", id="item"),
+        N("checkbox", label="Done", id="done", checked=done),
+        N("list", label="Deliveries")(*(N("listitem", text=d) for d in deliveries)),
+    )
+
+
+def _from_now_on(s: Session, index: int) -> None:
+    """Every capture from the next one on shows screen ``index``."""
+    d = fake(s)
+    d.timeline = [d.timeline[min(k, len(d.timeline) - 1)] for k in range(d.captures)] + [index]
+
+
+def _acting_shows(s: Session, index: int) -> None:
+    """The next action changes the screen to ``index`` (the captures after it show it)."""
+    d = fake(s)
+    act = d.act
+
+    async def acted(*args: Any) -> Any:
+        _from_now_on(s, index)
+        d.act = act  # type: ignore[method-assign]
+        return await act(*args)
+
+    d.act = acted  # type: ignore[method-assign]
+
+
+def _effects(s: Session) -> list[list[dict[str, Any]]]:
+    return [json.loads(e.evidence).get("effect", []) for e in s.journal.entries if e.evidence]
+
+
+def test_rows_later_seen_arriving_by_themselves_leave_every_earlier_steps_effect(tmp_path: Path) -> None:
+    s = session(tmp_path, _feed(), _feed("Delivery 1", "Delivery 2"), _feed("Delivery 1", "Delivery 2", done=True))
+    fake(s).screens.append(_feed("Delivery 1", "Delivery 2", "Delivery 3", done=True))
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    _acting_shows(s, 1)  # the timer's first rows arrive while the fill settles
+    typed(s, "click", "@e1")
+    assert any(f.get("appeared") == "listitem" for f in _effects(s)[0])  # nothing has told them apart yet
+    typed(s, "snapshot", "-i")
+    _acting_shows(s, 2)
+    typed(s, "check", "@e2")
+    _from_now_on(s, 3)  # a look two steps later sees the timer add one more
+    typed(s, "snapshot", "-i")
+    assert _effects(s) == [[], [{"target": "checked"}]]
+
+
+def test_a_recording_looks_once_more_before_it_is_published(tmp_path: Path) -> None:
+    s = session(tmp_path, _feed(), _feed("Delivery 1", "Delivery 2"), _feed("Delivery 1", "Delivery 2", "Delivery 3"))
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    _acting_shows(s, 1)
+    typed(s, "click", "@e1")
+    _from_now_on(s, 2)  # after the last step settled, the timer adds a row; no command looks at it
+    written = Path(run(s.write_recording(str(tmp_path / "flow.ad")))).read_text()
+    assert "click" in written and "Delivery" not in written
