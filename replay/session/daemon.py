@@ -14,7 +14,7 @@ import os
 import shutil
 import sys
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from replay.drivers.base import BackendOptions
 from replay.engine import step
@@ -40,9 +40,6 @@ from replay.session.protocol import session_dir, shown_name
 from replay.session.publish import clear_staging
 from replay.session.server import serve
 from replay.session.session import Session
-
-if TYPE_CHECKING:
-    from replay.engine.runner import RunResult
 
 log = logging.getLogger("replay.daemon")
 
@@ -221,7 +218,7 @@ class Daemon:
             repair.arm(session, tx)
         armed = session.repair is not None and session.repair.state == repair.ARMED
         async with session.lock:
-            result = await self._run_locked(session, request, ready, armed)
+            result = await runs.run_locked(session, request, ready, armed, self.clock, self._forget)
         out = result.to_dict()
         out["session"] = ready.shown
         if session.repair is not None:
@@ -231,49 +228,6 @@ class Daemon:
             if closed.get("healed"):
                 out["healed"] = closed["healed"]
         return out
-
-    async def _run_locked(
-        self, session: Session, request: requests.Run, ready: runs.Prepared, armed: bool
-    ) -> RunResult:
-        """The run itself, holding the session: its trace and screenshot evidence, its divergence kept."""
-        from replay.engine.runner import Runner, RunOptions
-
-        options = RunOptions(
-            start=request.from_step or 1,
-            values=ready.values,
-            timeout_ms=request.timeout or ready.plan.timeout_ms,
-            level=request.level,
-            artifacts_dir=ready.artifacts,
-            held=True if armed else None,
-            effects=request.effects,
-        )
-        trace = request.trace_path
-        hidden = runs.secrets(ready.plan, ready.values) if trace else []
-        session.last_used = self.clock.now()
-        session.cwd = request.cwd or None
-        session.run_values = ready.given
-        session.plan, session.values = ready.plan, ready.values
-        if trace:
-            await session.driver.trace_start()
-        runner = Runner(session, ready.plan, options)
-        try:
-            result = await runs.within(runner.run(), request.deadline_ms)
-        except ReplayError as err:
-            err.details.setdefault("timings", [t.to_dict() for t in runner.timings])  # the steps before it
-            await runs.evidence(session, request.screenshot_path)
-            if isinstance(err, DivergenceError):
-                session.diverged(err.source)
-            if trace:
-                await session.driver.trace_stop(trace, hidden)
-            if not isinstance(err, DivergenceError) and session.ephemeral and session.repair is None:
-                await self._forget(ready.name, session)  # a failed run keeps no session (a divergence does)
-            raise
-        if trace:  # a passing run keeps its trace only when asked to
-            await session.driver.trace_stop(trace if request.trace_always else None, hidden)
-        session.outstanding = False
-        if armed:
-            repair.complete(session)  # R7: the plan ran through; a terminal close is skipped
-        return result
 
     async def _command(self, name: str, action: Action, options: requests.CommandOptions) -> Any:
         backend = BackendOptions(

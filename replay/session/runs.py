@@ -7,13 +7,14 @@ import asyncio
 import logging
 import os
 from collections import OrderedDict
-from collections.abc import Coroutine, Mapping
+from collections.abc import Awaitable, Callable, Coroutine, Mapping
 from dataclasses import dataclass, replace
 from secrets import token_hex
 from typing import TYPE_CHECKING, Any
 
 from replay.drivers import check_platform
-from replay.errors import InvalidArgs, SessionNotFound, Timeout
+from replay.engine.poll import Clock
+from replay.errors import DivergenceError, InvalidArgs, ReplayError, SessionNotFound, Timeout
 from replay.script.ast import Comment, Context, Env, Script
 from replay.script.formatter import format_item
 from replay.script.plan import Plan
@@ -194,3 +195,52 @@ async def within(run: Coroutine[Any, Any, RunResult], deadline_ms: int | None) -
             f"the script did not finish within its {deadline_ms} ms timeout",
             hint="raise --timeout, or find the slow steps in the attempt's timing.ndjson",
         ) from None
+
+
+async def run_locked(
+    session: Session,
+    request: Run,
+    ready: Prepared,
+    armed: bool,
+    clock: Clock,
+    forget: Callable[[str, Session], Awaitable[None]],
+) -> RunResult:
+    """The run itself, holding the session: its trace and screenshot evidence, its divergence kept."""
+    from replay.engine.runner import Runner, RunOptions
+
+    options = RunOptions(
+        start=request.from_step or 1,
+        values=ready.values,
+        timeout_ms=request.timeout or ready.plan.timeout_ms,
+        level=request.level,
+        artifacts_dir=ready.artifacts,
+        held=True if armed else None,
+        effects=request.effects,
+    )
+    trace = request.trace_path
+    hidden = secrets(ready.plan, ready.values) if trace else []
+    session.last_used = clock.now()
+    session.cwd = request.cwd or None
+    session.run_values = ready.given
+    session.plan, session.values = ready.plan, ready.values
+    if trace:
+        await session.driver.trace_start()
+    runner = Runner(session, ready.plan, options)
+    try:
+        result = await within(runner.run(), request.deadline_ms)
+    except ReplayError as err:
+        err.details.setdefault("timings", [t.to_dict() for t in runner.timings])  # the steps before it
+        await evidence(session, request.screenshot_path)
+        if isinstance(err, DivergenceError):
+            session.diverged(err.source)
+        if trace:
+            await session.driver.trace_stop(trace, hidden)
+        if not isinstance(err, DivergenceError) and session.ephemeral and session.repair is None:
+            await forget(ready.name, session)  # a failed run keeps no session (a divergence does)
+        raise
+    if trace:  # a passing run keeps its trace only when asked to
+        await session.driver.trace_stop(trace if request.trace_always else None, hidden)
+    session.outstanding = False
+    if armed:
+        repair.complete(session)  # R7: the plan ran through; a terminal close is skipped
+    return result
