@@ -294,6 +294,19 @@ class Client:
             options["save_script"] = save_script
         return self.command(*argv, **options)
 
+    def record(
+        self, url: str, *, save_script: str | None = None, headed: bool = True, **options: Any
+    ) -> dict[str, Any]:
+        """Start recording by hand (SPEC §16): the answer carries the browser's ``devtools`` endpoint."""
+        options = {"cwd": self.cwd, "headed": headed, "save_script": save_script or "", **options}
+        payload = {"op": "record", "session": self.session, "url": url, "options": options}
+        return self._session_request(payload, start=True)
+
+    def record_events(self, since: int = 0, *, wait_ms: int = 1000) -> dict[str, Any]:
+        """A recording by hand's events from number ``since`` on: ``{"events", "next", "ended"}``."""
+        payload = {"op": "record_events", "session": self.session, "since": since, "wait_ms": wait_ms}
+        return self._session_request(payload, start=False)
+
     def snapshot(self, *, interactive: bool = False, scope: str | None = None) -> dict[str, Any]:
         """Capture and issue refs."""
         argv = ["snapshot"] + (["-i"] if interactive else []) + (["-s", scope] if scope else [])

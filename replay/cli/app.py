@@ -84,6 +84,7 @@ def handles_errors(fn: F) -> F:
 OWN_GROUPS = {
     "open": "interact",
     "close": "interact",
+    "record": "interact",
     "lint": "scripts",
     "fmt": "scripts",
     "digest": "scripts",

@@ -28,4 +28,6 @@ def backend_for(options: BackendOptions) -> Backend:
         return AndroidBackend(options.serial)
     from replay.drivers.web.browser import WebBrowser  # (Playwright: only when a web session opens)
 
-    return WebBrowser(browser=options.browser, headed=options.headed, connect=options.connect)
+    return WebBrowser(
+        browser=options.browser, headed=options.headed, connect=options.connect, devtools=options.devtools
+    )

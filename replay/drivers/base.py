@@ -8,9 +8,9 @@ generation, node index): a driver keeps the captured elements of recent generati
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 from replay.tree.model import Capture
 
@@ -24,6 +24,7 @@ class BackendOptions:
     headed: bool = False  # web: a browser window, not headless
     connect: str | None = None  # web: a remote Playwright browser server's ws:// endpoint
     serial: str | None = None  # android: the device's adb serial
+    devtools: bool = False  # web: the browser answers DevTools on a loopback port (a person recording: SPEC §16)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,4 +153,46 @@ class Driver(Protocol):
 
     async def close(self) -> None:
         """Close the page and its context."""
+        ...
+
+
+class PersonInput(Protocol):
+    """A person's input on a driver's screen, held before the app sees it (SPEC §16): each input is
+    handed over as a gesture — ``{"kind": "click" | "dblclick" | "fill" | "select" | "press" |
+    "closed", "path": …, "value": …, "key": …, "secret": bool, "label": …}``, ``path`` the backend's own
+    way to point at an element — and the recorder performs it through the step pipeline."""
+
+    def devtools(self) -> str | None:
+        """Where assistive tools and tests drive the screen as a person does (web: the DevTools HTTP
+        endpoint on loopback); None when there is none."""
+        ...
+
+    async def intercept(self, on_input: Callable[[dict[str, Any]], None]) -> None:
+        """From now on (this page and every page it loads), hold the person's input and hand each
+        gesture to ``on_input``; the screen going away (the window closed) is a ``closed`` gesture."""
+        ...
+
+    async def pointed(self, generation: int, path: Any) -> list[int]:
+        """The nodes of capture ``generation`` a gesture's ``path`` points into, nearest first (the
+        element itself when it was captured, then its captured ancestors); empty when none."""
+        ...
+
+    def performing(self, gesture: dict[str, Any]) -> None:
+        """``gesture`` is performed next: the driver's own input for it passes until it is dispatched."""
+        ...
+
+    async def rearm(self) -> None:
+        """The gesture being performed was dispatched (or failed before): hold the person's input again.
+        The driver calls it itself right after its own input reaches the screen, so what a person does
+        while the step's effect settles is held and performed next; the recorder calls it after each
+        gesture too (a no-op when already done)."""
+        ...
+
+
+@runtime_checkable
+class Recordable(Protocol):
+    """A driver a person can record on by using the screen (SPEC §16)."""
+
+    def person_input(self) -> PersonInput:
+        """Its person-input capability."""
         ...

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import functools
 import logging
 import os
@@ -33,7 +34,7 @@ from replay.script import apps
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.script.plan import open_problem
-from replay.session import gate, orphans, repair, requests, runs
+from replay.session import by_hand, gate, orphans, repair, requests, runs
 from replay.session.heal_step import perform
 from replay.session.pool import BackendPool
 from replay.session.protocol import session_dir, shown_name
@@ -70,7 +71,10 @@ class Daemon:
             requests.HealBuiltin: self._heal_builtin,
             requests.Close: self._close_request,
             requests.Command: self._command_request,
+            requests.Record: self._record,
+            requests.RecordEvents: self._record_events,
         }
+        self.by_hand: dict[str, by_hand.ByHand] = {}  # recordings by hand, kept for their events after they end
 
     def recover(self) -> None:
         """What a killed daemon left: its publishing staging (its journal still holds it) cleared, its
@@ -139,6 +143,24 @@ class Daemon:
         else:  # shell words typed interactively: literal text
             action = parse_argv(list(request.argv or []))
         return await self._command(request.session, action, request.options)
+
+    async def _record(self, request: requests.Record) -> Any:
+        """`replay record URL` (SPEC §16): a recording session whose browser a person drives."""
+        if request.session in self.sessions:
+            shown = shown_name(request.session)
+            raise InvalidArgs(f"session {shown!r} is open already", hint="close it, or record with --session NAME")
+        options = dataclasses.replace(request.options, save_script=request.options.save_script or "", devtools=True)
+        opened = await self._command(request.session, parse_argv(["open", request.url]), options)
+        closed = functools.partial(self._close, request.session, None, False)
+        recorder = await by_hand.attach(self.sessions[request.session], closed)
+        self.by_hand[request.session] = self.sessions[request.session].by_hand = recorder
+        return {**opened, "session": shown_name(request.session), "devtools": recorder.hands.devtools()}
+
+    async def _record_events(self, request: requests.RecordEvents) -> Any:
+        recorder = self.by_hand.get(request.session)
+        if recorder is None:
+            raise SessionNotFound(f"session {shown_name(request.session)!r} records nothing by hand")
+        return await recorder.read(request.since, request.wait_ms / 1000)
 
     async def _session(
         self,
@@ -236,6 +258,7 @@ class Daemon:
             headed=options.headed,
             connect=options.connect,
             serial=options.serial,
+            devtools=options.devtools,
         )
         if (problem := open_problem(action, options.platform)) is not None:  # before any device is asked
             raise InvalidArgs(f"open: {problem}", hint=apps.HINT)
@@ -363,6 +386,8 @@ class Daemon:
 
     async def _forget(self, name: str, session: Session, *, keep_journal: bool = False) -> None:
         """The session is gone: its browser context closes, and its journal (typed text) goes unless kept."""
+        if session.by_hand is not None:
+            session.by_hand.end(session.published)
         await session.close()
         if not keep_journal:
             orphans.forget(self.home, name)

@@ -57,6 +57,7 @@ class CommandOptions:
     headed: bool = False
     connect: str | None = None
     serial: str | None = None  # android: the device (else the only one attached)
+    devtools: bool = False  # web: a DevTools endpoint (set by `record`, never sent)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -120,8 +121,29 @@ class HealBuiltin(Request):
     session: str
 
 
+@dataclass(frozen=True, kw_only=True)
+class Record(Request):
+    """``replay record URL``: a recording session a person drives (SPEC §16)."""
+
+    op: ClassVar[str] = "record"
+    session: str
+    url: str
+    options: CommandOptions = field(default_factory=CommandOptions)
+
+
+@dataclass(frozen=True, kw_only=True)
+class RecordEvents(Request):
+    """What a recording by hand did from event ``since`` on (waiting up to ``wait_ms`` for one)."""
+
+    op: ClassVar[str] = "record_events"
+    session: str
+    since: int = 0
+    wait_ms: int = 1000
+
+
 REQUESTS: dict[str, type[Request]] = {
-    r.op: r for r in (Ping, ListSessions, Shutdown, Command, Run, Close, ShowDivergence, HealBuiltin)
+    r.op: r
+    for r in (Ping, ListSessions, Shutdown, Command, Run, Close, ShowDivergence, HealBuiltin, Record, RecordEvents)
 }
 
 
@@ -135,7 +157,7 @@ def _from_step(value: Any) -> int:
 _CHECKS: dict[tuple[str, str], Any] = {
     **{
         (kind, "session"): lambda v: check_session_name(str(v or ""))
-        for kind in ("Command", "Close", "ShowDivergence", "HealBuiltin")
+        for kind in ("Command", "Close", "ShowDivergence", "HealBuiltin", "Record", "RecordEvents")
     },
     ("Run", "session"): lambda v: check_session_name(v) if v else None,  # none: an ephemeral session
     ("Run", "from_step"): _from_step,
@@ -144,6 +166,7 @@ _CHECKS: dict[tuple[str, str], Any] = {
     ("Run", "timeout"): lambda v: check_ms("timeout", v),
     ("Run", "deadline_ms"): lambda v: check_ms("deadline_ms", v),
     ("Run", "level"): check_level,
+    ("RecordEvents", "wait_ms"): lambda v: min(max(int(v), 0), 30_000),
     ("ShowDivergence", "level"): check_level,
 }
 # fields whose check says what they must be (their type included)

@@ -59,6 +59,8 @@ class Session:
     repair: RepairTransaction | None = None
     plan: Plan | None = None  # the plan of the latest run (the built-in healer performs its steps)
     values: dict[str, str] = field(default_factory=dict)  # that run's effective variable values
+    by_hand: Any = None  # a person records it by using the app (``by_hand.ByHand``, SPEC §16)
+    published: str | None = None  # where its recording was written
     watch: Watch = field(default_factory=Watch)  # effects: the last settled screen, what changes by itself
 
     def __post_init__(self) -> None:
@@ -129,7 +131,7 @@ class Session:
         """Publish the recorded script; returns its path. A live screen is looked at once more first:
         what changed by itself since the last step settled is no step's effect (SPEC §15)."""
         assert self.recording is not None
-        if self.driver.alive():
+        if self.driver.alive() and self.by_hand is None:  # (a person's hover since is no idle sample)
             with contextlib.suppress(ReplayError, TimeoutError):
                 await asyncio.wait_for(effects.last_look(self), LOOK_TIMEOUT_S)
         text = self.recorded_script()
@@ -137,7 +139,8 @@ class Session:
         if not target:
             stamp = time.strftime("%Y%m%d-%H%M%S")
             target = os.path.join(self.home, "scripts", f"{self.name}-{stamp}.ad")
-        return publish_exclusive(target, text, self.home)
+        self.published = publish_exclusive(target, text, self.home)
+        return self.published
 
     async def close(self) -> None:
         """Close the browser context (a dead browser may never answer: give up after a while)."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 
 from playwright.async_api import Browser, Playwright, async_playwright
 
@@ -24,6 +25,13 @@ LAUNCH_ARGS = [
 ]
 HEADLESS_SHELLS = ("chromium-headless-shell", "chrome-headless-shell")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+
+def _free_port() -> int:
+    """A loopback port nothing listens on now (the browser binds it a moment later)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
 
 
 def find_chromium(headless: bool = False) -> str | None:
@@ -62,9 +70,13 @@ def _check_launchable(browser: str, headed: bool, connect: str | None) -> None:
 class WebBrowser:
     """One Playwright browser shared by the daemon's sessions (one context each)."""
 
-    def __init__(self, *, browser: str = "chromium", headed: bool = False, connect: str | None = None) -> None:
+    def __init__(
+        self, *, browser: str = "chromium", headed: bool = False, connect: str | None = None, devtools: bool = False
+    ) -> None:
         self.browser_name = browser
         self.headed = headed
+        self.devtools: str | None = None  # the DevTools endpoint, when asked for one (a person records)
+        self._devtools = devtools
         self.connect = connect  # a remote Playwright browser server (`playwright run-server`, a grid)
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
@@ -87,9 +99,12 @@ class WebBrowser:
                 )
             elif self.browser_name == "chromium":
                 exe = find_chromium(headless=not self.headed)
-                self._browser = await self._pw.chromium.launch(
-                    executable_path=exe, headless=not self.headed, args=LAUNCH_ARGS
-                )
+                args = LAUNCH_ARGS
+                if self._devtools:  # loopback only: tests and assistive tools drive the page as a person
+                    port = _free_port()
+                    args = [*args, f"--remote-debugging-port={port}", "--remote-debugging-address=127.0.0.1"]
+                    self.devtools = f"http://127.0.0.1:{port}"
+                self._browser = await self._pw.chromium.launch(executable_path=exe, headless=not self.headed, args=args)
             else:
                 kind = getattr(self._pw, self.browser_name)
                 self._browser = await kind.launch(headless=not self.headed)
@@ -113,7 +128,7 @@ class WebBrowser:
         assert self._browser is not None
         context = await self._browser.new_context(viewport={"width": 1280, "height": 800})
         page = await context.new_page()
-        return WebDriver(context, page)
+        return WebDriver(context, page, self.devtools)
 
     async def stop(self) -> None:
         """Close the browser and Playwright."""

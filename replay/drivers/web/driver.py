@@ -12,6 +12,7 @@ from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, 
 from replay.drivers.base import OpenRequest
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
 from replay.drivers.web.errors import STALE, from_playwright, raise_if_stale
+from replay.drivers.web.hands import WebHands
 from replay.drivers.web.page_scripts import (
     COVERED_BY_ITS_OWN_JS,
     LOCATE_JS,
@@ -32,9 +33,11 @@ INTERRUPT_S = 2.0  # how long stopping a busy page's script may take
 class WebDriver:
     """The ``Driver`` for one browser context and its page (``page`` is this backend's own business)."""
 
-    def __init__(self, context: BrowserContext, page: Page) -> None:
+    def __init__(self, context: BrowserContext, page: Page, devtools: str | None = None) -> None:
         self.context = context
         self.page = page
+        self.devtools = devtools  # the browser's DevTools endpoint, when it answers one (a recording)
+        self._hands: WebHands | None = None
         self._capture_fn: JSHandle | None = None  # the capture function, compiled once per document
         self._cdp: CDPSession | None = None  # Chromium: captures go through a CDP session of their own
         self._cdp_usable = True
@@ -232,21 +235,32 @@ class WebDriver:
 
     async def locate(self, generation: int, index: int, in_generation: int) -> int | None:
         """Map a node of one capture to the same element's index in another (both of one world)."""
-        worlds = {self._world_of.get(generation), self._world_of.get(in_generation)}
-        if worlds != {UTILITY} or self._cdp is None or self._world is None:
-            if worlds != {MAIN}:
-                return None  # not captured in the same world: no element is shared
-            found = await self.page.evaluate(LOCATE_JS, [generation, index, in_generation])
-        else:
-            try:
-                found = await self._call(
-                    {"executionContextId": self._world},
-                    f"function (a) {{ return ({LOCATE_JS})(a); }}",
-                    [generation, index, in_generation],
-                )
-            except Exception:  # noqa: BLE001 - the document is gone: nothing maps
-                return None
+        if self._world_of.get(generation) != self._world_of.get(in_generation):
+            return None  # not captured in the same world: no element is shared
+        found = await self.in_world_of(generation, LOCATE_JS, [generation, index, in_generation])
         return int(found) if isinstance(found, int) and found >= 0 else None
+
+    async def in_world_of(self, generation: int, function: str, arg: Any) -> Any:
+        """``function(arg)`` in the world capture ``generation`` keeps its elements in; None when that
+        document is gone."""
+        if self._world_of.get(generation) != UTILITY or self._cdp is None or self._world is None:
+            if self._world_of.get(generation) != MAIN:
+                return None
+            with contextlib.suppress(Exception):
+                return await self.page.evaluate(function, arg)
+            return None
+        try:
+            return await self._call(
+                {"executionContextId": self._world}, f"function (a) {{ return ({function})(a); }}", arg
+            )
+        except Exception:  # noqa: BLE001 - the document is gone
+            return None
+
+    def person_input(self) -> WebHands:
+        """A person's hands on this page (SPEC §16)."""
+        if self._hands is None:
+            self._hands = WebHands(self, self.devtools)
+        return self._hands
 
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         """Act on one node through Playwright's actionability checks: one call for a main-frame node."""
@@ -256,6 +270,9 @@ class WebDriver:
         except Exception as exc:  # noqa: BLE001 - the engine's refusal of a node that is gone
             raise_if_stale(exc, index)
             raise
+        finally:
+            if self._hands is not None:  # a person records: their input is held again at once
+                await self._hands.rearm()
 
     async def _act_on(self, el: Locator, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         try:
@@ -348,6 +365,9 @@ class WebDriver:
                 await self.page.keyboard.type(text)
         except Exception as exc:  # noqa: BLE001
             raise self._failed(exc, action=kind) from None
+        finally:
+            if self._hands is not None:
+                await self._hands.rearm()
 
     async def scroll(self, direction: str, amount: float | None) -> None:
         """Wheel-scroll the page at its centre."""

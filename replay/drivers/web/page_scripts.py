@@ -41,3 +41,25 @@ COVERED_BY_ITS_OWN_JS = """(el) => {
   const owners = [...(el.labels || []), el.closest('label'), root.host].filter(Boolean);
   return owners.some((o) => o === hit || o.contains(hit));
 }"""
+
+# The captured nodes a recorder's path points into (``recorder.js`` writes it: child positions from the
+# top document, -1 entering a shadow root, -2 a frame's document), nearest first: the element when it
+# was captured, then its captured ancestors across shadow roots and frames.
+POINTED_JS = """([g, path]) => {
+  const s = window.__replayCapture;
+  const gen = s && s.gens[g];
+  if (!gen || !Array.isArray(path)) return [];
+  let node = document;
+  for (const step of path) {
+    node = step === -1 ? node.shadowRoot : step === -2 ? node.contentDocument : node.children && node.children[step];
+    if (!node) return [];
+  }
+  const found = [];
+  for (let el = node; el && found.length < 8; ) {
+    const i = gen.indexOf(el);
+    if (i >= 0) found.push(i);
+    const root = el.getRootNode();
+    el = el.parentElement || (root && root.host) || (el.ownerDocument.defaultView || {}).frameElement || null;
+  }
+  return found;
+}"""

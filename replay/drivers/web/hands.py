@@ -1,0 +1,59 @@
+"""A person's hands on a web page (SPEC §16): ``recorder.js`` holds their input in every frame before
+the page's handlers and hands each gesture to the recorder through a Playwright binding."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from replay.drivers.web.page_scripts import POINTED_JS
+
+if TYPE_CHECKING:
+    from replay.drivers.web.driver import WebDriver
+
+RECORDER_JS = (Path(__file__).with_name("recorder.js")).read_text(encoding="utf-8")
+BINDING = "__replayRecord"  # the function recorder.js hands a gesture to
+REARM_JS = "(seq) => { const r = window.__replayRecorder; if (r) r.rearmed(seq); }"
+FRAME = "frame"  # a gesture's key for the frame it came from (in memory only)
+
+
+class WebHands:
+    """``PersonInput`` for one web session's page."""
+
+    def __init__(self, driver: WebDriver, devtools: str | None) -> None:
+        self.driver = driver
+        self._devtools = devtools
+        self._pending: dict[str, Any] | None = None  # the gesture being performed (its frame holds input)
+
+    def devtools(self) -> str | None:
+        return self._devtools
+
+    async def intercept(self, on_input: Callable[[dict[str, Any]], None]) -> None:
+        page, context = self.driver.page, self.driver.context
+
+        def called(source: Any, gesture: Any) -> None:
+            if isinstance(gesture, dict):
+                on_input({**gesture, FRAME: source.get("frame")})
+
+        await context.expose_binding(BINDING, called)
+        await context.add_init_script(RECORDER_JS)
+        for frame in page.frames:  # the page already shown: its documents started before the script
+            with contextlib.suppress(Exception):
+                await frame.evaluate(RECORDER_JS)
+        page.on("close", lambda _: on_input({"kind": "closed"}))
+
+    async def pointed(self, generation: int, path: Any) -> list[int]:
+        found = await self.driver.in_world_of(generation, POINTED_JS, [generation, path])
+        return [int(i) for i in found] if isinstance(found, list) else []
+
+    def performing(self, gesture: dict[str, Any]) -> None:
+        self._pending = gesture
+
+    async def rearm(self) -> None:
+        gesture, self._pending = self._pending, None
+        if gesture is None or gesture.get(FRAME) is None:
+            return
+        with contextlib.suppress(Exception):  # a frame that went away meanwhile
+            await gesture[FRAME].evaluate(REARM_JS, int(gesture.get("seq") or 0))

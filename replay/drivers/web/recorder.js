@@ -1,0 +1,213 @@
+// The recorder's hands in the page (SPEC §16): a person's input is held in the capture phase, before
+// the app's handlers, and handed to the daemon, which performs it through the step pipeline. Runs in
+// every frame's main world before the page's own scripts (so its window listeners come first).
+//
+// Held (its default prevented, the app never sees it): pointer presses and clicks, double clicks,
+// keys that act (Enter, Tab, Escape, arrows in a field; any key outside one), a select's choice.
+// Passed through: pointer moves (a person must see hover), keystrokes into a field (a person must
+// see what they type: reported as one fill when the field is left or a held key is pressed), and
+// the daemon's own input for a gesture it is about to dispatch (``pointer``, ``keys``: it is trusted input too).
+(() => {
+  if (window.__replayRecorder) return;
+  // ``pointer``/``keys``: the daemon is about to dispatch a gesture of that kind (its own input passes)
+  const rec = (window.__replayRecorder = { pointer: false, keys: false });
+  const send = (msg) => {
+    try {
+      const binding = window.__replayRecord;
+      if (binding) binding(msg);
+    } catch (e) {
+      /* the daemon is gone: nothing to hand over */
+    }
+  };
+  const TEXTLIKE = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
+  const isField = (el) =>
+    !!el &&
+    ((el.tagName === 'INPUT' && TEXTLIKE.has((el.getAttribute('type') || '').toLowerCase())) ||
+      el.tagName === 'TEXTAREA' ||
+      el.isContentEditable);
+  const multiline = (el) => el.tagName === 'TEXTAREA' || el.isContentEditable;
+  const valueOf = (el) => (el.isContentEditable ? el.innerText : el.value);
+  const secret = (el) => {
+    const type = (el.getAttribute('type') || '').toLowerCase();
+    const auto = (el.getAttribute('autocomplete') || '').toLowerCase();
+    return type === 'password' || auto.includes('password') || auto.includes('one-time-code');
+  };
+  const labelOf = (el) => {
+    const own = el.getAttribute('aria-label') || (el.labels && el.labels[0] && el.labels[0].innerText) || '';
+    return (own || el.getAttribute('placeholder') || el.getAttribute('name') || '').trim().slice(0, 40);
+  };
+  // the element as a path of child positions from the top document: -1 enters a shadow root, -2 a frame
+  const pathOf = (el) => {
+    const out = [];
+    let node = el;
+    while (node) {
+      const parent = node.parentNode;
+      if (!parent) return null;
+      out.push(Array.prototype.indexOf.call(parent.children, node));
+      if (parent instanceof ShadowRoot) {
+        out.push(-1);
+        node = parent.host;
+      } else if (parent.nodeType === 9) {
+        let frame = null;
+        try {
+          frame = parent.defaultView.frameElement;
+        } catch (e) {
+          return null;
+        }
+        if (window.top === parent.defaultView) break;
+        if (!frame) return null; // a cross-origin frame: no path from the top reaches it
+        out.push(-2);
+        node = frame;
+      } else node = parent;
+    }
+    return out.reverse();
+  };
+  const pointed = (e) => {
+    let el = e.composedPath()[0];
+    if (el && el.nodeType !== 1) el = el.parentElement;
+    if (el && el.tagName === 'LABEL' && el.control) el = el.control; // the control a label stands for
+    return el;
+  };
+  const hold = (e) => {
+    e.preventDefault();
+    e.stopImmediatePropagation();
+  };
+  const free = (e) => !e.isTrusted || (e.type.startsWith('key') ? rec.keys : rec.pointer);
+  // a native select opens its own list and a file input its chooser: their presses go through
+  const own = (e) => {
+    const el = pointed(e);
+    return !!el && !!el.closest && !!el.closest('select, input[type=file], input[type=color], input[type=date]');
+  };
+
+  let typing = null; // the field being typed into: {el, reported}
+  const flush = () => {
+    if (!typing || !typing.el.isConnected) return;
+    const value = valueOf(typing.el);
+    if (value === typing.reported) return;
+    typing.reported = value;
+    const el = typing.el;
+    send({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el) });
+  };
+  rec.seq = 0; // the gestures this frame handed over to be performed
+  const perform = (msg) => {
+    flush();
+    if (msg.kind === 'press') rec.keys = true; // until the daemon has dispatched it (``rearmed``)
+    else if (msg.kind !== 'select') rec.pointer = true; // (a select is chosen by script: untrusted events)
+    rec.seq += 1;
+    send({ ...msg, seq: rec.seq });
+  };
+
+  for (const kind of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'auxclick']) {
+    window.addEventListener(kind, (e) => free(e) || own(e) || hold(e), true);
+  }
+  window.addEventListener(
+    'click',
+    (e) => {
+      if (free(e) || own(e)) return;
+      hold(e);
+      if (e.button !== 0 || e.detail > 1) return; // a double click's second click: its dblclick says it
+      const el = pointed(e);
+      perform({ kind: 'click', path: pathOf(el) });
+    },
+    true,
+  );
+  window.addEventListener(
+    'dblclick',
+    (e) => {
+      if (free(e) || own(e)) return;
+      hold(e);
+      perform({ kind: 'dblclick', path: pathOf(pointed(e)) });
+    },
+    true,
+  );
+  const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph']);
+  const FIELD_KEYS = new Set(['Enter', 'Tab', 'Escape', 'ArrowUp', 'ArrowDown']);
+  window.addEventListener(
+    'keydown',
+    (e) => {
+      if (free(e) || MODIFIERS.has(e.key)) return;
+      const el = e.composedPath()[0];
+      const chord = e.ctrlKey || e.metaKey || e.altKey;
+      if (isField(el)) {
+        if (chord || !FIELD_KEYS.has(e.key) || (e.key === 'Enter' && multiline(el))) return; // typing
+      }
+      hold(e);
+      let key = e.key === ' ' ? 'Space' : e.key;
+      if (chord) {
+        const held = [e.ctrlKey && 'Control', e.altKey && 'Alt', e.metaKey && 'Meta', e.shiftKey && 'Shift'];
+        key = [...held.filter(Boolean), key.length === 1 ? key.toUpperCase() : key].join('+');
+      }
+      perform({ kind: 'press', key });
+    },
+    true,
+  );
+  for (const kind of ['keyup', 'keypress']) {
+    window.addEventListener(kind, (e) => {
+      if (free(e) || MODIFIERS.has(e.key)) return;
+      const el = e.composedPath()[0];
+      if (isField(el) && !(e.ctrlKey || e.metaKey || e.altKey) && !FIELD_KEYS.has(e.key)) return;
+      if (isField(el) && e.key === 'Enter' && multiline(el)) return;
+      hold(e);
+    }, true);
+  }
+  window.addEventListener(
+    'focusin',
+    (e) => {
+      const el = e.composedPath()[0];
+      if (typing && typing.el !== el) flush();
+      if (isField(el)) typing = { el, reported: typing && typing.el === el ? typing.reported : valueOf(el) };
+    },
+    true,
+  );
+  // a field focused before this script ran (autofocus), or focused by a step: tracked from its first edit
+  window.addEventListener(
+    'beforeinput',
+    (e) => {
+      const el = e.composedPath()[0];
+      if (isField(el) && (!typing || typing.el !== el)) typing = { el, reported: valueOf(el) };
+    },
+    true,
+  );
+  // the daemon performed a step: what the field holds now is what the script says it holds
+  rec.rearmed = (seq) => {
+    if (seq >= rec.seq) rec.pointer = rec.keys = false; // (else a later gesture is still to be dispatched)
+    if (typing) typing.reported = valueOf(typing.el);
+  };
+  window.addEventListener(
+    'focusout',
+    (e) => {
+      if (typing && e.composedPath()[0] === typing.el) {
+        flush();
+        typing = null;
+      }
+    },
+    true,
+  );
+  // a select's choice: held before the app hears of it, put back, and chosen again by the daemon
+  const chosen = new WeakMap(); // select → its value before the person's choice
+  window.addEventListener('focusin', (e) => {
+    const el = e.composedPath()[0];
+    if (el && el.tagName === 'SELECT') chosen.set(el, el.value);
+  }, true);
+  window.addEventListener('pointerdown', (e) => {
+    const el = pointed(e);
+    const select = el && el.closest && el.closest('select');
+    if (select && !chosen.has(select)) chosen.set(select, select.value);
+  }, true);
+  for (const kind of ['input', 'change']) {
+    window.addEventListener(
+      kind,
+      (e) => {
+        const el = e.composedPath()[0];
+        if (free(e) || !el || el.tagName !== 'SELECT') return;
+        hold(e);
+        if (kind !== 'input') return;
+        const option = el.selectedOptions[0];
+        const label = option ? option.label || option.text : el.value;
+        el.value = chosen.has(el) ? chosen.get(el) : el.value;
+        perform({ kind: 'select', path: pathOf(el), value: label });
+      },
+      true,
+    );
+  }
+})();

@@ -1,0 +1,178 @@
+"""The recorder for people (SPEC §16): a person uses the app, and each input — held by the driver before
+the app sees it — is performed through the step pipeline as `replay click @ref` performs it. What is
+written is what replay did; each recorded step has, by construction, replayed once.
+
+A session records by hand once ``attach`` gave it a ``ByHand``: gestures queue up and one worker
+performs them in order, holding the session's lock as any request does. What happened is a list of
+events (``step``, ``refused``, ``variable``, ``stopped``) a client reads with ``events``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import re
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from replay.drivers.base import PersonInput, Recordable
+from replay.engine import step
+from replay.engine.state import capture
+from replay.errors import InvalidArgs, Location, ReplayError
+from replay.script.parser import parse_action, parse_argv
+from replay.session.session import Session
+
+log = logging.getLogger("replay.daemon")
+
+TOGGLES = ("checkbox", "switch", "menuitemcheckbox")
+KEPT_EVENTS = 10_000  # a recording longer than this keeps its latest events (a client reads as it goes)
+
+
+def hands_of(session: Session) -> PersonInput:
+    """The session's person-input capability; INVALID_ARGS where its platform has none."""
+    if not isinstance(session.driver, Recordable):
+        raise InvalidArgs(
+            f"`replay record` cannot record by hand on {session.platform} yet",
+            hint="record with `replay open URL --save-script FLOW.ad` and commands, as an agent does",
+        )
+    return session.driver.person_input()
+
+
+def variable_name(label: str, taken: set[str]) -> str:
+    """The ``${NAME}`` a secret field's value goes by: from its label (``PASSWORD``, ``PIN``)."""
+    base = re.sub(r"[^A-Z0-9]+", "_", label.upper()).strip("_")[:30] or "PASSWORD"
+    if base[0].isdigit():
+        base = "V_" + base
+    name, n = base, 2
+    while name in taken:
+        name, n = f"{base}_{n}", n + 1
+    return name
+
+
+class ByHand:
+    """One session's recording by hand: its queue of gestures, its worker and its events."""
+
+    def __init__(self, session: Session, hands: PersonInput, on_closed: Callable[[], Awaitable[Any]]) -> None:
+        self.session = session
+        self.hands = hands
+        self.on_closed = on_closed  # the window closed: the daemon ends the session (publishing it)
+        self.inputs: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.events: list[dict[str, Any]] = []
+        self.dropped = 0  # events no longer kept (the list's first is event ``dropped``)
+        self.changed = asyncio.Event()
+        self.variables: dict[str, str] = {}  # a secret field's label → its variable's name
+        self.values: dict[str, str] = {}  # a variable's value this session: typed here, never written
+        self.steps = 0
+        self.ended = False
+        self.worker: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.worker = asyncio.get_running_loop().create_task(self._work())
+
+    def take(self, gesture: dict[str, Any]) -> None:
+        """A gesture from the driver (its binding, on the daemon's loop)."""
+        if not self.ended:
+            self.inputs.put_nowait(gesture)
+
+    def emit(self, event: dict[str, Any]) -> None:
+        self.events.append(event)
+        if len(self.events) > KEPT_EVENTS:
+            del self.events[0]
+            self.dropped += 1
+        self.changed.set()
+
+    def end(self, script: str | None) -> None:
+        """The session ended (closed, or its window): the last event says where the script went."""
+        if self.ended:
+            return
+        self.ended = True
+        if self.worker is not None and self.worker is not asyncio.current_task():
+            self.worker.cancel()
+        self.emit({"event": "stopped", "script": script, "variables": sorted(self.variables.values())})
+
+    async def read(self, since: int, wait_s: float) -> dict[str, Any]:
+        """The events from number ``since`` on, waiting up to ``wait_s`` for one when there is none."""
+        if since >= self.dropped + len(self.events) and not self.ended:
+            self.changed.clear()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), wait_s)
+        start = max(0, since - self.dropped)
+        return {"events": self.events[start:], "next": self.dropped + len(self.events), "ended": self.ended}
+
+    async def _work(self) -> None:
+        while True:
+            gesture = await self.inputs.get()
+            if gesture.get("kind") == "closed":
+                await self.on_closed()
+                return
+            try:
+                async with self.session.lock:
+                    self.hands.performing(gesture)
+                    await self._perform(gesture)
+            except ReplayError as err:
+                self.emit({"event": "refused", "code": err.code, "message": err.message, "hint": err.hint})
+            except Exception as exc:  # noqa: BLE001 - one gesture never ends the recording
+                log.exception("recording by hand: %s", gesture.get("kind"))
+                self.emit({"event": "refused", "code": "INTERNAL", "message": str(exc), "hint": None})
+            finally:
+                with contextlib.suppress(Exception):
+                    await self.hands.rearm()
+
+    async def _perform(self, gesture: dict[str, Any]) -> None:
+        kind = str(gesture.get("kind"))
+        # the person moved, hovered and typed since the last step: no idle sample spans that time
+        self.session.watch.baseline = None
+        if kind == "press":
+            await self._step(parse_argv(["press", str(gesture.get("key"))]))
+            return
+        if kind not in ("click", "dblclick", "fill", "select"):
+            return
+        taken = await capture(self.session)
+        self.session.refs_capture = taken  # the person pointed at this screen: its refs act
+        found = await self.hands.pointed(taken.generation, gesture.get("path"))
+        if not found:
+            raise InvalidArgs(
+                f"the {kind} was not recorded: what it pointed at is not in replay's view of the page",
+                hint="a cross-origin frame or a closed shadow root: record that step with commands",
+            )
+        index = next((i for i in found if taken.nodes[i].actionable), found[0])
+        node = taken.nodes[index]
+        ref = f"@e{index}"
+        if kind == "fill" and gesture.get("secret"):
+            label = str(gesture.get("label") or "")
+            name = self.variables.get(label) or variable_name(label, set(self.variables.values()))
+            if label not in self.variables:
+                self.variables[label] = name
+                self.emit({"event": "variable", "name": name})
+            self.values[name] = str(gesture.get("value") or "")
+            action = parse_action(f'fill {ref} "${{{name}}}"', Location("<record>", 1))
+            await self._step(action, values={name: self.values[name]})
+            return
+        command = kind
+        if kind == "click" and node.role in (*TOGGLES, "radio"):
+            command = "uncheck" if node.checked and node.role != "radio" else "check"
+        extra = [str(gesture.get("value") or "")] if kind in ("fill", "select") else []
+        await self._step(parse_argv([command, ref, *extra]))
+
+    async def _step(self, action: Any, values: dict[str, str] | None = None) -> None:
+        try:
+            result = await step.execute(self.session, action, values=values)
+        except step.StepStopped as stop:
+            raise stop.error from None
+        entry = self.session.journal.entries[-1] if self.session.journal.entries else None
+        self.steps += 1
+        event: dict[str, Any] = {"event": "step", "step": self.steps, "line": entry.line if entry else None}
+        for key in ("verification", "effect", "warning"):
+            if result.get(key):
+                event[key] = result[key]
+        self.emit(event)
+
+
+async def attach(session: Session, on_closed: Callable[[], Awaitable[Any]]) -> ByHand:
+    """Start recording ``session`` by hand (it records already: ``open --save-script``)."""
+    hands = hands_of(session)
+    recorder = ByHand(session, hands, on_closed)
+    await hands.intercept(recorder.take)
+    recorder.start()
+    return recorder
