@@ -41,7 +41,8 @@ def _say(as_json: bool, event: dict[str, Any]) -> None:
             written = event.get("script")
             sys.stdout.write(f"script written to {written}\n" if written else "nothing written\n")
             if names:
-                sys.stdout.write(f"it needs: {', '.join('--var ' + n + '=…' for n in names)}\n")
+                given = ", ".join(f"-e {n}=… (or REPLAY_VAR_{n})" for n in names)
+                sys.stdout.write(f"replaying it needs {given}\n")
     sys.stdout.flush()
 
 

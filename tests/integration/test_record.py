@@ -1,0 +1,172 @@
+"""`replay record` (SPEC §16): a person records by using the app — here a test's hands on the page
+through the recorder's DevTools endpoint (trusted mouse and keyboard input, as a person's), never
+`replay click`. Real Chromium, real daemon, the real fixture apps."""
+
+from __future__ import annotations
+
+import json
+import queue
+import signal
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import REPLAY, Cli
+
+pytestmark = pytest.mark.xdist_group("record")
+STEP_S = 30.0  # how long a person waits to see their step recorded (a loaded CI machine)
+
+
+class Recording:
+    """`replay record URL --headless --json` running, and a person's hands on its page."""
+
+    def __init__(self, cli: Cli, url: str, out: Path, session: str) -> None:
+        argv = [REPLAY, "record", url, "--headless", "--json", "-o", str(out), "--session", session]
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, cwd=cli.cwd, env=cli.env)
+        self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.seen: list[dict[str, Any]] = []
+        threading.Thread(target=self._read, daemon=True).start()
+        ready = self.next_event()
+        assert ready["event"] == "ready", ready
+        from playwright.sync_api import sync_playwright
+
+        self.pw: Any = sync_playwright().start()
+        self.browser = self.pw.chromium.connect_over_cdp(ready["cdp"])
+        pages = [p for c in self.browser.contexts for p in c.pages if p.url == url]
+        assert len(pages) == 1, [p.url for c in self.browser.contexts for p in c.pages]
+        self.page = pages[0]
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(json.loads(line))
+
+    def next_event(self) -> dict[str, Any]:
+        event = self.lines.get(timeout=STEP_S)
+        self.seen.append(event)
+        return event
+
+    def steps(self, n: int = 1) -> list[dict[str, Any]]:
+        """Wait, as a person watching, until ``n`` more steps were recorded."""
+        got: list[dict[str, Any]] = []
+        while len(got) < n:
+            event = self.next_event()
+            assert event["event"] in ("step", "variable"), event
+            got += [event] if event["event"] == "step" else []
+        return got
+
+    def click(self, selector: str, *, double: bool = False) -> None:
+        box = self.page.locator(selector).first.bounding_box()
+        assert box is not None, selector
+        x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        if double:
+            self.page.mouse.dblclick(x, y)
+        else:
+            self.page.mouse.click(x, y)
+
+    def type(self, text: str) -> None:
+        self.page.keyboard.type(text)
+
+    def press(self, key: str) -> None:
+        self.page.keyboard.press(key)
+
+    def let_go(self) -> None:
+        """The test's connection ends (the recorder's browser stays)."""
+        if self.pw is not None:
+            self.browser.close()
+            self.pw.stop()
+            self.pw = None
+
+    def stop(self) -> dict[str, Any]:
+        """Ctrl+C: the recording is published; its last event says where."""
+        self.let_go()
+        self.proc.send_signal(signal.SIGINT)
+        self.proc.wait(timeout=60)
+        while (event := self.next_event())["event"] != "stopped":
+            pass
+        return event
+
+    def kill(self) -> None:
+        self.let_go()
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+
+@pytest.fixture
+def recorder(cli: Cli, tmp_path: Path) -> Any:
+    started: list[Recording] = []
+
+    def start(url: str, session: str) -> tuple[Recording, Path]:
+        out = tmp_path / f"{session}.ad"
+        started.append(Recording(cli, url, out, session))
+        return started[-1], out
+
+    yield start
+    for rec in started:
+        rec.kill()
+        cli("close", "--session", rec.proc.args[-1], "--discard", ok=None)  # type: ignore[index]
+
+
+def test_a_flow_recorded_by_clicking_and_typing_replays_on_its_app_and_three_other_implementations(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/todomvc/vanillajs/index.html", "todo")
+    rec.click("#new-todo")
+    rec.steps()
+    rec.type("milk")
+    rec.press("Enter")
+    rec.steps(2)  # the field's text as one fill, then the key
+    rec.type("eggs")
+    rec.press("Enter")
+    rec.steps(2)
+    rec.click("#todo-list li:nth-child(1) .toggle")
+    (ticked,) = rec.steps()
+    assert ticked["line"].startswith("check ") and "milk" in ticked["line"] and "nth=" not in ticked["line"]
+    assert rec.stop()["script"] == str(out)
+    script = out.read_text()
+    assert script.count('"milk"') >= 1 and script.count("press Enter") == 2 and "nth=" not in script
+    for app in ("vanillajs", "backbone", "knockoutjs", "vue"):
+        other = out.with_name(f"{app}.ad")
+        other.write_text(script.replace("todomvc/vanillajs", f"todomvc/{app}"))
+        assert cli("run", str(other), ok=None).returncode == 0, (app, cli("run", str(other), ok=None).stdout)
+
+
+def test_the_app_hears_a_persons_click_once_as_replay_performs_it(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/pantry/index.html", "pantry")
+    rec.click("#item")
+    rec.steps()
+    rec.type("jam")
+    rec.click("button[type=submit]")
+    filled, stocked = rec.steps(2)
+    assert filled["line"].startswith("fill ") and stocked["line"].startswith("click ")
+    assert rec.page.locator("#shelf li").count() == 1  # held from the app, then performed once by replay
+    assert 'a listitem "jam" appeared' in stocked["effect"]
+    rec.stop()
+    assert cli("run", str(out), ok=None).returncode == 0
+
+
+def test_a_typed_password_is_a_variable_and_appears_nowhere_on_disk(cli: Cli, web: str, recorder: Any) -> None:
+    secret = "Zq9-hand-typed"
+    rec, out = recorder(f"{web}/banking/v1/login.html", "bank")
+    rec.click("#email")
+    rec.steps()
+    rec.type("ada@example.com")
+    rec.click("#password")
+    rec.steps(2)
+    rec.type(secret)
+    rec.click("button[type=submit]")
+    rec.steps(2)
+    stopped = rec.stop()
+    assert stopped["variables"] == ["PASSWORD"]
+    script = out.read_text()
+    assert 'fill "id=\\"password\\"' in script and '"${PASSWORD}"' in script
+    printed = json.dumps(rec.seen)
+    assert secret not in printed
+    for path in [*Path(cli.home).rglob("*"), *Path(cli.cwd).rglob("*")]:
+        if path.is_file():
+            assert secret.encode() not in path.read_bytes(), path
+    assert cli("run", str(out), "-e", f"PASSWORD={secret}", ok=None).returncode == 0
