@@ -108,14 +108,14 @@ class ByHand:
                 return
             try:
                 async with self.session.lock:
-                    self.hands.performing(gesture)
                     await self._perform(gesture)
             except ReplayError as err:
                 self.emit({"event": "refused", "code": err.code, "message": err.message, "hint": err.hint})
             except Exception as exc:  # noqa: BLE001 - one gesture never ends the recording
                 log.exception("recording by hand: %s", gesture.get("kind"))
                 self.emit({"event": "refused", "code": "INTERNAL", "message": str(exc), "hint": None})
-            finally:
+            finally:  # performed or refused: the person's input is held again (a no-op when it is already)
+                self.hands.performing(gesture)
                 with contextlib.suppress(Exception):
                     await self.hands.rearm()
 
@@ -124,21 +124,18 @@ class ByHand:
         # the person moved, hovered and typed since the last step: no idle sample spans that time
         self.session.watch.baseline = None
         if kind == "press":
-            await self._step(parse_argv(["press", str(gesture.get("key"))]))
+            await self._step(parse_argv(["press", str(gesture.get("key"))]), gesture=gesture)
             return
         if kind not in ("click", "dblclick", "fill", "select"):
             return
         taken = await capture(self.session)
         self.session.refs_capture = taken  # the person pointed at this screen: its refs act
-        found = await self.hands.pointed(taken.generation, gesture.get("path"))
-        if not found:
-            raise InvalidArgs(
-                f"the {kind} was not recorded: what it pointed at is not in replay's view of the page",
-                hint="a cross-origin frame or a closed shadow root: record that step with commands",
-            )
-        index = next((i for i in found if taken.nodes[i].actionable), found[0])
+        index = await self._pointed(taken, gesture.get("path"), kind)
         node = taken.nodes[index]
         ref = f"@e{index}"
+        if gesture.get("hover"):  # a control only the hovered row shows: the hover is a step of its own
+            shows = await self._pointed(taken, gesture["hover"], "hover", acting=False)
+            await self._step(parse_argv(["hover", f"@e{shows}"]))
         if kind == "fill" and gesture.get("secret"):
             label = str(gesture.get("label") or "")
             name = self.variables.get(label) or variable_name(label, set(self.variables.values()))
@@ -147,15 +144,32 @@ class ByHand:
                 self.emit({"event": "variable", "name": name})
             self.values[name] = str(gesture.get("value") or "")
             action = parse_action(f'fill {ref} "${{{name}}}"', Location("<record>", 1))
-            await self._step(action, values={name: self.values[name]})
+            await self._step(action, values={name: self.values[name]}, gesture=gesture)
             return
         command = kind
         if kind == "click" and node.role in (*TOGGLES, "radio"):
             command = "uncheck" if node.checked and node.role != "radio" else "check"
         extra = [str(gesture.get("value") or "")] if kind in ("fill", "select") else []
-        await self._step(parse_argv([command, ref, *extra]))
+        await self._step(parse_argv([command, ref, *extra]), gesture=gesture)
 
-    async def _step(self, action: Any, values: dict[str, str] | None = None) -> None:
+    async def _pointed(self, taken: Any, path: Any, kind: str, *, acting: bool = True) -> int:
+        """The node a gesture pointed at: the nearest captured element (``acting``: the nearest that
+        acts, where one holds it — a button's icon is the button)."""
+        found = await self.hands.pointed(taken.generation, path)
+        if not found:
+            raise InvalidArgs(
+                f"the {kind} was not recorded: what it pointed at is not in replay's view of the page",
+                hint="a cross-origin frame or a closed shadow root: record that step with commands",
+            )
+        return next((i for i in found if taken.nodes[i].actionable), found[0]) if acting else found[0]
+
+    async def _step(
+        self, action: Any, values: dict[str, str] | None = None, gesture: dict[str, Any] | None = None
+    ) -> None:
+        """One step through the pipeline; ``gesture``: the person's, whose input the driver holds again
+        once this step dispatched it (a hover before it does not)."""
+        if gesture is not None:
+            self.hands.performing(gesture)
         try:
             result = await step.execute(self.session, action, values=values)
         except step.StepStopped as stop:

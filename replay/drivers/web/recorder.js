@@ -72,7 +72,11 @@
     e.preventDefault();
     e.stopImmediatePropagation();
   };
-  const free = (e) => !e.isTrusted || (e.type.startsWith('key') ? rec.keys : rec.pointer);
+  // the daemon's own click counts one (``detail`` 1): a second click of a person's double click, made
+  // while the first is being performed, is theirs — held, and told by its dblclick
+  const free = (e) =>
+    !e.isTrusted ||
+    (e.type.startsWith('key') ? rec.keys : !!rec.pointer && (rec.pointer === 'dblclick' || e.detail <= 1));
   // a native select opens its own list and a file input its chooser: their presses go through
   const own = (e) => {
     const el = pointed(e);
@@ -92,7 +96,7 @@
   const perform = (msg) => {
     flush();
     if (msg.kind === 'press') rec.keys = true; // until the daemon has dispatched it (``rearmed``)
-    else if (msg.kind !== 'select') rec.pointer = true; // (a select is chosen by script: untrusted events)
+    else if (msg.kind !== 'select') rec.pointer = msg.kind; // (a select is chosen by script: untrusted events)
     rec.seq += 1;
     send({ ...msg, seq: rec.seq });
   };
@@ -100,6 +104,41 @@
   for (const kind of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'auxclick']) {
     window.addEventListener(kind, (e) => free(e) || own(e) || hold(e), true);
   }
+  // The hovered ancestor that shows ``el`` (a row's delete button): a style rule with ``:hover`` on an
+  // ancestor's part of its selector that shows, hides or fades ``el`` itself. None when ``el`` shows
+  // without hover (as far as the page's readable style sheets tell).
+  const SHOWS = /(^|;)\s*(display|visibility|opacity)\s*:/;
+  const revealedBy = (el) => {
+    const parts = [];
+    const walk = (rules) => {
+      for (const rule of rules) {
+        if (rule.cssRules && !rule.selectorText) walk(rule.cssRules); // @media, @supports, @layer
+        else if (rule.selectorText && rule.selectorText.includes(':hover') && SHOWS.test(rule.style.cssText)) {
+          parts.push(...rule.selectorText.split(',').filter((p) => p.includes(':hover')));
+        }
+      }
+    };
+    for (const sheet of el.getRootNode().styleSheets || document.styleSheets) {
+      try {
+        walk(sheet.cssRules);
+      } catch (e) {
+        /* a cross-origin sheet: unreadable */
+      }
+    }
+    for (const part of parts) {
+      const compounds = part.trim().split(/\s*[>+~\s]\s*/);
+      const hovered = compounds.slice(0, -1).find((c) => c.includes(':hover'));
+      if (!hovered || compounds[compounds.length - 1].includes(':hover')) continue; // hover on el itself
+      try {
+        if (!el.matches(part.replace(/:hover/g, ''))) continue;
+        const owner = hovered.replace(/:hover/g, '') || '*';
+        for (let a = el.parentElement; a; a = a.parentElement) if (a.matches(owner) && a.matches(':hover')) return a;
+      } catch (e) {
+        /* a selector this browser cannot match */
+      }
+    }
+    return null;
+  };
   window.addEventListener(
     'click',
     (e) => {
@@ -107,7 +146,8 @@
       hold(e);
       if (e.button !== 0 || e.detail > 1) return; // a double click's second click: its dblclick says it
       const el = pointed(e);
-      perform({ kind: 'click', path: pathOf(el) });
+      const shows = revealedBy(el);
+      perform({ kind: 'click', path: pathOf(el), hover: shows ? pathOf(shows) : null });
     },
     true,
   );
