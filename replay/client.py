@@ -295,11 +295,22 @@ class Client:
         return self.command(*argv, **options)
 
     def record(
-        self, url: str, *, save_script: str | None = None, headed: bool = True, **options: Any
+        self,
+        url: str | None,
+        *,
+        save_script: str | None = None,
+        headed: bool = True,
+        flow: str | None = None,
+        start: int | None = None,
+        values: dict[str, str] | None = None,
     ) -> dict[str, Any]:
-        """Start recording by hand (SPEC §16): the answer carries the browser's ``devtools`` endpoint."""
-        options = {"cwd": self.cwd, "headed": headed, "save_script": save_script or "", **options}
-        payload = {"op": "record", "session": self.session, "url": url, "options": options}
+        """Start recording by hand (SPEC §16) on ``url``, or after replaying ``flow``'s steps before
+        ``start``: the answer carries the browser's ``devtools`` endpoint."""
+        options = {"cwd": self.cwd, "headed": headed, "save_script": save_script or "", "values": values or {}}
+        payload: dict[str, Any] = {"op": "record", "session": self.session, "url": url, "options": options}
+        if flow is not None:
+            shell = {k: v for k, v in os.environ.items() if k.startswith("REPLAY_VAR_")}
+            payload.update({"flow": self._abspath(flow), "from": start, "shell": shell})
         return self._session_request(payload, start=True)
 
     def record_events(self, since: int = 0, *, wait_ms: int = 1000) -> dict[str, Any]:

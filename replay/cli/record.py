@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -11,6 +12,7 @@ from typing import Any
 import click
 
 from replay.cli.app import handles_errors, json_option, main, session_option
+from replay.errors import InvalidArgs, SessionNotFound
 
 
 def _say(as_json: bool, event: dict[str, Any]) -> None:
@@ -47,25 +49,54 @@ def _say(as_json: bool, event: dict[str, Any]) -> None:
 
 
 @main.command("record")
-@click.argument("url")
-@click.option("-o", "--output", "output", default=None, metavar="FLOW.ad", help="Write the script here.")
+@click.argument("target", metavar="URL | FLOW.ad")
+@click.option("-o", "--output", "output", default=None, metavar="OUT.ad", help="Write the script here.")
+@click.option("--from", "from_step", type=int, default=None, metavar="N", help="FLOW.ad: replay steps 1…N−1 first.")
+@click.option("-e", "values", multiple=True, metavar="KEY=VALUE", help="A variable the flow's steps use.")
 @click.option("--headless", is_flag=True, help="No window (CI, and tests that drive the page over DevTools).")
 @session_option
 @json_option
 @handles_errors
-def record_cmd(url: str, output: str | None, headless: bool, session: str | None, as_json: bool) -> None:
+def record_cmd(
+    target: str,
+    output: str | None,
+    from_step: int | None,
+    values: tuple[str, ...],
+    headless: bool,
+    session: str | None,
+    as_json: bool,
+) -> None:
     """Record a flow by using the app: each click, key and field typed is performed by replay and
-    written with its identity and effect (default path: $REPLAY_HOME/scripts/NAME-<time>.ad)."""
+    written with its identity and effect (default path: $REPLAY_HOME/scripts/NAME-<time>.ad).
+    `replay record FLOW.ad --from N` replays its steps before N, verified, then records on; the
+    output (default FLOW.fromN.ad) holds those steps and the new ones, and FLOW.ad is never written."""
     from replay.client import Client
+    from replay.script.variables import parse_cli_assignment
 
+    flow = target if target.endswith(".ad") or os.path.isfile(target) else None
+    if flow is None and from_step is not None:
+        raise InvalidArgs("--from N continues a flow: give FLOW.ad, not a URL", hint="replay record FLOW.ad --from 4")
+    if flow is not None:
+        flow = os.path.abspath(flow)
+        stem = flow.removesuffix(".ad")
+        output = output or f"{stem}.from{from_step or 'end'}.ad"
+        if os.path.abspath(output) == flow:
+            raise InvalidArgs(f"-o {output}: the flow itself is never written over", hint="-o another path")
     # Ctrl+C and a plain `kill` both stop and publish (even where a shell started it with SIGINT ignored)
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGTERM, signal.default_int_handler)
     client = Client(session)
-    opened = client.record(url, save_script=os.path.abspath(output) if output else None, headed=not headless)
-    _say(as_json, {"event": "ready", "session": opened.get("session"), "cdp": opened.get("devtools")})
+    saved = os.path.abspath(output) if output else None
     since = 0
     try:
+        if flow is None:
+            opened = client.record(target, save_script=saved, headed=not headless)
+        else:
+            given = dict(parse_cli_assignment(p) for p in values)
+            opened = client.record(
+                None, save_script=saved, headed=not headless, flow=flow, start=from_step, values=given
+            )
+        _say(as_json, {"event": "ready", "session": opened.get("session"), "cdp": opened.get("devtools")})
         while True:
             got = client.record_events(since, wait_ms=1000)
             for event in got["events"]:
@@ -74,6 +105,7 @@ def record_cmd(url: str, output: str | None, headless: bool, session: str | None
             if got["ended"]:
                 return
     except KeyboardInterrupt:
-        client.close()  # publishes the recording; its last event says where
-        for event in client.record_events(since, wait_ms=0)["events"]:
-            _say(as_json, event)
+        with contextlib.suppress(SessionNotFound):  # (stopped before it started: nothing to publish)
+            client.close()  # publishes the recording; its last event says where
+            for event in client.record_events(since, wait_ms=0)["events"]:
+                _say(as_json, event)

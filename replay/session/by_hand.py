@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import re
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from replay.drivers.base import PersonInput, Recordable
@@ -21,6 +22,8 @@ from replay.engine import step
 from replay.engine.state import capture
 from replay.errors import InvalidArgs, Location, ReplayError
 from replay.script.parser import parse_action, parse_argv
+from replay.session import runs
+from replay.session.requests import Record, Run
 from replay.session.session import Session
 
 log = logging.getLogger("replay.daemon")
@@ -187,6 +190,43 @@ async def attach(session: Session, on_closed: Callable[[], Awaitable[Any]]) -> B
     """Start recording ``session`` by hand (it records already: ``open --save-script``)."""
     hands = hands_of(session)
     recorder = ByHand(session, hands, on_closed)
+    if session.recording is not None:  # its steps are numbered as the script numbers them (`open` is 1)
+        recorder.steps = sum(1 for e in session.journal.since(session.recording.start) if e.record)
     await hands.intercept(recorder.take)
     recorder.start()
     return recorder
+
+
+def prefix(home: str, sessions: Mapping[str, Session], request: Record) -> runs.Prepared:
+    """``replay record FLOW.ad --from N``: the flow's plan and values, checked before any session opens."""
+    assert request.flow is not None
+    run = Run(path=request.flow, cwd=request.options.cwd, values=request.options.values, shell=request.shell)
+    ready = runs.prepare(home, sessions, run)
+    steps = [s for s in ready.plan.steps if not (s.action.command == "close" and s.index == len(ready.plan.steps))]
+    start = request.from_step or len(steps) + 1
+    if not 1 <= start <= len(steps) + 1:
+        raise InvalidArgs(
+            f"--from {start}: {ready.display} has {len(steps)} steps (record from 1 to {len(steps) + 1})",
+            hint=f"--from {len(steps) + 1} records after its last step",
+        )
+    plan = dataclasses.replace(ready.plan, steps=tuple(steps[: start - 1]))
+    return dataclasses.replace(ready, plan=plan)
+
+
+async def replay_prefix(
+    session: Session, ready: runs.Prepared, request: Record, forget: Callable[[str, Session], Awaitable[None]]
+) -> None:
+    """The flow's steps before ``--from`` replay verified in the recording session (journaled as the
+    recording's first steps); a divergence ends the session with nothing written, and is the answer."""
+    from replay.engine.runner import Runner, RunOptions
+
+    session.cwd = request.options.cwd
+    options = RunOptions(values=ready.values, timeout_ms=ready.plan.timeout_ms, artifacts_dir=ready.artifacts)
+    try:
+        async with session.lock:
+            session.journal.retract(session.journal.entries[-1])  # (the blank page it opened on is no step)
+            await Runner(session, ready.plan, options).run()
+    except ReplayError:
+        session.recording = None
+        await forget(session.name, session)
+        raise

@@ -127,8 +127,11 @@ class Record(Request):
 
     op: ClassVar[str] = "record"
     session: str
-    url: str
+    url: str | None = None
     options: CommandOptions = field(default_factory=CommandOptions)
+    flow: str | None = None  # `replay record FLOW.ad --from N`: its steps 1…N−1 replay first (SPEC §16)
+    from_step: int | None = field(default=None, metadata=_wire("from"))
+    shell: dict[str, str] = field(default_factory=dict)  # REPLAY_VAR_* of the caller (the flow's ${VAR}s)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -161,6 +164,7 @@ _CHECKS: dict[tuple[str, str], Any] = {
     },
     ("Run", "session"): lambda v: check_session_name(v) if v else None,  # none: an ephemeral session
     ("Run", "from_step"): _from_step,
+    ("Record", "from_step"): _from_step,
     ("Run", "values"): check_values,
     ("CommandOptions", "timeout"): lambda v: check_ms("timeout", v),
     ("Run", "timeout"): lambda v: check_ms("timeout", v),

@@ -23,8 +23,9 @@ STEP_S = 30.0  # how long a person waits to see their step recorded (a loaded CI
 class Recording:
     """`replay record URL --headless --json` running, and a person's hands on its page."""
 
-    def __init__(self, cli: Cli, url: str, out: Path, session: str) -> None:
-        argv = [REPLAY, "record", url, "--headless", "--json", "-o", str(out), "--session", session]
+    def __init__(self, cli: Cli, target: str, out: Path, session: str, *extra: str, url: str | None = None) -> None:
+        argv = [REPLAY, "record", target, *extra, "--headless", "--json", "-o", str(out), "--session", session]
+        self.session = session
         self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, text=True, cwd=cli.cwd, env=cli.env)
         self.lines: queue.Queue[dict[str, Any]] = queue.Queue()
         self.seen: list[dict[str, Any]] = []
@@ -35,7 +36,7 @@ class Recording:
 
         self.pw: Any = sync_playwright().start()
         self.browser = self.pw.chromium.connect_over_cdp(ready["cdp"])
-        pages = [p for c in self.browser.contexts for p in c.pages if p.url == url]
+        pages = [p for c in self.browser.contexts for p in c.pages if p.url == (url or target)]
         assert len(pages) == 1, [p.url for c in self.browser.contexts for p in c.pages]
         self.page = pages[0]
 
@@ -103,15 +104,15 @@ class Recording:
 def recorder(cli: Cli, tmp_path: Path) -> Any:
     started: list[Recording] = []
 
-    def start(url: str, session: str) -> tuple[Recording, Path]:
+    def start(target: str, session: str, *extra: str, url: str | None = None) -> tuple[Recording, Path]:
         out = tmp_path / f"{session}.ad"
-        started.append(Recording(cli, url, out, session))
+        started.append(Recording(cli, target, out, session, *extra, url=url))
         return started[-1], out
 
     yield start
     for rec in started:
         rec.kill()
-        cli("close", "--session", rec.proc.args[-1], "--discard", ok=None)  # type: ignore[index]
+        cli("close", "--session", rec.session, "--discard", ok=None)
 
 
 def test_a_flow_recorded_by_clicking_and_typing_replays_on_its_app_and_three_other_implementations(
@@ -185,3 +186,29 @@ def test_a_typed_password_is_a_variable_and_appears_nowhere_on_disk(cli: Cli, we
         if path.is_file():
             assert secret.encode() not in path.read_bytes(), path
     assert cli("run", str(out), "-e", f"PASSWORD={secret}", ok=None).returncode == 0
+
+
+def test_from_n_replays_the_steps_before_it_then_records_on_and_never_writes_the_flow(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    url = f"{web}/todomvc/vanillajs/index.html"
+    rec, flow = recorder(url, "first")
+    rec.click("#new-todo")
+    rec.steps()
+    for item in ("milk", "eggs"):
+        rec.type(item)
+        rec.press("Enter")
+        rec.steps(2)
+    rec.stop()
+    before = flow.read_bytes()
+    more, out = recorder(str(flow), "more", "--from", "5", url=url)  # open, click, fill "milk", Enter: replayed
+    assert more.page.locator("#todo-list li").all_inner_texts() == ["milk"]
+    more.type("bread")
+    more.press("Enter")
+    filled, _ = more.steps(2)
+    assert filled["step"] == 5 and filled["line"].endswith('"bread"')  # numbered as the script numbers it
+    more.stop()
+    assert flow.read_bytes() == before
+    text = out.read_text()
+    assert '"milk"' in text and '"bread"' in text and '"eggs"' not in text
+    assert cli("run", str(out), ok=None).returncode == 0
