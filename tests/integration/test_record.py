@@ -212,3 +212,17 @@ def test_from_n_replays_the_steps_before_it_then_records_on_and_never_writes_the
     text = out.read_text()
     assert '"milk"' in text and '"bread"' in text and '"eggs"' not in text
     assert cli("run", str(out), ok=None).returncode == 0
+
+
+def test_a_step_only_position_tells_apart_is_warned_about_as_it_is_recorded(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/todomvc/vanillajs/index.html", "twins")
+    rec.click("#new-todo")
+    rec.steps()
+    for _ in range(2):
+        rec.type("milk")
+        rec.press("Enter")
+        rec.steps(2)
+    rec.click("#todo-list li:nth-child(2) .toggle")
+    (ticked,) = rec.steps()
+    assert "warning" in ticked and "look-alike" in ticked["warning"]
+    rec.stop()
