@@ -193,11 +193,17 @@ class ByHand:
             raise stop.error from None
         entry = self.session.journal.entries[-1] if self.session.journal.entries else None
         self.steps += 1
-        event: dict[str, Any] = {"event": "step", "step": self.steps, "line": entry.line if entry else None}
+        event: dict[str, Any] = {"event": "step", "step": self.steps, "command": result.get("command")}
+        event["line"] = entry.line if entry else None
         for key in ("verification", "effect", "warning"):
             if result.get(key):
                 event[key] = result[key]
-        if entry is not None and (nth := positional(entry.selector)) is not None:
+        if entry is not None and entry.line is None:
+            event["warning"] = (
+                "no portable selector for what was pointed at: the script cannot be written with this step; "
+                "redo it on an element with a label, a test id or a text, or stop and discard"
+            )
+        elif entry is not None and (nth := positional(entry.selector)) is not None:
             said = (
                 f"only its position tells it from its look-alikes (nth={nth}): a replay acts on whichever is there; "
                 "give it a label, a test id or a text of its own"

@@ -133,7 +133,8 @@ def target_facts(before: TargetState, after: TargetState, command: str, value: s
     if after.enabled != before.enabled:
         out.append(Fact("target", "enabled" if after.enabled else "disabled"))
     if command in ("fill", "select") and value is not None and after.value != before.value:
-        out.append(Fact("target", "value", value=value))
+        # a select is chosen by its label or value, and holds the option's value: the fact says what it holds
+        out.append(Fact("target", "value", value=after.value if command == "select" and after.value else value))
     return out
 
 

@@ -63,7 +63,9 @@ class Recording:
         return got
 
     def click(self, selector: str, *, double: bool = False) -> None:
-        box = self.page.locator(selector).first.bounding_box()
+        target = self.page.locator(selector).first
+        target.scroll_into_view_if_needed()  # (a person scrolls to what they click; scrolling is not a step)
+        box = target.bounding_box()
         assert box is not None, selector
         x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
         if double:
@@ -226,3 +228,44 @@ def test_a_step_only_position_tells_apart_is_warned_about_as_it_is_recorded(cli:
     (ticked,) = rec.steps()
     assert "warning" in ticked and "look-alike" in ticked["warning"]
     rec.stop()
+
+
+def test_a_modal_dialog_a_component_an_iframe_and_a_select_are_recorded_and_replay(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/shop/index.html", "shop")
+    rec.click("[data-testid=add-teapot]")
+    rec.steps()
+    rec.click("#open-newsletter")
+    rec.steps()
+    rec.click("#newsletter input")
+    rec.steps()
+    rec.type("ada@example.com")
+    rec.click("#newsletter button[value=ok]")
+    _, subscribed = rec.steps(2)
+    assert 'a dialog "Newsletter" disappeared' in subscribed["effect"]
+    rec.click("shop-rating >> internal:role=button[name='Thumbs up']")
+    (rated,) = rec.steps()
+    assert "Thumbs up" in rated["line"]
+    frame = rec.page.frame_locator("iframe[title='Support chat']")
+    box = frame.locator("#question").bounding_box()
+    assert box is not None
+    rec.page.mouse.click(box["x"] + 5, box["y"] + 5)
+    rec.steps()
+    rec.type("When?")
+    ask = frame.locator("#ask").bounding_box()
+    assert ask is not None
+    rec.page.mouse.click(ask["x"] + 5, ask["y"] + 5)
+    asked, _ = rec.steps(2)
+    assert asked["line"].startswith("fill ") and asked["line"].endswith('"When?"')
+    rec.click("#go-checkout")
+    (went,) = rec.steps()
+    assert "checkout.html" in went.get("effect", ""), json.dumps(rec.seen[-4:])
+    rec.click("#country")  # a native select's list opens on the person's press (held: nothing)
+    for key in ("ArrowDown", "ArrowDown", "Enter"):  # the choice is held from the app, put back, and
+        rec.press(key)  # chosen again by replay
+    (chosen,) = rec.steps()
+    assert chosen["line"].startswith("select ") and chosen["line"].endswith('"France"')
+    rec.stop()
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

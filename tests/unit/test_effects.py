@@ -63,6 +63,13 @@ def test_a_fill_says_its_value_redacted_never_the_text() -> None:
     assert facts == [Fact("target", "value", value="<redacted>")]
 
 
+def test_a_selects_fact_says_the_value_it_holds_not_the_label_it_was_chosen_by() -> None:
+    before, after = eff.TargetState(True, value=""), eff.TargetState(True, value="fr")
+    (fact,) = eff.target_facts(before, after, "select", "France")
+    assert fact == Fact("target", "value", value="fr")
+    assert eff.judge(fact, shelf(), shelf(), (before, after)).status == eff.HELD
+
+
 def test_a_toast_seen_only_while_settling_appeared() -> None:
     toast = N("alert", text="Shelf saved")
     facts = eff.observe(shelf("eggs"), [shelf("eggs", extra=(toast,)), shelf("eggs")], SAME, command="click")

@@ -167,6 +167,7 @@
     (e) => {
       if (free(e) || MODIFIERS.has(e.key)) return;
       const el = e.composedPath()[0];
+      if (el && el.tagName === 'SELECT') return; // its keys choose: the choice is what is recorded
       const chord = e.ctrlKey || e.metaKey || e.altKey;
       if (isField(el)) {
         if (chord || !FIELD_KEYS.has(e.key) || (e.key === 'Enter' && multiline(el))) return; // typing
@@ -185,6 +186,7 @@
     window.addEventListener(kind, (e) => {
       if (free(e) || MODIFIERS.has(e.key)) return;
       const el = e.composedPath()[0];
+      if (el && el.tagName === 'SELECT') return;
       if (isField(el) && !(e.ctrlKey || e.metaKey || e.altKey) && !FIELD_KEYS.has(e.key)) return;
       if (isField(el) && e.key === 'Enter' && multiline(el)) return;
       hold(e);
