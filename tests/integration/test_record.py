@@ -269,3 +269,20 @@ def test_a_modal_dialog_a_component_an_iframe_and_a_select_are_recorded_and_repl
     rec.stop()
     ran = cli("run", str(out), ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_closing_the_window_or_replay_close_publishes_and_the_recorder_ends(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/pantry/index.html", "window")
+    rec.click("#save")
+    rec.steps()
+    rec.page.close()  # the person closes the window
+    stopped = rec.next_event()
+    assert stopped == {"event": "stopped", "script": str(out), "variables": []}
+    assert rec.proc.wait(timeout=30) == 0 and "click" in out.read_text()
+    rec.let_go()
+    other, elsewhere = recorder(f"{web}/pantry/index.html", "elsewhere")
+    other.click("#save")
+    other.steps()
+    cli("close", "--session", "elsewhere")  # from another terminal
+    assert other.next_event()["event"] == "stopped" and other.proc.wait(timeout=30) == 0
+    assert "click" in elsewhere.read_text()
