@@ -1015,6 +1015,7 @@ def main() -> None:
         "roundtrip",
         "fifty",
         "effects-cost",
+        "record",
         "scaling",
         "verify",
         "materialize",
@@ -1095,6 +1096,10 @@ def main() -> None:
         from bench_effects import bench_effects_cost, print_effects_cost
 
         print_effects_cost(bench_effects_cost())
+    if "record" in which:
+        from bench_record import bench_record, print_record
+
+        print_record(bench_record())
     if "drift" in which and "heal" not in which:
         print_drift(bench_drift())
     if "drift" in which:

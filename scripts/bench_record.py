@@ -1,0 +1,102 @@
+"""`replay record` in ``scripts/bench`` (SPEC §16): what a step recorded by hand costs beside the same
+step through `replay click @ref` in a recording session — a person's click on the shop's "Add to
+cart", from its dispatch (over the recorder's DevTools endpoint) to its step event, against the same
+click asked of a recording session by ref (its snapshot taken before, untimed). Both warm, paired
+rounds alternating, on the small page and on the same page with 800 rows.
+"""
+
+from __future__ import annotations
+
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "fixtures"))
+
+from serve import serve  # noqa: E402
+
+PAIRS = 9
+BUDGET = 1.5
+
+
+def _by_hand(client: Any, page: Any) -> float:
+    """One person's click on the teapot's "Add to cart", until the recorder says it recorded it."""
+    box = page.locator("[data-testid=add-teapot]").bounding_box()
+    since = int(client.record_events(10**9, wait_ms=0)["next"])
+    t = time.perf_counter()
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    while True:
+        got = client.record_events(since, wait_ms=10_000)
+        since = int(got["next"])
+        if any(e["event"] == "step" for e in got["events"]):
+            return time.perf_counter() - t
+        if any(e["event"] == "refused" for e in got["events"]) or got["ended"]:
+            raise RuntimeError(f"not recorded: {got['events']}")
+
+
+def _by_ref(client: Any, ref: str) -> float:
+    t = time.perf_counter()
+    client.command("click", ref)
+    return time.perf_counter() - t
+
+
+def bench_record(pairs: int = PAIRS) -> dict[str, dict[str, list[float]]]:
+    from playwright.sync_api import sync_playwright
+
+    from replay.client import Client
+
+    out: dict[str, dict[str, list[float]]] = {}
+    home = tempfile.mkdtemp(prefix="rbr-", dir="/tmp")
+    try:
+        with serve() as url, sync_playwright() as pw:
+            for size, query in (("small", ""), ("big (800 rows)", "?rows=800")):
+                page_url = f"{url}/shop/index.html{query}"
+                hand = Client(f"hand{len(out)}", home=home, cwd=home)
+                ready = hand.record(page_url, save_script=f"{home}/hand{len(out)}.ad", headed=False)
+                browser = pw.chromium.connect_over_cdp(ready["devtools"])
+                page = next(p for c in browser.contexts for p in c.pages if p.url == page_url)
+                typed = Client(f"ref{len(out)}", home=home, cwd=home)
+                typed.open(page_url, save_script=f"{home}/ref{len(out)}.ad")
+                seen = typed.snapshot(interactive=True)["text"]
+                ref = next(line.split()[0] for line in seen.splitlines() if 'button "Add to cart"' in line)
+                sides = {"by hand": lambda: _by_hand(hand, page), "replay click @ref": lambda: _by_ref(typed, ref)}
+                for side in sides.values():
+                    side()
+                    side()
+                times: dict[str, list[float]] = {name: [] for name in sides}
+                for i in range(pairs):
+                    for name in list(sides) if i % 2 == 0 else list(reversed(sides)):
+                        times[name].append(sides[name]())
+                out[size] = times
+                browser.close()
+                hand.close()
+                typed.close()
+                print(f"  {size}: done", file=sys.stderr, flush=True)
+    finally:
+        Client(home=home).shutdown()
+        shutil.rmtree(home, ignore_errors=True)
+    return out
+
+
+def print_record(times: dict[str, dict[str, list[float]]]) -> None:
+    print("## Recording by hand: a person's click beside `replay click @ref`, both recording (SPEC §16)\n")
+    print("| page | by hand (ms) | replay click @ref (ms) | ratio (median of per-round ratios, min–max) | ≤ 1.5× |")
+    print("|---|---:|---:|---|---|")
+    for size, t in times.items():
+        ratios = sorted(a / b for a, b in zip(t["by hand"], t["replay click @ref"], strict=True))
+        mid = statistics.median(ratios)
+        hand, ref = statistics.median(t["by hand"]) * 1000, statistics.median(t["replay click @ref"]) * 1000
+        print(
+            f"| {size} | {hand:.0f} | {ref:.0f} | {mid:.2f}× ({ratios[0]:.2f}–{ratios[-1]:.2f}) "
+            f"| {'met' if mid <= BUDGET else 'not met'} |"
+        )
+    print()
+
+
+if __name__ == "__main__":
+    print_record(bench_record())
