@@ -7,6 +7,7 @@ rounds alternating, on the small page and on the same page with 800 rows.
 
 from __future__ import annotations
 
+import functools
 import shutil
 import statistics
 import sys
@@ -64,7 +65,10 @@ def bench_record(pairs: int = PAIRS) -> dict[str, dict[str, list[float]]]:
                 typed.open(page_url, save_script=f"{home}/ref{len(out)}.ad")
                 seen = typed.snapshot(interactive=True)["text"]
                 ref = next(line.split()[0] for line in seen.splitlines() if 'button "Add to cart"' in line)
-                sides = {"by hand": lambda: _by_hand(hand, page), "replay click @ref": lambda: _by_ref(typed, ref)}
+                sides = {
+                    "by hand": functools.partial(_by_hand, hand, page),
+                    "replay click @ref": functools.partial(_by_ref, typed, ref),
+                }
                 for side in sides.values():
                     side()
                     side()
