@@ -167,9 +167,15 @@ class PersonInput(Protocol):
         endpoint on loopback); None when there is none."""
         ...
 
-    async def intercept(self, on_input: Callable[[dict[str, Any]], None]) -> None:
+    async def intercept(self, on_input: Callable[[dict[str, Any]], Any]) -> None:
         """From now on (this page and every page it loads), hold the person's input and hand each
-        gesture to ``on_input``; the screen going away (the window closed) is a ``closed`` gesture."""
+        gesture to ``on_input``; the screen going away (the window closed) is a ``closed`` gesture.
+        A ``pick`` (the bar asks what replay would write for an element) is answered with what
+        ``on_input`` returns (an awaitable)."""
+        ...
+
+    async def say(self, text: str, warning: bool) -> None:
+        """Show ``text`` on the recorder's bar (``warning``: in warning colour)."""
         ...
 
     async def pointed(self, generation: int, path: Any) -> list[int]:

@@ -18,10 +18,11 @@ from replay.engine.state import Step, StepState, StepStopped, brief, capture, jo
 from replay.errors import AssertionFailed, ElementNotFound, StaleRef
 from replay.script.ast import Target
 from replay.script.evidence import encode
-from replay.script.selector import ref_index
+from replay.script.selector import escape_templates, ref_index
 from replay.script.text import fold
 from replay.tree.identity import identity_members, record_evidence, self_check
 from replay.tree.match import Resolution, describe, match_set, resolve
+from replay.tree.materialize import materialize
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
 
@@ -108,13 +109,17 @@ async def assert_step(state: StepState, step: Step) -> dict[str, Any]:
         result["resolution"] = res.to_dict()
     if node is not None:
         result["target"] = describe(node)
+    line: str | None = step.line()
+    evidence = _evidence(state, step, seen, node)
+    if target.ref is not None:  # a recorded `is … @ref`: written by the selector of what it looked at
+        line, evidence = _by_ref(state, step, seen, node)
     journal(
         state,
         step,
         record=step.written(observation=True) and holds,  # a failed assertion is not written into a script
-        line=step.line() if target.ref is None else None,
+        line=line,
         element=True,
-        evidence=_evidence(state, step, seen, node),
+        evidence=evidence,
     )
     if not holds:
         raise AssertionFailed(
@@ -235,6 +240,19 @@ def text_holder(capture: Capture, want: str) -> Node | None:
             return holder
         holder = inner
     return None
+
+
+def _by_ref(state: StepState, step: Step, seen: Capture | None, node: Node | None) -> tuple[str | None, str | None]:
+    """An observation of a ref, recorded: its line by the node's portable selector, and its evidence
+    (none of either when the node has no portable selector, or the session does not record)."""
+    if state.recording is None or seen is None or node is None:
+        return None, None
+    made = materialize(seen, node)
+    if made.selector is None:
+        return None, None
+    written = escape_templates(made.selector)
+    ev = self_check(seen, made.selector, node, record_evidence(seen, node))
+    return step.line(Target(selector=written)), encode(ev)
 
 
 def _evidence(

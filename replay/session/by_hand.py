@@ -26,6 +26,8 @@ from replay.script.selector import NTH, parse_selector
 from replay.session import runs
 from replay.session.requests import Record, Run
 from replay.session.session import Session
+from replay.tree.identity import record_evidence
+from replay.tree.materialize import materialize
 
 log = logging.getLogger("replay.daemon")
 
@@ -87,10 +89,33 @@ class ByHand:
     def start(self) -> None:
         self.worker = asyncio.get_running_loop().create_task(self._work())
 
-    def take(self, gesture: dict[str, Any]) -> None:
-        """A gesture from the driver (its binding, on the daemon's loop)."""
-        if not self.ended:
-            self.inputs.put_nowait(gesture)
+    def take(self, gesture: dict[str, Any]) -> Any:
+        """A gesture from the driver (its binding, on the daemon's loop); a pick is answered."""
+        if self.ended:
+            return None
+        if gesture.get("kind") == "pick":
+            return self._pick(gesture)
+        self.inputs.put_nowait(gesture)
+        return None
+
+    async def _pick(self, gesture: dict[str, Any]) -> dict[str, Any] | None:
+        """What replay would write for the element under the bar's Pick (SPEC §16): its selector, the
+        basis that singles it out, verified or not, positional or not — nothing is performed."""
+        async with self.session.lock:
+            taken = await capture(self.session)
+            found = await self.hands.pointed(taken.generation, gesture.get("path"))
+            if not found:
+                return {"selector": None, "basis": "not in replay's view", "verification": "—", "positional": False}
+            node = taken.nodes[next((i for i in found if taken.nodes[i].actionable), found[0])]
+            made = materialize(taken, node)
+            ev = record_evidence(taken, node)
+            basis = ev.basis or ("id" if ev.id else "role+label" if ev.label else "anchor" if ev.anchor else "position")
+            return {
+                "selector": str(made.selector) if made.selector is not None else None,
+                "basis": basis,
+                "verification": ev.verification,
+                "positional": made.positional,
+            }
 
     def emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
@@ -120,7 +145,7 @@ class ByHand:
     async def _work(self) -> None:
         while True:
             gesture = await self.inputs.get()
-            if gesture.get("kind") == "closed":
+            if gesture.get("kind") in ("closed", "stop"):  # the window closed, or the bar's Stop
                 await self.on_closed()
                 return
             try:
@@ -143,7 +168,7 @@ class ByHand:
         if kind == "press":
             await self._step(parse_argv(["press", str(gesture.get("key"))]), gesture=gesture)
             return
-        if kind not in ("click", "dblclick", "fill", "select"):
+        if kind not in ("click", "dblclick", "fill", "select", "hover", "assert"):
             return
         taken = await capture(self.session)
         self.session.refs_capture = taken  # the person pointed at this screen: its refs act
@@ -162,6 +187,11 @@ class ByHand:
             self.values[name] = str(gesture.get("value") or "")
             action = parse_action(f'fill {ref} "${{{name}}}"', Location("<record>", 1))
             await self._step(action, values={name: self.values[name]}, gesture=gesture)
+            return
+        if kind == "assert":  # the bar's Assert: an `is …` of what was clicked, written to the script
+            predicate = str(gesture.get("predicate"))
+            said = [(node.key_text or node.label or "")[:80]] if predicate == "text" else []
+            await self._step(parse_argv(["is", predicate, ref, *said, "--record"]), gesture=gesture)
             return
         command = kind
         if kind == "click" and node.role in (*TOGGLES, "radio"):
@@ -210,6 +240,9 @@ class ByHand:
             )
             event["warning"] = f"{event['warning']}; {said}" if event.get("warning") else said
         self.emit(event)
+        shown = f"{self.steps}: {event['line'] or event['command']}"
+        shown += f"  ⚠ {event['warning']}" if "warning" in event else ""
+        await self.hands.say(shown, "warning" in event)
 
 
 async def attach(session: Session, on_closed: Callable[[], Awaitable[Any]]) -> ByHand:

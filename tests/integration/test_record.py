@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import REPLAY, Cli
+from .conftest import REPLAY, Cli, wait_until
 
 pytestmark = pytest.mark.xdist_group("record")
 STEP_S = 30.0  # how long a person waits to see their step recorded (a loaded CI machine)
@@ -72,6 +72,31 @@ class Recording:
             self.page.mouse.dblclick(x, y)
         else:
             self.page.mouse.click(x, y)
+
+    def bar(self, button: str) -> None:
+        """Click a button of the recorder's bar (a closed shadow root: found as an assistive tool finds
+        it, through DevTools' DOM with shadow roots pierced)."""
+        found = self._bar_node(f'data-do="{button}')
+        quad = self.cdp.send("DOM.getBoxModel", {"backendNodeId": found["backendNodeId"]})["model"]["content"]
+        self.page.mouse.click((quad[0] + quad[4]) / 2, (quad[1] + quad[5]) / 2)
+
+    def bar_says(self) -> str:
+        found = self._bar_node('class="said')
+        return str(self.cdp.send("DOM.getOuterHTML", {"backendNodeId": found["backendNodeId"]})["outerHTML"])
+
+    def _bar_node(self, attribute: str) -> dict[str, Any]:
+        if not hasattr(self, "cdp"):
+            self.cdp = self.page.context.new_cdp_session(self.page)
+        tree = self.cdp.send("DOM.getDocument", {"depth": -1, "pierce": True})["root"]
+        stack = [tree]
+        while stack:
+            node = stack.pop()
+            attrs = node.get("attributes", [])
+            pairs = " ".join(f'{k}="{v}' for k, v in zip(attrs[::2], attrs[1::2], strict=True))
+            if attribute in pairs:
+                return dict(node)
+            stack += node.get("children", []) + node.get("shadowRoots", [])
+        raise AssertionError(f"no {attribute} in the bar")
 
     def type(self, text: str) -> None:
         self.page.keyboard.type(text)
@@ -286,3 +311,26 @@ def test_closing_the_window_or_replay_close_publishes_and_the_recorder_ends(cli:
     cli("close", "--session", "elsewhere")  # from another terminal
     assert other.next_event()["event"] == "stopped" and other.proc.wait(timeout=30) == 0
     assert "click" in elsewhere.read_text()
+
+
+def test_the_bar_picks_asserts_and_stops_and_no_capture_contains_it(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/pantry/index.html", "bar")
+    rec.bar("pick")
+    box = rec.page.locator("#save").bounding_box()
+    assert box is not None
+    rec.page.mouse.move(box["x"] + 5, box["y"] + 5)  # Pick says what replay would write, before any act
+    assert wait_until(lambda: 'label=\\"Save shelf\\"' in rec.bar_says() or 'label="Save shelf"' in rec.bar_says())
+    rec.page.mouse.click(box["x"] + 5, box["y"] + 5)  # a click while picking performs nothing
+    rec.bar("pick")
+    rec.bar("assert-text")
+    rec.click("h1")
+    (asserted,) = rec.steps()
+    assert (asserted["line"] or "").startswith("is text "), rec.seen[-2:]
+    assert asserted["line"].endswith('"Pantry"')
+    seen = cli("snapshot", "--session", "bar").stdout
+    assert "Pick" not in seen and "Assert" not in seen and "Stop" not in seen
+    rec.bar("stop")
+    assert rec.next_event()["event"] == "stopped" and rec.proc.wait(timeout=30) == 0
+    script = out.read_text()
+    assert "is text" in script and "click" not in script.split("is text")[0].split("open ")[1]
+    assert cli("run", str(out), ok=None).returncode == 0

@@ -263,6 +263,16 @@ def test_a_failed_dispatch_is_an_action_failure_on_one_match_and_is_not_journale
 # the observation-exclusion rule (SPEC §7) ---------------------------------------------------------
 
 
+def test_a_recorded_observation_of_a_ref_is_written_by_its_selector(tmp_path: Path) -> None:
+    s = session(tmp_path, ROWS)
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    typed(s, "is", "visible", "@e7", "--record")
+    entry = s.journal.entries[-1]
+    assert entry.record and entry.line == 'is visible id="save" || role=button label="Save"'
+    assert json.loads(entry.evidence or "{}")["id"] == "save"
+
+
 def test_interactive_observations_are_journaled_but_not_written_to_the_script(tmp_path: Path) -> None:
     s = session(tmp_path, ROWS)
     typed(s, "snapshot", "-i")

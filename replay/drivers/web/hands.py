@@ -6,23 +6,21 @@ from __future__ import annotations
 import contextlib
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from replay.drivers.web.page_scripts import POINTED_JS
-
-if TYPE_CHECKING:
-    from replay.drivers.web.driver import WebDriver
 
 RECORDER_JS = (Path(__file__).with_name("recorder.js")).read_text(encoding="utf-8")
 BINDING = "__replayRecord"  # the function recorder.js hands a gesture to
 REARM_JS = "(seq) => { const r = window.__replayRecorder; if (r) r.rearmed(seq); }"
+SAY_JS = "([t, w]) => { const r = window.__replayRecorder; if (r && r.said) r.said(t, w); }"
 FRAME = "frame"  # a gesture's key for the frame it came from (in memory only)
 
 
 class WebHands:
     """``PersonInput`` for one web session's page."""
 
-    def __init__(self, driver: WebDriver, devtools: str | None) -> None:
+    def __init__(self, driver: Any, devtools: str | None) -> None:  # (its WebDriver: imported by it, not here)
         self.driver = driver
         self._devtools = devtools
         self._pending: dict[str, Any] | None = None  # the gesture being performed (its frame holds input)
@@ -30,12 +28,12 @@ class WebHands:
     def devtools(self) -> str | None:
         return self._devtools
 
-    async def intercept(self, on_input: Callable[[dict[str, Any]], None]) -> None:
+    async def intercept(self, on_input: Callable[[dict[str, Any]], Any]) -> None:
         page, context = self.driver.page, self.driver.context
 
-        def called(source: Any, gesture: Any) -> None:
-            if isinstance(gesture, dict):
-                on_input({**gesture, FRAME: source.get("frame")})
+        def called(source: Any, gesture: Any) -> Any:
+            # (a pick's answer — the selector replay would write — goes back to the bar)
+            return on_input({**gesture, FRAME: source.get("frame")}) if isinstance(gesture, dict) else None
 
         await context.expose_binding(BINDING, called)
         await context.add_init_script(RECORDER_JS)
@@ -57,3 +55,7 @@ class WebHands:
             return
         with contextlib.suppress(Exception):  # a frame that went away meanwhile
             await gesture[FRAME].evaluate(REARM_JS, int(gesture.get("seq") or 0))
+
+    async def say(self, text: str, warning: bool) -> None:
+        with contextlib.suppress(Exception):  # no bar (a page that went away meanwhile): nothing to say
+            await self.driver.page.evaluate(SAY_JS, [text, warning])

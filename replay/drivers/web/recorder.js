@@ -97,9 +97,111 @@
     flush();
     if (msg.kind === 'press') rec.keys = true; // until the daemon has dispatched it (``rearmed``)
     else if (msg.kind !== 'select') rec.pointer = msg.kind; // (a select is chosen by script: untrusted events)
+    if (bar.host) bar.host.style.pointerEvents = 'none'; // replay's own pointer must not land on the bar
     rec.seq += 1;
     send({ ...msg, seq: rec.seq });
   };
+
+  // The bar (top frame only): a closed shadow root that no capture contains (capture.js skips its
+  // host). Pick outlines what the pointer is over and says the selector replay would write, its
+  // basis and whether it is verified — in warning colour when only its position tells it apart —
+  // before the person acts; Assert records an `is …` of the next element clicked; Hover records a
+  // hover of it; Stop publishes. Its own input is held from the app and handled here.
+  const bar = { host: null, root: null, mode: null, asked: 0 };
+  const BAR_CSS = `
+    .bar { position: fixed; right: 8px; bottom: 8px; z-index: 2147483647; font: 12px/1.4 system-ui, sans-serif;
+      background: #1d232a; color: #eee; border-radius: 6px; padding: 6px 8px; display: flex; gap: 6px;
+      align-items: center; max-width: 70vw; box-shadow: 0 2px 8px #0006; }
+    .bar b { color: #f55; } button { font: inherit; background: #39424e; color: #eee; border: 0;
+      border-radius: 4px; padding: 2px 8px; cursor: pointer; } button.on { background: #2f7de1; }
+    .said { font-family: ui-monospace, monospace; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
+    .warn { color: #ffb020; }
+    .outline { position: fixed; z-index: 2147483646; pointer-events: none; border: 2px solid #2f7de1;
+      background: #2f7de122; display: none; }
+    .outline.warn { border-color: #ffb020; background: #ffb02022; }`;
+  const mountBar = () => {
+    if (bar.host || window.top !== window || !document.documentElement) return;
+    const host = document.createElement('replay-bar');
+    const root = host.attachShadow({ mode: 'closed' });
+    root.innerHTML =
+      `<style>${BAR_CSS}</style><div class="outline"></div><div class="bar"><b>● rec</b>` +
+      '<button data-do="pick">Pick</button><button data-do="assert-visible">Assert visible</button>' +
+      '<button data-do="assert-text">Assert text</button><button data-do="assert-checked">Assert checked</button>' +
+      '<button data-do="hover">Hover</button><button data-do="stop">Stop</button><span class="said"></span></div>';
+    document.documentElement.appendChild(host);
+    Object.assign(bar, { host, root });
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', mountBar);
+  else mountBar();
+  const onBar = (e) => !!bar.host && e.composedPath()[0] === bar.host;
+  const barSay = (text, warn) => {
+    if (!bar.root) return;
+    const said = bar.root.querySelector('.said');
+    said.textContent = text;
+    said.className = warn ? 'said warn' : 'said';
+  };
+  rec.said = barSay; // the daemon says each recorded step here
+  const setMode = (mode) => {
+    bar.mode = bar.mode === mode ? null : mode;
+    for (const b of bar.root.querySelectorAll('button')) b.className = b.dataset.do === bar.mode ? 'on' : '';
+    if (!bar.mode) bar.root.querySelector('.outline').style.display = 'none';
+  };
+  const outline = (el, warn) => {
+    const box = bar.root.querySelector('.outline');
+    const r = el.getBoundingClientRect();
+    Object.assign(box.style, { display: 'block', left: r.left + 'px', top: r.top + 'px', width: r.width + 'px', height: r.height + 'px' });
+    box.className = warn ? 'outline warn' : 'outline';
+  };
+  const picked = async (el) => {
+    const asked = ++bar.asked;
+    outline(el, false);
+    let said = null;
+    try {
+      said = await window.__replayRecord({ kind: 'pick', path: pathOf(el) });
+    } catch (e) {
+      return;
+    }
+    if (asked !== bar.asked || bar.mode !== 'pick' || !said) return; // the pointer moved on meanwhile
+    outline(el, said.positional);
+    const how = `${said.basis}, ${said.verification}${said.positional ? ' — only its position tells it apart' : ''}`;
+    barSay(`${said.selector || '(no portable selector)'}  [${how}]`, said.positional || !said.selector);
+  };
+  let pickTimer = 0;
+  window.addEventListener(
+    'pointermove',
+    (e) => {
+      if (bar.mode !== 'pick' || onBar(e) || !e.isTrusted) return;
+      const el = pointed(e);
+      clearTimeout(pickTimer);
+      if (el) pickTimer = setTimeout(() => picked(el), 80);
+    },
+    true,
+  );
+  for (const kind of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick']) {
+    window.addEventListener(
+      kind,
+      (e) => {
+        if (!e.isTrusted || (!onBar(e) && !(bar.mode && kind !== 'pointermove' && !free(e)))) return;
+        if (onBar(e)) {
+          hold(e);
+          const button = kind === 'click' && bar.root.elementFromPoint(e.clientX, e.clientY);
+          const what = button && button.closest && button.closest('button');
+          if (!what) return;
+          if (what.dataset.do === 'stop') send({ kind: 'stop' });
+          else setMode(what.dataset.do);
+          return;
+        }
+        hold(e); // a mode's click: what it is about, not an action on the app
+        if (kind !== 'click' || bar.mode === 'pick') return;
+        const mode = bar.mode;
+        setMode(mode);
+        const el = pointed(e);
+        if (mode === 'hover') perform({ kind: 'hover', path: pathOf(el) });
+        else perform({ kind: 'assert', predicate: mode.slice('assert-'.length), path: pathOf(el) });
+      },
+      true,
+    );
+  }
 
   for (const kind of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'auxclick']) {
     window.addEventListener(kind, (e) => free(e) || own(e) || hold(e), true);
@@ -166,6 +268,7 @@
     'keydown',
     (e) => {
       if (free(e) || MODIFIERS.has(e.key)) return;
+      if (bar.mode && e.key === 'Escape') return hold(e), setMode(bar.mode); // leaves Pick, Assert, Hover
       const el = e.composedPath()[0];
       if (el && el.tagName === 'SELECT') return; // its keys choose: the choice is what is recorded
       const chord = e.ctrlKey || e.metaKey || e.altKey;
@@ -213,6 +316,7 @@
   // the daemon performed a step: what the field holds now is what the script says it holds
   rec.rearmed = (seq) => {
     if (seq >= rec.seq) rec.pointer = rec.keys = false; // (else a later gesture is still to be dispatched)
+    if (seq >= rec.seq && bar.host) bar.host.style.pointerEvents = '';
     if (typing) typing.reported = valueOf(typing.el);
   };
   window.addEventListener(
