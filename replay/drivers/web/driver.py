@@ -272,7 +272,7 @@ class WebDriver:
             raise
         finally:
             if self._hands is not None:  # a person records: their input is held again at once
-                await self._hands.rearm()
+                await self._hands.dispatched()
 
     async def _act_on(self, el: Locator, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         try:
@@ -367,7 +367,7 @@ class WebDriver:
             raise self._failed(exc, action=kind) from None
         finally:
             if self._hands is not None:
-                await self._hands.rearm()
+                await self._hands.dispatched()
 
     async def scroll(self, direction: str, amount: float | None) -> None:
         """Wheel-scroll the page at its centre."""

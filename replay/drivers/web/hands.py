@@ -12,7 +12,7 @@ from replay.drivers.web.page_scripts import POINTED_JS
 
 RECORDER_JS = (Path(__file__).with_name("recorder.js")).read_text(encoding="utf-8")
 BINDING = "__replayRecord"  # the function recorder.js hands a gesture to
-REARM_JS = "(seq) => { const r = window.__replayRecorder; if (r) r.rearmed(seq); }"
+REARM_JS = "([seq, settled]) => { const r = window.__replayRecorder; if (r) r.rearmed(seq, settled); }"
 SAY_JS = "([t, w]) => { const r = window.__replayRecorder; if (r && r.said) r.said(t, w); }"
 FRAME = "frame"  # a gesture's key for the frame it came from (in memory only)
 
@@ -50,11 +50,17 @@ class WebHands:
         self._pending = gesture
 
     async def rearm(self) -> None:
+        await self.dispatched(settled=False)
+
+    async def dispatched(self, *, settled: bool = True) -> None:
+        """The gesture being performed reached the page (the driver's own input is done): the person's
+        input is held again; ``settled``: what its field holds now is what the script says it holds
+        (not later: the person may be typing again by then)."""
         gesture, self._pending = self._pending, None
         if gesture is None or gesture.get(FRAME) is None:
             return
         with contextlib.suppress(Exception):  # a frame that went away meanwhile
-            await gesture[FRAME].evaluate(REARM_JS, int(gesture.get("seq") or 0))
+            await gesture[FRAME].evaluate(REARM_JS, [int(gesture.get("seq") or 0), settled])
 
     async def say(self, text: str, warning: bool) -> None:
         with contextlib.suppress(Exception):  # no bar (a page that went away meanwhile): nothing to say

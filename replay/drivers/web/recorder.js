@@ -314,10 +314,10 @@
     true,
   );
   // the daemon performed a step: what the field holds now is what the script says it holds
-  rec.rearmed = (seq) => {
+  rec.rearmed = (seq, settled) => {
     if (seq >= rec.seq) rec.pointer = rec.keys = false; // (else a later gesture is still to be dispatched)
     if (seq >= rec.seq && bar.host) bar.host.style.pointerEvents = '';
-    if (typing) typing.reported = valueOf(typing.el);
+    if (typing && settled) typing.reported = valueOf(typing.el);
   };
   window.addEventListener(
     'focusout',
