@@ -40,6 +40,10 @@ PAGES = (
     + [f"members/{v}/index.html" for v in ("v1", "renamed", "table", "resorted")]
     + ["shop/index.html?rows=200"]
 )
+STOP_TIMERS = """() => {
+  const last = setTimeout(() => {}, 0);
+  for (let id = 0; id <= last; id++) { clearTimeout(id); clearInterval(id); }
+}"""
 FULL = 1  # the full capture's generation, kept actable while the views come and go
 EXAMPLES = 25
 
@@ -74,6 +78,8 @@ def page(request: pytest.FixtureRequest, chromium: Chromium, web: str) -> Iterat
     async def open_page() -> None:
         driver = await chromium.browser.new_driver()
         await driver.navigate(OpenRequest(target=f"{web}/{request.param}"), 30000)
+        # the view and the full capture must see one DOM: the page's own timers (the pantry's clock) stop
+        await driver.page.evaluate(STOP_TIMERS)
         holder["driver"] = driver
         holder["full"] = await driver.capture(FULL)
         holder["shadow"] = await driver.page.evaluate(
