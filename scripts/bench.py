@@ -1100,6 +1100,10 @@ def main() -> None:
         from bench_record import bench_record, print_record
 
         print_record(bench_record())
+    if "record-corpus" in which:
+        from bench_record import bench_record_corpus, print_record_corpus
+
+        print_record_corpus(bench_record_corpus())
     if "drift" in which and "heal" not in which:
         print_drift(bench_drift())
     if "drift" in which:

@@ -102,5 +102,60 @@ def print_record(times: dict[str, dict[str, list[float]]]) -> None:
     print()
 
 
+def bench_record_corpus() -> list[tuple[Any, Any, Any]]:
+    """The drift corpus's recordings made by hand (``fixtures/drift/by_hand.py``) and through the CLI in
+    the same run, each through every case of the corpus: (case, the CLI's outcome, by hand's)."""
+    import os
+    import subprocess
+
+    from playwright.sync_api import sync_playwright
+
+    sys.path.insert(0, str(ROOT))
+    from fixtures.drift.by_hand import SECRETS, record_by_hand
+    from fixtures.drift.corpus import Cli, cases, record, run_case
+
+    os.environ.update(SECRETS)  # (the Cli's environment: a by-hand password is ${PASSWORD})
+    replay = str(Path(sys.executable).with_name("replay"))
+    home = tempfile.mkdtemp(prefix="rbc-", dir="/tmp")
+    rows: list[tuple[Any, Any, Any]] = []
+    try:
+        with serve() as url, tempfile.TemporaryDirectory() as work, sync_playwright() as pw:
+            root = Path(work)
+            for side in ("cli", "hand"):
+                (root / side).mkdir()
+            cli = Cli(replay, home, root)
+            made: dict[str, tuple[Path, Path, bool, bool]] = {}
+            for case in cases():
+                rec = case.recording
+                if rec.name not in made:
+                    by_cli, by_hand = root / f"cli-{rec.name}.ad", root / f"hand-{rec.name}.ad"
+                    verified_cli = record(cli, url, rec, by_cli)
+                    verified_hand = record_by_hand(cli, pw, f"{url}/{rec.url}", rec.name, by_hand)
+                    made[rec.name] = (by_cli, by_hand, verified_cli, verified_hand)
+                    print(f"  {rec.name}: recorded both ways", file=sys.stderr, flush=True)
+                by_cli, by_hand, verified_cli, verified_hand = made[rec.name]
+                rows.append(
+                    (case, run_case(cli, case, by_cli, root / "cli"), run_case(cli, case, by_hand, root / "hand"))
+                )
+    finally:
+        subprocess.run([replay, "daemon", "stop"], env={**os.environ, "REPLAY_HOME": home}, capture_output=True)
+        shutil.rmtree(home, ignore_errors=True)
+    return rows
+
+
+def print_record_corpus(rows: list[tuple[Any, Any, Any]]) -> None:
+    print("## The drift corpus recorded by hand beside the same flows recorded through the CLI\n")
+    print("| case | expected | CLI-recorded | recorded by hand |")
+    print("|---|---|---|---|")
+    for case, by_cli, by_hand in rows:
+        said = [f"{'✓' if o.correct else '✗'} {o.result}" for o in (by_cli, by_hand)]
+        print(f"| {case.name} | {case.expect} | {said[0]} | {said[1]} |")
+    right = [sum(1 for row in rows if row[k].correct) for k in (1, 2)]
+    print(f"\n**{right[0]}/{len(rows)} correct recorded through the CLI, {right[1]}/{len(rows)} recorded by hand.**\n")
+
+
 if __name__ == "__main__":
-    print_record(bench_record())
+    if sys.argv[1:] == ["corpus"]:
+        print_record_corpus(bench_record_corpus())
+    else:
+        print_record(bench_record())

@@ -334,3 +334,14 @@ def test_the_bar_picks_asserts_and_stops_and_no_capture_contains_it(cli: Cli, we
     script = out.read_text()
     assert "is text" in script and "click" not in script.split("is text")[0].split("open ")[1]
     assert cli("run", str(out), ok=None).returncode == 0
+
+
+def test_an_app_that_acts_on_keyup_hears_a_held_key_once(cli: Cli, web: str, recorder: Any) -> None:
+    rec, _ = recorder(f"{web}/todomvc/vue/index.html", "keyup")  # Vue's TodoMVC adds on keyup.enter
+    rec.click("#new-todo")
+    rec.steps()
+    rec.type("milk")
+    rec.press("Enter")
+    rec.steps(2)
+    assert rec.page.locator("#todo-list li").all_inner_texts() == ["milk"]
+    rec.stop()

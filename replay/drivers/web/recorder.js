@@ -264,37 +264,56 @@
   );
   const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph']);
   const FIELD_KEYS = new Set(['Enter', 'Tab', 'Escape', 'ArrowUp', 'ArrowDown']);
+  // A held key is performed when the person lets it go: its keyup is theirs, held too, and only then
+  // does replay's own key (keydown and keyup) pass — an app that acts on keyup hears it once, from replay.
+  let pressed = null; // {code, key}: the person's held key, not let go yet
+  const held = (e) => {
+    if (MODIFIERS.has(e.key)) return false;
+    const el = e.composedPath()[0];
+    if (el && el.tagName === 'SELECT') return false; // its keys choose: the choice is what is recorded
+    if (!isField(el)) return true;
+    const chord = e.ctrlKey || e.metaKey || e.altKey;
+    return !chord && FIELD_KEYS.has(e.key) && !(e.key === 'Enter' && multiline(el)); // else typing
+  };
   window.addEventListener(
     'keydown',
     (e) => {
-      if (free(e) || MODIFIERS.has(e.key)) return;
+      if (free(e)) return;
       if (bar.mode && e.key === 'Escape') return hold(e), setMode(bar.mode); // leaves Pick, Assert, Hover
-      const el = e.composedPath()[0];
-      if (el && el.tagName === 'SELECT') return; // its keys choose: the choice is what is recorded
-      const chord = e.ctrlKey || e.metaKey || e.altKey;
-      if (isField(el)) {
-        if (chord || !FIELD_KEYS.has(e.key) || (e.key === 'Enter' && multiline(el))) return; // typing
-      }
+      if (!held(e)) return;
       hold(e);
+      if (e.repeat) return; // a key held down: one press
+      const chord = e.ctrlKey || e.metaKey || e.altKey;
       let key = e.key === ' ' ? 'Space' : e.key;
       if (chord) {
-        const held = [e.ctrlKey && 'Control', e.altKey && 'Alt', e.metaKey && 'Meta', e.shiftKey && 'Shift'];
-        key = [...held.filter(Boolean), key.length === 1 ? key.toUpperCase() : key].join('+');
+        const mods = [e.ctrlKey && 'Control', e.altKey && 'Alt', e.metaKey && 'Meta', e.shiftKey && 'Shift'];
+        key = [...mods.filter(Boolean), key.length === 1 ? key.toUpperCase() : key].join('+');
       }
-      perform({ kind: 'press', key });
+      pressed = { code: e.code, key };
+      flush(); // the field's text before the key
     },
     true,
   );
-  for (const kind of ['keyup', 'keypress']) {
-    window.addEventListener(kind, (e) => {
-      if (free(e) || MODIFIERS.has(e.key)) return;
-      const el = e.composedPath()[0];
-      if (el && el.tagName === 'SELECT') return;
-      if (isField(el) && !(e.ctrlKey || e.metaKey || e.altKey) && !FIELD_KEYS.has(e.key)) return;
-      if (isField(el) && e.key === 'Enter' && multiline(el)) return;
-      hold(e);
-    }, true);
-  }
+  window.addEventListener(
+    'keypress',
+    (e) => {
+      if (!free(e) && held(e)) hold(e);
+    },
+    true,
+  );
+  window.addEventListener(
+    'keyup',
+    (e) => {
+      if (free(e)) return;
+      if (pressed && e.code === pressed.code) {
+        hold(e);
+        const key = pressed.key;
+        pressed = null;
+        perform({ kind: 'press', key });
+      } else if (held(e)) hold(e);
+    },
+    true,
+  );
   window.addEventListener(
     'focusin',
     (e) => {
