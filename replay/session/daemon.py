@@ -150,14 +150,19 @@ class Daemon:
             shown = shown_name(request.session)
             raise InvalidArgs(f"session {shown!r} is open already", hint="close it, or record with --session NAME")
         options = dataclasses.replace(request.options, save_script=request.options.save_script or "", devtools=True)
-        if request.flow is None:
-            opened = await self._command(request.session, parse_argv(["open", str(request.url)]), options)
-        else:  # its first steps replay, verified, in the recording session: they are the script's first steps
-            ready = by_hand.prefix(self.home, self.sessions, request)
-            opened = await self._command(request.session, parse_argv(["open", "about:blank"]), options)
-            await by_hand.replay_prefix(self.sessions[request.session], ready, request, self._forget)
-        closed = functools.partial(self._close, request.session, None, False)
-        recorder = await by_hand.attach(self.sessions[request.session], closed)
+        try:
+            if request.flow is None:
+                opened = await self._command(request.session, parse_argv(["open", str(request.url)]), options)
+            else:  # its first steps replay, verified, in the recording session: the script's first steps
+                ready = by_hand.prefix(self.home, self.sessions, request)
+                opened = await self._command(request.session, parse_argv(["open", "about:blank"]), options)
+                await by_hand.replay_prefix(self.sessions[request.session], ready, request, self._forget)
+            closed = functools.partial(self._close, request.session, None, False)
+            recorder = await by_hand.attach(self.sessions[request.session], closed)
+        except ReplayError:  # a recording that could not start leaves nothing behind
+            if request.session in self.sessions:
+                await self._close(request.session, None, discard=True)
+            raise
         self.by_hand[request.session] = self.sessions[request.session].by_hand = recorder
         return {**opened, "session": shown_name(request.session), "devtools": recorder.hands.devtools()}
 

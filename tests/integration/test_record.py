@@ -345,3 +345,9 @@ def test_an_app_that_acts_on_keyup_hears_a_held_key_once(cli: Cli, web: str, rec
     rec.steps(2)
     assert rec.page.locator("#todo-list li").all_inner_texts() == ["milk"]
     rec.stop()
+
+
+def test_a_recording_that_cannot_start_says_why_and_leaves_no_session(cli: Cli) -> None:
+    started = cli("record", "http://127.0.0.1:1/nothing", "--headless", "--session", "nowhere", ok=None)
+    assert started.returncode == 1 and "ACTION_FAILED" in started.stderr and "Traceback" not in started.stderr
+    assert "nowhere" not in cli("session", "list").stdout

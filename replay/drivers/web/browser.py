@@ -63,7 +63,8 @@ def _check_launchable(browser: str, headed: bool, connect: str | None) -> None:
     if headed and not connect and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
         raise BrowserUnavailable(
             "a headed browser needs a display, and DISPLAY is not set",
-            hint="run without --headed, or under a display server (e.g. `xvfb-run replay open URL --headed`)",
+            hint="run headless (`replay open` without --headed, `replay record --headless`), or under a display "
+            "server (e.g. `xvfb-run replay record URL`)",
         )
 
 
