@@ -280,6 +280,8 @@ async def replay_prefix(
     from replay.engine.runner import Runner, RunOptions
 
     session.cwd = request.options.cwd
+    if session.recording is not None:  # the flow's context and env lines head what is written
+        session.recording.header = tuple(runs.header_of(ready.script))
     options = RunOptions(values=ready.values, timeout_ms=ready.plan.timeout_ms, artifacts_dir=ready.artifacts)
     try:
         async with session.lock:

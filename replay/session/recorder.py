@@ -16,6 +16,7 @@ class Recording:
 
     path: str | None = None  # None: the default under $REPLAY_HOME/scripts
     start: int = 0  # journal position (``Journal.count``) when recording started
+    header: tuple[str, ...] = ()  # the script's first lines (`record FLOW --from N`: the flow's); none: its platform
 
 
 def script_text(entries: Sequence[JournalEntry], *, platform: str = "web", header: Sequence[str] = ()) -> str:

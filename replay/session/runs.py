@@ -157,12 +157,7 @@ def new_transaction(
     script: Script, plan: Plan, display: str, path: str, target: str, session: Session
 ) -> repair.RepairTransaction:
     """A new transaction: the original's header (leading comments, context and env lines) and the watermark."""
-    first_action = script.actions[0].line if script.actions else 0
-    header = [
-        format_item(i)
-        for i in script.items
-        if isinstance(i, (Context, Env)) or (isinstance(i, Comment) and i.line < first_action)
-    ]
+    header = header_of(script)
     return repair.RepairTransaction(
         script=os.path.abspath(path),
         display=display,
@@ -172,6 +167,16 @@ def new_transaction(
         watermark=session.journal.count,
         header=header,
     )
+
+
+def header_of(script: Script) -> list[str]:
+    """A script's header as a script it begets starts with: its leading comments, context and env lines."""
+    first_action = script.actions[0].line if script.actions else 0
+    return [
+        format_item(i)
+        for i in script.items
+        if isinstance(i, (Context, Env)) or (isinstance(i, Comment) and i.line < first_action)
+    ]
 
 
 async def evidence(session: Session, screenshot: Any) -> None:

@@ -125,7 +125,8 @@ class Session:
     def recorded_script(self) -> str:
         """The script recording has produced so far (fails loudly on an unmaterialized step)."""
         assert self.recording is not None
-        return script_text(self.journal.since(self.recording.start), platform=self.platform)
+        entries = self.journal.since(self.recording.start)
+        return script_text(entries, platform=self.platform, header=self.recording.header)
 
     async def write_recording(self, path: str | None = None) -> str:
         """Publish the recorded script; returns its path. A live screen is looked at once more first:

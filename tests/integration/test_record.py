@@ -227,6 +227,7 @@ def test_from_n_replays_the_steps_before_it_then_records_on_and_never_writes_the
         rec.press("Enter")
         rec.steps(2)
     rec.stop()
+    flow.write_text("# milk first\ncontext timeout=4000\n" + flow.read_text())  # (its header is the output's)
     before = flow.read_bytes()
     more, out = recorder(str(flow), "more", "--from", "5", url=url)  # open, click, fill "milk", Enter: replayed
     assert more.page.locator("#todo-list li").all_inner_texts() == ["milk"]
@@ -238,6 +239,9 @@ def test_from_n_replays_the_steps_before_it_then_records_on_and_never_writes_the
     assert flow.read_bytes() == before
     text = out.read_text()
     assert '"milk"' in text and '"bread"' in text and '"eggs"' not in text
+    assert text.startswith("# milk first\ncontext platform=web\ncontext timeout=4000\n") or text.startswith(
+        "# milk first\ncontext timeout=4000\ncontext platform=web\n"
+    ), text[:120]
     assert cli("run", str(out), ok=None).returncode == 0
 
 
