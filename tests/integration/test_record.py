@@ -355,3 +355,15 @@ def test_a_recording_that_cannot_start_says_why_and_leaves_no_session(cli: Cli) 
     started = cli("record", "http://127.0.0.1:1/nothing", "--headless", "--session", "nowhere", ok=None)
     assert started.returncode == 1 and "ACTION_FAILED" in started.stderr and "Traceback" not in started.stderr
     assert "nowhere" not in cli("session", "list").stdout
+
+
+def test_a_page_script_calling_the_recorders_binding_records_nothing(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/pantry/index.html", "forged")
+    rec.page.evaluate(
+        """() => { window.__replayRecord({ kind: 'click', path: [1, 0] });
+                   window.__replayRecord({ kind: 'stop', token: 'guessed' }); }"""
+    )
+    rec.click("#save")
+    (saved,) = rec.steps()
+    assert saved["step"] == 2 and "Save shelf" in saved["line"]  # the person's click, nothing before it
+    assert rec.stop()["script"] == str(out)

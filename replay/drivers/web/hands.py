@@ -4,6 +4,8 @@ the page's handlers and hands each gesture to the recorder through a Playwright 
 from __future__ import annotations
 
 import contextlib
+import hmac
+import secrets
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -31,15 +33,21 @@ class WebHands:
     async def intercept(self, on_input: Callable[[dict[str, Any]], Any]) -> None:
         page, context = self.driver.page, self.driver.context
 
+        token = secrets.token_hex(16)
+        script = RECORDER_JS.replace("__REPLAY_TOKEN__", token)
+
         def called(source: Any, gesture: Any) -> Any:
+            # only recorder.js knows the token: a page script calling the binding records nothing
+            if not isinstance(gesture, dict) or not hmac.compare_digest(str(gesture.pop("token", "")), token):
+                return None
             # (a pick's answer — the selector replay would write — goes back to the bar)
-            return on_input({**gesture, FRAME: source.get("frame")}) if isinstance(gesture, dict) else None
+            return on_input({**gesture, FRAME: source.get("frame")})
 
         await context.expose_binding(BINDING, called)
-        await context.add_init_script(RECORDER_JS)
+        await context.add_init_script(script)
         for frame in page.frames:  # the page already shown: its documents started before the script
             with contextlib.suppress(Exception):
-                await frame.evaluate(RECORDER_JS)
+                await frame.evaluate(script)
         page.on("close", lambda _: on_input({"kind": "closed"}))
 
     async def pointed(self, generation: int, path: Any) -> list[int]:

@@ -11,10 +11,14 @@
   if (window.__replayRecorder) return;
   // ``pointer``/``keys``: the daemon is about to dispatch a gesture of that kind (its own input passes)
   const rec = (window.__replayRecorder = { pointer: false, keys: false });
+  // The binding is the page's to call too: what this script hands over carries the session's token,
+  // which no page script can read (it lives in this closure), so a page cannot record steps for itself.
+  const binding = window.__replayRecord;
+  const TOKEN = '__REPLAY_TOKEN__';
+  const ask = (msg) => binding({ ...msg, token: TOKEN });
   const send = (msg) => {
     try {
-      const binding = window.__replayRecord;
-      if (binding) binding(msg);
+      if (binding) ask(msg);
     } catch (e) {
       /* the daemon is gone: nothing to hand over */
     }
@@ -157,7 +161,7 @@
     outline(el, false);
     let said = null;
     try {
-      said = await window.__replayRecord({ kind: 'pick', path: pathOf(el) });
+      said = await ask({ kind: 'pick', path: pathOf(el) });
     } catch (e) {
       return;
     }
