@@ -19,6 +19,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "fixtures"))
 
+from benchkit import alternate  # noqa: E402
 from serve import serve  # noqa: E402
 
 PAIRS = 9
@@ -69,14 +70,7 @@ def bench_record(pairs: int = PAIRS) -> dict[str, dict[str, list[float]]]:
                     "by hand": functools.partial(_by_hand, hand, page),
                     "replay click @ref": functools.partial(_by_ref, typed, ref),
                 }
-                for side in sides.values():
-                    side()
-                    side()
-                times: dict[str, list[float]] = {name: [] for name in sides}
-                for i in range(pairs):
-                    for name in list(sides) if i % 2 == 0 else list(reversed(sides)):
-                        times[name].append(sides[name]())
-                out[size] = times
+                out[size] = alternate(sides, pairs)
                 browser.close()
                 hand.close()
                 typed.close()

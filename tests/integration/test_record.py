@@ -98,6 +98,12 @@ class Recording:
             stack += node.get("children", []) + node.get("shadowRoots", [])
         raise AssertionError(f"no {attribute} in the bar")
 
+    def enter(self, text: str) -> list[dict[str, Any]]:
+        """Type ``text`` and press Enter: the field's fill, then the key."""
+        self.type(text)
+        self.press("Enter")
+        return self.steps(2)
+
     def type(self, text: str) -> None:
         self.page.keyboard.type(text)
 
@@ -148,12 +154,8 @@ def test_a_flow_recorded_by_clicking_and_typing_replays_on_its_app_and_three_oth
     rec, out = recorder(f"{web}/todomvc/vanillajs/index.html", "todo")
     rec.click("#new-todo")
     rec.steps()
-    rec.type("milk")
-    rec.press("Enter")
-    rec.steps(2)  # the field's text as one fill, then the key
-    rec.type("eggs")
-    rec.press("Enter")
-    rec.steps(2)
+    rec.enter("milk")  # the field's text as one fill, then the key
+    rec.enter("eggs")
     rec.click("#todo-list li:nth-child(1) .toggle")
     (ticked,) = rec.steps()
     assert ticked["line"].startswith("check ") and "milk" in ticked["line"] and "nth=" not in ticked["line"]
@@ -165,9 +167,7 @@ def test_a_flow_recorded_by_clicking_and_typing_replays_on_its_app_and_three_oth
     rec.click("#todo-list li:nth-child(1) label", double=True)
     rec.steps(2)  # the double click's first click, then the double click (what the app heard, in order)
     rec.press("End")
-    rec.type(" and oats")
-    rec.press("Enter")
-    edited, _ = rec.steps(2)
+    edited, _ = rec.enter(" and oats")
     assert edited["line"].startswith("fill ") and edited["line"].endswith('"milk and oats"')
     assert rec.stop()["script"] == str(out)
     script = out.read_text()
@@ -223,17 +223,13 @@ def test_from_n_replays_the_steps_before_it_then_records_on_and_never_writes_the
     rec.click("#new-todo")
     rec.steps()
     for item in ("milk", "eggs"):
-        rec.type(item)
-        rec.press("Enter")
-        rec.steps(2)
+        rec.enter(item)
     rec.stop()
     flow.write_text("# milk first\ncontext timeout=4000\n" + flow.read_text())  # (its header is the output's)
     before = flow.read_bytes()
     more, out = recorder(str(flow), "more", "--from", "5", url=url)  # open, click, fill "milk", Enter: replayed
     assert more.page.locator("#todo-list li").all_inner_texts() == ["milk"]
-    more.type("bread")
-    more.press("Enter")
-    filled, _ = more.steps(2)
+    filled, _ = more.enter("bread")
     assert filled["step"] == 5 and filled["line"].endswith('"bread"')  # numbered as the script numbers it
     more.stop()
     assert flow.read_bytes() == before
@@ -250,9 +246,7 @@ def test_a_step_only_position_tells_apart_is_warned_about_as_it_is_recorded(cli:
     rec.click("#new-todo")
     rec.steps()
     for _ in range(2):
-        rec.type("milk")
-        rec.press("Enter")
-        rec.steps(2)
+        rec.enter("milk")
     rec.click("#todo-list li:nth-child(2) .toggle")
     (ticked,) = rec.steps()
     assert "warning" in ticked and "look-alike" in ticked["warning"]
@@ -344,9 +338,7 @@ def test_an_app_that_acts_on_keyup_hears_a_held_key_once(cli: Cli, web: str, rec
     rec, _ = recorder(f"{web}/todomvc/vue/index.html", "keyup")  # Vue's TodoMVC adds on keyup.enter
     rec.click("#new-todo")
     rec.steps()
-    rec.type("milk")
-    rec.press("Enter")
-    rec.steps(2)
+    rec.enter("milk")
     assert rec.page.locator("#todo-list li").all_inner_texts() == ["milk"]
     rec.stop()
 
