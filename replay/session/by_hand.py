@@ -22,7 +22,6 @@ from replay.engine import step
 from replay.engine.state import capture
 from replay.errors import InvalidArgs, Location, ReplayError
 from replay.script.parser import parse_action, parse_argv
-from replay.script.selector import NTH, parse_selector
 from replay.session import runs
 from replay.session.requests import Record, Run
 from replay.session.session import Session
@@ -43,19 +42,6 @@ def hands_of(session: Session) -> PersonInput:
             hint="record with `replay open URL --save-script FLOW.ad` and commands, as an agent does",
         )
     return session.driver.person_input()
-
-
-def positional(selector: str | None) -> str | None:
-    """The ``nth`` a selector picks by, when each of its alternatives picks by position (None: some
-    alternative singles the element out by what it is)."""
-    if not selector:
-        return None
-    try:
-        alternatives = parse_selector(selector).alternatives
-    except ReplayError:
-        return None
-    picks = [next((t.value for link in a.links() for t in link.terms if t.key == NTH), None) for a in alternatives]
-    return str(picks[0]) if picks and all(p is not None for p in picks) else None
 
 
 def variable_name(label: str, taken: set[str]) -> str:
@@ -233,12 +219,6 @@ class ByHand:
                 "no portable selector for what was pointed at: the script cannot be written with this step; "
                 "redo it on an element with a label, a test id or a text, or stop and discard"
             )
-        elif entry is not None and (nth := positional(entry.selector)) is not None:
-            said = (
-                f"only its position tells it from its look-alikes (nth={nth}): a replay acts on whichever is there; "
-                "give it a label, a test id or a text of its own"
-            )
-            event["warning"] = f"{event['warning']}; {said}" if event.get("warning") else said
         self.emit(event)
         shown = f"{self.steps}: {event['line'] or event['command']}"
         shown += f"  ⚠ {event['warning']}" if "warning" in event else ""

@@ -163,8 +163,17 @@ def materialize(capture: Capture, node: Node) -> Materialized:
     if not chosen and (own := _role_class(capture, node)) is not None and _singles_out(capture, own, node):
         chosen.append(("attribute", "attribute", Alternative(terms=own)))  # after anchors, before position
     if chosen:
-        return Materialized(Selector(tuple(a for _, _, a in chosen)), True, tuple(n for n, _, _ in chosen))
+        made = Selector(tuple(a for _, _, a in chosen))
+        # an anchor among look-alike anchors is picked by position too: nothing else tells it apart
+        return Materialized(made, True, tuple(n for n, _, _ in chosen), positional=picks_by_position(made))
     return _positional(capture, node)
+
+
+def picks_by_position(selector: Selector) -> bool:
+    """Whether every alternative of ``selector`` picks its node by position (an ``nth`` term in some
+    link): nothing but where it sits tells the node from its look-alikes (``identity.is_positional``
+    asks whether any term does: one alternative that names the node is enough here)."""
+    return all(any(t.key == NTH for link in a.links() for t in link.terms) for a in selector.alternatives)
 
 
 def _singles_out(capture: Capture, terms: tuple[Term, ...], node: Node) -> bool:

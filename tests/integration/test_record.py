@@ -249,7 +249,7 @@ def test_a_step_only_position_tells_apart_is_warned_about_as_it_is_recorded(cli:
         rec.enter("milk")
     rec.click("#todo-list li:nth-child(2) .toggle")
     (ticked,) = rec.steps()
-    assert "warning" in ticked and "look-alike" in ticked["warning"]
+    assert "warning" in ticked and "recorded by position" in ticked["warning"]
     rec.stop()
 
 

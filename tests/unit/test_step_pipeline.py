@@ -263,6 +263,21 @@ def test_a_failed_dispatch_is_an_action_failure_on_one_match_and_is_not_journale
 # the observation-exclusion rule (SPEC §7) ---------------------------------------------------------
 
 
+def test_a_step_picked_by_position_among_look_alike_rows_is_warned_about_as_recorded(tmp_path: Path) -> None:
+    twins = screen(
+        N("list", id="todos")(
+            N("listitem", text="milk")(N("checkbox", rect=(0, 0, 10, 10))),
+            N("listitem", text="milk")(N("checkbox", rect=(0, 20, 10, 10))),
+        )
+    )
+    s = session(tmp_path, twins)
+    s.recording = Recording()
+    shown = typed(s, "snapshot", "-i")
+    second = [n["ref"] for n in shown["snapshot"]["nodes"] if n["role"] == "checkbox"][1]
+    result = typed(s, "check", second)
+    assert "nth=1" in result["selector"] and "recorded by position" in result["warning"]
+
+
 def test_a_recorded_observation_of_a_ref_is_written_by_its_selector(tmp_path: Path) -> None:
     s = session(tmp_path, ROWS)
     s.recording = Recording()
