@@ -174,6 +174,13 @@ class ActionFailed(ReplayError):
     exit_code = EXIT_FAILURE
 
 
+class DialogOpen(ActionFailed):
+    """A JavaScript dialog (alert, confirm, prompt) is open: the page cannot be looked at or acted on
+    until a step answers it (``alert accept`` / ``alert dismiss``)."""
+
+    code = "DIALOG_OPEN"
+
+
 class AssertionFailed(ReplayError):
     """An ``is`` check did not hold."""
 
@@ -312,6 +319,7 @@ ALL_ERRORS: tuple[type[ReplayError], ...] = (
     AmbiguousMatch,
     ElementNotFound,
     ActionFailed,
+    DialogOpen,
     AssertionFailed,
     BrowserUnavailable,
     SessionNotFound,

@@ -14,6 +14,7 @@ from replay.limits import LEVELS, MAX_MS  # light: no click, no typing
 # the registry's interactive commands but open and close (tests/unit/test_surfaces.py keeps them equal)
 FAST_COMMANDS = frozenset(
     {
+        "alert",
         "appstate",
         "back",
         "check",

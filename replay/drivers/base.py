@@ -160,7 +160,9 @@ class PersonInput(Protocol):
     """A person's input on a driver's screen, held before the app sees it (SPEC §16): each input is
     handed over as a gesture — ``{"kind": "click" | "dblclick" | "fill" | "select" | "press" |
     "closed", "path": …, "value": …, "key": …, "secret": bool, "label": …}``, ``path`` the backend's own
-    way to point at an element — and the recorder performs it through the step pipeline."""
+    way to point at an element — and the recorder performs it through the step pipeline. A dialog the
+    person answered (it cannot be held: the screen's own) is ``{"kind": "dialog", "accept": bool,
+    "value": a prompt's text, "dialog": what it showed}``, taken by an ``alert`` step."""
 
     def devtools(self) -> str | None:
         """Where assistive tools and tests drive the screen as a person does (web: the DevTools HTTP
@@ -192,6 +194,21 @@ class PersonInput(Protocol):
         The driver calls it itself right after its own input reaches the screen, so what a person does
         while the step's effect settles is held and performed next; the recorder calls it after each
         gesture too (a no-op when already done)."""
+        ...
+
+
+@runtime_checkable
+class AnswersDialogs(Protocol):
+    """A driver whose screen shows dialogs a step answers (web: JavaScript's alert, confirm, prompt),
+    held open until then; while one is open a look raises ``DialogOpen``."""
+
+    def open_dialog(self) -> dict[str, Any] | None:
+        """The dialog open now (``{"type": "confirm", "message": …}``), or None."""
+        ...
+
+    async def dialog(self, verb: str, text: str | None, timeout_ms: int) -> dict[str, Any] | None:
+        """``get`` the open dialog (None: none), ``wait`` up to ``timeout_ms`` for one, or ``accept``
+        (``text``: a prompt's answer) / ``dismiss`` it, waiting for one first; what it showed."""
         ...
 
 

@@ -13,7 +13,6 @@ FOREIGN: dict[str, tuple[str, ...]] = {
     "focus": (ANDROID,),
     "scrollintoview": (ANDROID,),
     "react-native": (),
-    "alert": (),
     "boot": (),
     "pinch": (),
     "apps": (),

@@ -216,6 +216,37 @@ _add(
 _appstate = Form("none", (), op="device", observation=True)
 _add(Command("appstate", "Say which app is in front.", (_appstate,), platforms=(ANDROID,), group="inspect"))
 _add(Command("reload", "Reload the current page (web).", (Form("none", (), op="history"),), platforms=(WEB,)))
+_ALERT_VERBS = ("get", "wait", "accept", "dismiss")
+_add(
+    Command(
+        "alert",
+        "A JavaScript dialog: `alert [get]` says the open one, `alert wait [MS]` waits for one, "
+        "`alert accept [TEXT]` (TEXT: a prompt's answer) or `alert dismiss` answers it.",
+        (
+            Form(
+                "get",
+                (Param("verb", KEYWORD, optional=True, choices=("get",)),),
+                observation=True,
+                matches=lambda toks: not toks or _first_bare_in(("get",))(toks),
+                op="dialog",
+            ),
+            Form(
+                "wait",
+                (Param("verb", KEYWORD, choices=("wait",)), Param("ms", INT, optional=True)),
+                matches=_first_bare_in(("wait",)),
+                op="dialog",
+            ),
+            Form(
+                "accept",
+                (Param("verb", KEYWORD, choices=("accept",)), Param("text", TEXT, optional=True, typed=True)),
+                matches=_first_bare_in(("accept",)),
+                op="dialog",
+            ),
+            Form("dismiss", (Param("verb", KEYWORD, choices=("dismiss",)),), op="dialog"),
+        ),
+        platforms=(WEB,),
+    )
+)
 _add(
     Command(
         "wait",

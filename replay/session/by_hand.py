@@ -154,6 +154,11 @@ class ByHand:
         if kind == "press":
             await self._step(parse_argv(["press", str(gesture.get("key"))]), gesture=gesture)
             return
+        if kind == "dialog":  # answered in the browser: the step takes that answer (a prompt's with its text)
+            prompt = gesture["dialog"].get("type") == "prompt"
+            said = [str(gesture.get("value") or "")] if prompt and gesture.get("accept") else []
+            await self._step(parse_argv(["alert", "accept" if gesture.get("accept") else "dismiss", *said]))
+            return
         if kind not in ("click", "dblclick", "fill", "select", "hover", "assert"):
             return
         taken = await capture(self.session)

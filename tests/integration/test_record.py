@@ -359,3 +359,30 @@ def test_a_page_script_calling_the_recorders_binding_records_nothing(cli: Cli, w
     (saved,) = rec.steps()
     assert saved["step"] == 2 and "Save shelf" in saved["line"]  # the person's click, nothing before it
     assert rec.stop()["script"] == str(out)
+
+
+def test_a_confirm_dialog_the_person_answers_is_recorded_as_alert_accept_and_replays(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/shop/index.html", "confirm")
+    for clicked in ("[data-testid=add-teapot]", "#go-checkout"):
+        rec.click(clicked)
+        rec.steps()
+    with rec.page.expect_event("dialog") as shown:  # the person sees the confirm replay's click opened
+        rec.click("#empty-cart")
+    assert shown.value.message == "Empty the cart?"
+    shown.value.accept()  # … and presses OK
+    clicked, answered = rec.steps(2)
+    assert "a confirm dialog opened: 'Empty the cart?'" in clicked["effect"], clicked
+    assert answered["line"] == "alert accept", answered
+    assert wait_until(lambda: rec.page.locator("#cart-count").inner_text() == "0 items")
+    rec.bar("assert-text")
+    rec.click("#cart-count")
+    rec.steps()
+    rec.stop()
+    script = out.read_text(encoding="utf-8")
+    assert 'click id="empty-cart"' in script and "\nalert accept\n" in script, script
+    assert cli("run", str(out), ok=None).returncode == 0
+    out.write_text(script.replace("\nalert accept\n", "\nalert dismiss\n"), encoding="utf-8")
+    dismissed = cli("run", str(out), ok=None)  # the answer is what the script says: Cancel keeps the cart
+    assert dismissed.returncode != 0 and '"1 item"' in dismissed.stdout + dismissed.stderr

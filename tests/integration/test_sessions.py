@@ -83,6 +83,21 @@ def test_click_and_fill_by_ref_act_on_the_page(cli: Cli, web: str) -> None:
     assert cli("get", "text", "id=rating-result").stdout.strip().endswith("Thanks: Thumbs up")
 
 
+def test_a_dialog_stays_open_until_alert_answers_it_and_nothing_else_runs_meanwhile(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/index.html")
+    cli("click", 'label="Add to cart" nth=0')
+    cli("open", f"{web}/shop/checkout.html")
+    clicked = cli.json("click", 'role=button label="Empty cart"')["result"]
+    assert clicked["dialog"] == {"type": "confirm", "message": "Empty the cart?"}
+    refused = cli("snapshot", ok=None)
+    assert refused.returncode == 1 and "DIALOG_OPEN" in refused.stderr and "alert accept" in refused.stderr
+    assert json.loads(cli("alert").stdout.splitlines()[-1])["message"] == "Empty the cart?"
+    cli("alert", "accept")
+    assert cli("get", "text", "id=cart-count").stdout.strip().endswith("0 items")
+    late = cli("alert", "dismiss", "--timeout", "300", ok=None)  # none is open now
+    assert late.returncode == 1 and "no dialog opened within 300 ms" in late.stderr
+
+
 def test_every_action_response_discloses_resolution(cli: Cli, web: str) -> None:
     cli("open", f"{web}/shop/index.html")
     res = cli.json("click", 'role=button label="Thumbs up"')["result"]["resolution"]

@@ -271,3 +271,16 @@ def test_parse_raises_script_errors_with_the_first_error_as_its_message() -> Non
 
 def test_crlf_line_endings_and_bom_are_accepted() -> None:
     assert len(parse("\ufeffback\r\nforward\r\n").actions) == 2
+
+
+def test_agent_devices_alert_forms_parse_and_accept_takes_a_prompts_answer() -> None:
+    forms = {line: one(line).form for line in ("alert", "alert get", "alert wait 3000", "alert accept", "alert dismiss")}
+    assert forms == {
+        "alert": "get",
+        "alert get": "get",
+        "alert wait 3000": "wait",
+        "alert accept": "accept",
+        "alert dismiss": "dismiss",
+    }
+    assert one('alert accept "Ada Lovelace"').param("text") == "Ada Lovelace"
+    assert isinstance(error_of("alert maybe\n"), InvalidArgs)

@@ -81,6 +81,9 @@ def test_every_unsupported_step_is_reported() -> None:
     with pytest.raises(ScriptErrors) as exc:
         build_plan(script, "web")
     assert [e.location.line for e in exc.value.errors if e.location] == [1, 3]
+    with pytest.raises(ScriptErrors) as exc:  # and a web page's dialog on a device
+        build_plan(parse("context platform=android\nopen com.example.app\nalert accept\n", "flow.ad"))
+    assert [str(e.location) for e in exc.value.errors] == ["flow.ad:3"]
 
 
 def test_a_command_parsed_for_compatibility_but_never_performed_is_refused_before_step_one() -> None:

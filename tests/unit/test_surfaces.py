@@ -38,7 +38,7 @@ def test_client_shortcuts_are_registry_commands() -> None:
 
 def test_typed_text_parameters_are_declared_in_the_registry() -> None:
     typed = {(c.name, p.name) for c in REGISTRY.commands.values() for f in c.forms for p in f.params if p.typed}
-    assert typed == {("fill", "text"), ("type", "text"), ("find", "arg")}
+    assert typed == {("fill", "text"), ("type", "text"), ("find", "arg"), ("alert", "text")}
 
 
 def test_help_lists_every_command_once_under_its_registry_group() -> None:

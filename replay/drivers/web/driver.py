@@ -10,11 +10,12 @@ from typing import Any, cast
 from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, Page
 
 from replay.drivers.base import OpenRequest
+from replay.drivers.web.acts import act_on
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
+from replay.drivers.web.dialogs import Dialogs
 from replay.drivers.web.errors import STALE, from_playwright, raise_if_stale
 from replay.drivers.web.hands import WebHands
 from replay.drivers.web.page_scripts import (
-    COVERED_BY_ITS_OWN_JS,
     LOCATE_JS,
     MAIN,
     MAIN_NODE_ENGINE,
@@ -23,7 +24,7 @@ from replay.drivers.web.page_scripts import (
     UTILITY_WORLD,
 )
 from replay.drivers.web.trace import save_trace
-from replay.errors import ActionFailed, BrowserUnavailable, ReplayError, StaleRef
+from replay.errors import ActionFailed, BrowserUnavailable, DialogOpen, ReplayError, StaleRef
 from replay.files import make_private
 from replay.tree.model import Capture, build_capture
 
@@ -49,6 +50,7 @@ class WebDriver:
         # generation → (URL, first node, end) of each same-origin iframe walked, in the order walked
         self._subframes: dict[int, list[tuple[str, int, int]]] = {}
         self._base: str | None = None  # the latest opened URL: page paths are relative to its directory
+        self.dialogs = Dialogs(page)
         self.crashed = False
         page.on("crash", lambda _: setattr(self, "crashed", True))
 
@@ -89,8 +91,11 @@ class WebDriver:
         opts = {"testIdAttributes": TEST_ID_ATTRIBUTES, **opts}
         for attempt in (1, 2):
             try:
-                text = await self._evaluate_capture(opts)
+                text = await self.dialogs.during(self._evaluate_capture(opts))
+                self.dialogs.refuse_look()  # (one opened while it looked)
                 break
+            except DialogOpen:
+                raise
             except Exception as exc:  # noqa: BLE001 - a new document invalidates the function: retry once
                 self._capture_fn = self._capture_id = self._world = None
                 if attempt == 2:
@@ -265,60 +270,21 @@ class WebDriver:
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         """Act on one node through Playwright's actionability checks: one call for a main-frame node."""
         located = await self._located(generation, index)
-        try:
-            return await self._act_on(located, command, params, timeout_ms)
+        try:  # a dialog the action opens ends it here: it finishes once a step answers the dialog
+            return await self.dialogs.during(act_on(located, command, params, timeout_ms, self._failed))
         except Exception as exc:  # noqa: BLE001 - the engine's refusal of a node that is gone
             raise_if_stale(exc, index)
             raise
         finally:
-            if self._hands is not None:  # a person records: their input is held again at once
-                await self._hands.dispatched()
+            await self._rearm()
 
-    async def _act_on(self, el: Locator, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
-        try:
-            if command == "click":
-                await el.click(timeout=timeout_ms)
-            elif command == "dblclick":
-                await el.dblclick(timeout=timeout_ms)
-            elif command == "hover":
-                await el.hover(timeout=timeout_ms)
-            elif command == "fill":
-                await el.fill(str(params["text"]), timeout=timeout_ms)
-            elif command in ("check", "uncheck"):
-                # a click when the state differs: Playwright's own check() then re-reads the state from
-                # the same element, which an app that re-renders the row on change has just replaced
-                if await el.is_checked(timeout=timeout_ms) != (command == "check"):
-                    # a styled box over the native input, that belongs to the same control (its label,
-                    # its component's host), takes the click as a person's would: click through it
-                    covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
-                    await el.click(timeout=timeout_ms, force=bool(covered))
-            elif command == "select":
-                value = str(params["value"])
-                try:
-                    await el.select_option(value=value, timeout=timeout_ms)
-                except Exception:  # noqa: BLE001 - fall back to the option's label
-                    await el.select_option(label=value, timeout=timeout_ms)
-            elif command == "scroll":
-                await el.scroll_into_view_if_needed(timeout=timeout_ms)
-            elif command == "focus":
-                await el.focus()
-            elif command == "get_text":
-                return await el.inner_text()
-            elif command == "get_value":
-                return await el.input_value()
-            elif command == "get_attrs":
-                return await el.evaluate(
-                    "e => Object.fromEntries(Array.from(e.attributes).map(a => [a.name, a.value]))"
-                )
+    async def _rearm(self) -> None:
+        """A person records: their input is held again at once (after the dialog a step opened)."""
+        if self._hands is not None:
+            if self.dialogs.open is None:
+                await self._hands.dispatched()
             else:
-                raise ActionFailed(f"{command} is not an element action", hint="see docs/ad-format.md")
-        except (ActionFailed, StaleRef):
-            raise
-        except Exception as exc:  # noqa: BLE001 - mapped in one place
-            if STALE in str(exc):
-                raise
-            raise self._failed(exc, action=command, timeout_ms=timeout_ms) from None
-        return None
+                self.dialogs.later(self._hands.dispatched())
 
     async def navigate(self, request: OpenRequest, timeout_ms: int) -> None:
         """Go to the URL and wait for the load event (a page load is always a fresh start: ``relaunch``
@@ -351,23 +317,35 @@ class WebDriver:
         size = self.page.viewport_size or {"width": 0, "height": 0}
         x, y = (float(v[:-1]) * size[k] / 100 if v.endswith("%") else float(v) for v, k in _point(params))  # type: ignore[literal-required]
         try:
-            await self.page.mouse.click(x, y)
+            await self.dialogs.during(self.page.mouse.click(x, y))
+        except DialogOpen:
+            raise
         except Exception as exc:  # noqa: BLE001
             raise self._failed(exc, action="press") from None
         return None
 
     async def keyboard(self, kind: str, text: str) -> None:
         """Press a key/chord or type text."""
+        keys = self.page.keyboard
         try:
-            if kind == "press":
-                await self.page.keyboard.press(text)
-            else:
-                await self.page.keyboard.type(text)
+            await self.dialogs.during(keys.press(text) if kind == "press" else keys.type(text))
+        except DialogOpen:
+            raise
         except Exception as exc:  # noqa: BLE001
             raise self._failed(exc, action=kind) from None
         finally:
-            if self._hands is not None:
-                await self._hands.dispatched()
+            await self._rearm()
+
+    def open_dialog(self) -> dict[str, Any] | None:
+        return self.dialogs.said()
+
+    async def dialog(self, verb: str, text: str | None, timeout_ms: int) -> dict[str, Any] | None:
+        """``alert``: the open dialog (``get``: None when there is none), waited for, or answered."""
+        if verb == "get":
+            return self.dialogs.said()
+        if verb == "wait":
+            return await self.dialogs.wait(timeout_ms)
+        return await self.dialogs.answer(verb == "accept", text, timeout_ms)
 
     async def scroll(self, direction: str, amount: float | None) -> None:
         """Wheel-scroll the page at its centre."""

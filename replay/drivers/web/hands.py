@@ -26,6 +26,7 @@ class WebHands:
         self.driver = driver
         self._devtools = devtools
         self._pending: dict[str, Any] | None = None  # the gesture being performed (its frame holds input)
+        self._cdp: Any = None  # DevTools, for how the person answered a dialog
 
     def devtools(self) -> str | None:
         return self._devtools
@@ -49,6 +50,14 @@ class WebHands:
             with contextlib.suppress(Exception):
                 await frame.evaluate(script)
         page.on("close", lambda _: on_input({"kind": "closed"}))
+        # a dialog the person answers in the browser: DevTools says how (a step then takes that answer)
+        dialogs = self.driver.dialogs
+        dialogs.on_answer = lambda answer: on_input(
+            {"kind": "dialog", "accept": answer["accept"], "value": answer["text"], "dialog": answer["dialog"]}
+        )
+        self._cdp = await context.new_cdp_session(page)
+        self._cdp.on("Page.javascriptDialogClosed", dialogs.closed)
+        await self._cdp.send("Page.enable")
 
     async def pointed(self, generation: int, path: Any) -> list[int]:
         found = await self.driver.in_world_of(generation, POINTED_JS, [generation, path])

@@ -1,0 +1,61 @@
+"""The web driver's element ops, one Playwright call each (``Driver.act``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from playwright.async_api import Locator
+
+from replay.drivers.web.errors import STALE
+from replay.drivers.web.page_scripts import COVERED_BY_ITS_OWN_JS
+from replay.errors import ActionFailed, ReplayError, StaleRef
+
+
+async def act_on(
+    el: Locator, command: str, params: dict[str, Any], timeout_ms: int, failed: Callable[..., ReplayError]
+) -> Any:
+    """One element op through Playwright's actionability checks (``Driver.act``'s ops); ``failed`` maps
+    Playwright's failure to ours."""
+    try:
+        if command == "click":
+            await el.click(timeout=timeout_ms)
+        elif command == "dblclick":
+            await el.dblclick(timeout=timeout_ms)
+        elif command == "hover":
+            await el.hover(timeout=timeout_ms)
+        elif command == "fill":
+            await el.fill(str(params["text"]), timeout=timeout_ms)
+        elif command in ("check", "uncheck"):
+            # a click when the state differs: Playwright's own check() then re-reads the state from
+            # the same element, which an app that re-renders the row on change has just replaced
+            if await el.is_checked(timeout=timeout_ms) != (command == "check"):
+                # a styled box over the native input, that belongs to the same control (its label,
+                # its component's host), takes the click as a person's would: click through it
+                covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
+                await el.click(timeout=timeout_ms, force=bool(covered))
+        elif command == "select":
+            value = str(params["value"])
+            try:
+                await el.select_option(value=value, timeout=timeout_ms)
+            except Exception:  # noqa: BLE001 - fall back to the option's label
+                await el.select_option(label=value, timeout=timeout_ms)
+        elif command == "scroll":
+            await el.scroll_into_view_if_needed(timeout=timeout_ms)
+        elif command == "focus":
+            await el.focus()
+        elif command == "get_text":
+            return await el.inner_text()
+        elif command == "get_value":
+            return await el.input_value()
+        elif command == "get_attrs":
+            return await el.evaluate("e => Object.fromEntries(Array.from(e.attributes).map(a => [a.name, a.value]))")
+        else:
+            raise ActionFailed(f"{command} is not an element action", hint="see docs/ad-format.md")
+    except (ActionFailed, StaleRef):
+        raise
+    except Exception as exc:  # noqa: BLE001 - mapped in one place
+        if STALE in str(exc):
+            raise
+        raise failed(exc, action=command, timeout_ms=timeout_ms) from None
+    return None

@@ -1,0 +1,133 @@
+"""A page's JavaScript dialogs (``alert``, ``confirm``, ``prompt``, ``beforeunload``), held open until a
+step answers them (``alert accept [TEXT]`` / ``alert dismiss``) — as a person would, and as the
+agent-device command does on a phone.
+
+While one is open the page's JavaScript waits, so nothing can look at it: the action that opened it
+is over from the step's point of view (the dialog proves it landed) and finishes once the dialog is
+answered; a look raises ``DialogOpen``. A person recording answers it in the browser: the answer is
+read from DevTools' ``Page.javascriptDialogClosed`` and handed to the recorder.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+from playwright.async_api import Dialog, Page
+
+from replay.errors import ActionFailed, DialogOpen
+
+T = TypeVar("T")
+FINISH_S = 5.0  # how long the action a dialog interrupted may take to finish once it is answered
+
+
+class Dialogs:
+    """The dialogs of one page: the one open now, and how the last one was answered by a person."""
+
+    def __init__(self, page: Page) -> None:
+        self.open: Dialog | None = None
+        self._opened = asyncio.Event()
+        self._interrupted: list[asyncio.Future[Any]] = []  # actions waiting for the dialog's answer
+        self._answered: dict[str, Any] | None = None  # a person's answer not taken by a step yet
+        self.on_answer: Callable[[dict[str, Any]], Any] | None = None  # a recording hears a person's
+        page.on("dialog", self._shown)
+
+    def _shown(self, dialog: Dialog) -> None:
+        self.open, self._answered = dialog, None
+        self._opened.set()
+
+    def said(self) -> dict[str, Any] | None:
+        """The open dialog as a step result says it (``{"type": "confirm", "message": …}``)."""
+        return None if self.open is None else _said(self.open)
+
+    def refuse_look(self) -> None:
+        """Raise ``DialogOpen`` when a dialog is open (the page cannot answer a look)."""
+        if self.open is not None:
+            said = _said(self.open)
+            raise DialogOpen(
+                f"a {said['type']} dialog is open: {said['message']!r}",
+                hint="answer it: `alert accept` (a prompt: `alert accept TEXT`) or `alert dismiss`",
+                details={"dialog": said},
+            )
+
+    async def during(self, work: Awaitable[T]) -> T | None:
+        """Run ``work`` (an input action, a look); a dialog it opens ends the wait: None then, and the
+        work finishes in the background once the dialog is answered."""
+        try:
+            self.refuse_look()
+        except DialogOpen:
+            if asyncio.iscoroutine(work):
+                work.close()  # (never started)
+            raise
+        self._opened.clear()
+        task = asyncio.ensure_future(work)
+        opened = asyncio.ensure_future(self._opened.wait())
+        try:
+            await asyncio.wait({task, opened}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            opened.cancel()
+        if task.done() or self.open is None:
+            return await task
+        task.add_done_callback(_retrieve)  # (its outcome is the dialog's: a timeout there says nothing)
+        self._interrupted.append(task)
+        return None
+
+    async def wait(self, timeout_ms: int) -> dict[str, Any]:
+        """The open dialog, waiting up to ``timeout_ms`` for one (``alert wait``)."""
+        if self.open is None and self._answered is None:
+            try:
+                await asyncio.wait_for(self._opened.wait(), timeout_ms / 1000)
+            except TimeoutError:
+                raise ActionFailed(
+                    f"no dialog opened within {timeout_ms} ms",
+                    hint="the step before it no longer opens one: check the app, or remove the `alert` step",
+                ) from None
+        said = self.said() or (self._answered or {}).get("dialog")
+        assert said is not None
+        return dict(said)
+
+    async def answer(self, accept: bool, text: str | None, timeout_ms: int) -> dict[str, Any]:
+        """Answer the dialog (waiting up to ``timeout_ms`` for one to open); the action it interrupted
+        then finishes. A dialog a person already answered this way is taken as answered."""
+        said = await self.wait(timeout_ms)
+        dialog, self.open = self.open, None
+        if dialog is not None:
+            with contextlib.suppress(Exception):  # (answered meanwhile in the browser: the same end)
+                if accept:  # a prompt answered with no text keeps what it showed, as a person's OK does
+                    await dialog.accept(dialog.default_value if text is None else text)
+                else:
+                    await dialog.dismiss()
+        else:
+            self._answered = None
+        self._opened.clear()
+        interrupted, self._interrupted = self._interrupted, []
+        if interrupted:
+            await asyncio.wait(interrupted, timeout=FINISH_S)
+        return said
+
+    def later(self, work: Awaitable[Any]) -> None:
+        """Run ``work`` once the open dialog is answered (the page waits until then)."""
+        asyncio.ensure_future(work).add_done_callback(_retrieve)
+
+    def closed(self, event: dict[str, Any]) -> None:
+        """DevTools says the dialog was closed — by a person, when no step answered it."""
+        if self.open is None:
+            return  # a step answered it
+        answer = {"dialog": _said(self.open), "accept": bool(event.get("result")), "text": event.get("userInput")}
+        self.open, self._answered = None, answer
+        if self.on_answer is not None:
+            self.on_answer(answer)
+
+
+def _said(dialog: Dialog) -> dict[str, Any]:
+    said: dict[str, Any] = {"type": dialog.type, "message": dialog.message}
+    if dialog.type == "prompt":
+        said["default"] = dialog.default_value
+    return said
+
+
+def _retrieve(task: asyncio.Future[Any]) -> None:
+    if not task.cancelled():
+        task.exception()
