@@ -274,7 +274,8 @@ def test_crlf_line_endings_and_bom_are_accepted() -> None:
 
 
 def test_agent_devices_alert_forms_parse_and_accept_takes_a_prompts_answer() -> None:
-    forms = {line: one(line).form for line in ("alert", "alert get", "alert wait 3000", "alert accept", "alert dismiss")}
+    lines = ("alert", "alert get", "alert wait 3000", "alert accept", "alert dismiss")
+    forms = {line: one(line).form for line in lines}
     assert forms == {
         "alert": "get",
         "alert get": "get",
