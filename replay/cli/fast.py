@@ -20,6 +20,8 @@ FAST_COMMANDS = frozenset(
         "check",
         "click",
         "dblclick",
+        "drag",
+        "drop",
         "fill",
         "find",
         "forward",

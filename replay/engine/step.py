@@ -53,7 +53,7 @@ from replay.tree.model import Node
 __all__ = ["PIPELINE_OPS", "StepState", "StepStopped", "capture", "execute"]
 
 NAVIGATION_TIMEOUT_MS = 30000
-ACTING = ("click", "dblclick", "hover", "fill", "check", "uncheck", "select", "scroll")  # element ops with an effect
+ACTING = ("click", "dblclick", "hover", "drag", "drop", "fill", "check", "uncheck", "select", "scroll")  # have effects
 BUDGET_GRACE_S = MATCH_GRACE_S
 
 # the entry point ------------------------------------------------------------------------------

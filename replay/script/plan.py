@@ -102,7 +102,7 @@ def plan_problems(script: Script, platform: str | None = None) -> tuple[str, lis
                 location=Location(script.path, _context_line(script)),
             )
         ]
-    problems: list[ReplayError] = []
+    problems: list[ReplayError] = _unpaired_drags(script)
     for action in script.actions:
         cmd = REGISTRY.get(action.command)
         assert cmd is not None
@@ -141,6 +141,24 @@ def plan_problems(script: Script, platform: str | None = None) -> tuple[str, lis
                     )
                 )
     return effective, problems
+
+
+def _unpaired_drags(script: Script) -> list[ReplayError]:
+    """A ``drag`` holds the button down until the next step, which must be its ``drop`` (and a
+    ``drop`` ends the ``drag`` just before it)."""
+    problems: list[ReplayError] = []
+    actions = script.actions
+    for i, action in enumerate(actions):
+        before = actions[i - 1].command if i else None
+        after = actions[i + 1].command if i + 1 < len(actions) else None
+        if action.command == "drag" and after != "drop":
+            said, hint = "`drag` is not followed by its `drop`", "write `drop TARGET` on the next step"
+        elif action.command == "drop" and before != "drag":
+            said, hint = "`drop` does not follow a `drag`", "write `drag SOURCE` on the step before it"
+        else:
+            continue
+        problems.append(InvalidArgs(said, hint=hint, location=Location(script.path, action.line)))
+    return problems
 
 
 def build_plan(script: Script, platform: str | None = None) -> Plan:

@@ -87,6 +87,8 @@ _add(
 _add(_target_cmd("click", "Click the element."))
 _add(_target_cmd("dblclick", "Double-click the element (android: two taps)."))
 _add(_target_cmd("hover", "Move the pointer over the element.", platforms=(WEB,)))
+_add(_target_cmd("drag", "Press on the element and start dragging it (the next step is its `drop`).", platforms=(WEB,)))
+_add(_target_cmd("drop", "Drop what `drag` holds on the element (its centre).", platforms=(WEB,)))
 _add(
     Command(
         "fill",

@@ -159,10 +159,16 @@ class ByHand:
             said = [str(gesture.get("value") or "")] if prompt and gesture.get("accept") else []
             await self._step(parse_argv(["alert", "accept" if gesture.get("accept") else "dismiss", *said]))
             return
-        if kind not in ("click", "dblclick", "fill", "select", "hover", "assert"):
+        if kind not in ("click", "dblclick", "fill", "select", "hover", "assert", "drag"):
             return
         taken = await capture(self.session)
         self.session.refs_capture = taken  # the person pointed at this screen: its refs act
+        if kind == "drag":  # both ends, each the element itself, found on the screen the person pressed on
+            held = await self._pointed(taken, gesture.get("path"), kind, acting=False)
+            dropped = await self._pointed(taken, gesture.get("to"), "drop", acting=False)
+            await self._step(parse_argv(["drag", f"@e{held}"]))
+            await self._step(parse_argv(["drop", f"@e{dropped}"]), gesture=gesture)
+            return
         index = await self._pointed(taken, gesture.get("path"), kind)
         node = taken.nodes[index]
         ref = f"@e{index}"

@@ -73,6 +73,16 @@ class Recording:
         else:
             self.page.mouse.click(x, y)
 
+    def drag(self, source: str, target: str) -> None:
+        """Press on ``source``, move the pointer onto ``target`` and let go there."""
+        ends = [self.page.locator(selector).first.bounding_box() for selector in (source, target)]
+        assert ends[0] is not None and ends[1] is not None, (source, target)
+        (x0, y0), (x1, y1) = ((b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in ends)
+        self.page.mouse.move(x0, y0)
+        self.page.mouse.down()
+        self.page.mouse.move(x1, y1, steps=8)
+        self.page.mouse.up()
+
     def bar(self, button: str) -> None:
         """Click a button of the recorder's bar (a closed shadow root: found as an assistive tool finds
         it, through DevTools' DOM with shadow roots pierced)."""
@@ -386,3 +396,21 @@ def test_a_confirm_dialog_the_person_answers_is_recorded_as_alert_accept_and_rep
     out.write_text(script.replace("\nalert accept\n", "\nalert dismiss\n"), encoding="utf-8")
     dismissed = cli("run", str(out), ok=None)  # the answer is what the script says: Cancel keeps the cart
     assert dismissed.returncode != 0 and '"1 item"' in dismissed.stdout + dismissed.stderr
+
+
+def test_a_drag_and_drop_is_recorded_by_both_ends_and_replays_with_another_drag_library(
+    cli: Cli, web: str, recorder: Any, tmp_path: Path
+) -> None:
+    rec, out = recorder(f"{web}/board/sortable.html", "drag")  # SortableJS: HTML5 drag events
+    rec.drag("#todo li:nth-child(2)", "#done")
+    held, dropped = rec.steps(2)
+    assert held["line"].startswith("drag ") and "Fix login" in held["line"], held
+    assert dropped["line"].startswith("drop ") and "Done" in dropped["line"], dropped
+    assert "Moved Fix login to Done" in dropped.get("effect", ""), dropped
+    assert rec.page.locator("#done").inner_text().split() == ["Plan", "sprint", "Fix", "login"]
+    rec.stop()
+    assert cli("run", str(out), ok=None).returncode == 0
+    other = tmp_path / "dragula.ad"  # dragula: mouse events and a mirror of its own, other markup
+    other.write_text(out.read_text(encoding="utf-8").replace("board/sortable.html", "board/dragula.html"))
+    ran = cli("run", str(other), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

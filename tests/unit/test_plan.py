@@ -187,3 +187,15 @@ def test_a_run_of_an_edited_script_plans_its_new_text(tmp_path: Path, monkeypatc
     target = after.steps[1].action.target
     assert target is not None and target.selector is not None
     assert format_selector(target.selector) == 'role=button label="Go on"'
+
+
+def test_a_drag_must_be_followed_by_its_drop_and_a_drop_must_follow_a_drag() -> None:
+    script = parse(
+        'open http://x\ndrag text="A"\nclick text="B"\ndrop text="C"\ndrag text="D"\ndrop text="E"\n', "f.ad"
+    )
+    with pytest.raises(ScriptErrors) as exc:
+        build_plan(script, "web")
+    assert [(e.code, str(e.location)) for e in exc.value.errors] == [
+        ("INVALID_ARGS", "f.ad:2"),
+        ("INVALID_ARGS", "f.ad:4"),
+    ]

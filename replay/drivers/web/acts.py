@@ -11,6 +11,8 @@ from replay.drivers.web.errors import STALE
 from replay.drivers.web.page_scripts import COVERED_BY_ITS_OWN_JS
 from replay.errors import ActionFailed, ReplayError, StaleRef
 
+DRAG_START_PX = 6  # how far ``drag`` moves off the pressed point (past the usual drag thresholds)
+
 
 async def act_on(
     el: Locator, command: str, params: dict[str, Any], timeout_ms: int, failed: Callable[..., ReplayError]
@@ -24,6 +26,8 @@ async def act_on(
             await el.dblclick(timeout=timeout_ms)
         elif command == "hover":
             await el.hover(timeout=timeout_ms)
+        elif command in ("drag", "drop"):
+            await _drag(el, command, timeout_ms)
         elif command == "fill":
             await el.fill(str(params["text"]), timeout=timeout_ms)
         elif command in ("check", "uncheck"):
@@ -59,3 +63,21 @@ async def act_on(
             raise
         raise failed(exc, action=command, timeout_ms=timeout_ms) from None
     return None
+
+
+async def _drag(el: Locator, command: str, timeout_ms: int) -> None:
+    """``drag``: the button goes down on the element's centre and the pointer moves off it a little
+    (what starts a drag: HTML5 drag and drop, and the libraries that follow mouse moves); ``drop``:
+    the pointer moves to the element's centre, nudges, and the button comes up there."""
+    await el.hover(timeout=timeout_ms)  # (actionable, scrolled into view, the pointer on its centre)
+    box = await el.bounding_box()
+    if box is None:
+        raise ActionFailed(f"{command}: the element has no box on the screen", hint="take a new snapshot")
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    mouse = el.page.mouse
+    if command == "drag":
+        await mouse.down()
+        await mouse.move(x + DRAG_START_PX, y + DRAG_START_PX, steps=2)
+    else:
+        await mouse.move(x + 1, y + 1)
+        await mouse.up()

@@ -207,6 +207,30 @@
     );
   }
 
+  // A drag: the button pressed on one element and let go over another after the pointer moved. Its
+  // presses are held like any (the app sees neither end); it is handed over as one gesture with both
+  // ends, performed as `drag` then `drop`; the click its release makes is not a click.
+  const DRAG_PX = 8;
+  let press = null; // the held press of the primary button: where, on what, whether it moved since
+  let dropped = false;
+  window.addEventListener('pointerdown', (e) => {
+    if (free(e) || own(e) || onBar(e) || bar.mode || e.button !== 0) return;
+    press = { x: e.clientX, y: e.clientY, el: pointed(e), moved: false };
+    dropped = false;
+  }, true);
+  window.addEventListener('pointermove', (e) => {
+    if (!press || free(e) || !(e.buttons & 1)) return;
+    if (Math.hypot(e.clientX - press.x, e.clientY - press.y) > DRAG_PX) press.moved = true;
+  }, true);
+  window.addEventListener('pointerup', (e) => {
+    const held = press;
+    press = null;
+    if (!held || !held.moved || free(e) || e.button !== 0) return;
+    const to = pointed(e);
+    if (!to || !held.el || held.el === to || held.el.contains(to)) return; // moved within it: a click
+    dropped = true;
+    perform({ kind: 'drag', path: pathOf(held.el), to: pathOf(to) });
+  }, true);
   for (const kind of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'auxclick']) {
     window.addEventListener(kind, (e) => free(e) || own(e) || hold(e), true);
   }
@@ -250,6 +274,7 @@
     (e) => {
       if (free(e) || own(e)) return;
       hold(e);
+      if (dropped) return void (dropped = false); // a drag's release: performed as its drop
       if (e.button !== 0 || e.detail > 1) return; // a double click's second click: its dblclick says it
       const el = pointed(e);
       const shows = revealedBy(el);
