@@ -39,6 +39,7 @@ FAST_COMMANDS = frozenset(
         "select",
         "snapshot",
         "swipe",
+        "tab",
         "type",
         "uncheck",
         "wait",

@@ -185,6 +185,11 @@ class PersonInput(Protocol):
         element itself when it was captured, then its captured ancestors); empty when none."""
         ...
 
+    def tab_of(self, gesture: dict[str, Any]) -> int | None:
+        """The number of the tab ``gesture`` was made in when it is not the one steps act on (a
+        ``tab N`` step first), else None."""
+        ...
+
     def performing(self, gesture: dict[str, Any]) -> None:
         """``gesture`` is performed next: the driver's own input for it passes until it is dispatched."""
         ...
@@ -209,6 +214,20 @@ class AnswersDialogs(Protocol):
     async def dialog(self, verb: str, text: str | None, timeout_ms: int) -> dict[str, Any] | None:
         """``get`` the open dialog (None: none), ``wait`` up to ``timeout_ms`` for one, or ``accept``
         (``text``: a prompt's answer) / ``dismiss`` it, waiting for one first; what it showed."""
+        ...
+
+
+@runtime_checkable
+class HasTabs(Protocol):
+    """A driver whose screen has tabs (web): a tab the page opens comes to the front by itself."""
+
+    async def tab(self, verb: str, number: int | None, url: str | None, timeout_ms: int) -> dict[str, Any]:
+        """``list`` the tabs, show tab ``number`` (``index``), open a ``new`` one (at ``url``), or
+        ``close`` one (``number``, else the one in front); ``{"tabs": [{"tab", "url", "current"}…]}``."""
+        ...
+
+    def opened_tabs(self) -> list[dict[str, Any]]:
+        """The tabs the page opened since the last call (``[{"tab": N, "url": …}]``)."""
         ...
 
 

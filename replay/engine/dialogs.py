@@ -15,6 +15,15 @@ def opened(state: StepState) -> dict[str, Any] | None:
     return driver.open_dialog() if isinstance(driver, AnswersDialogs) else None
 
 
+def said_opened(state: StepState, result: dict[str, Any]) -> bool:
+    """Say in ``result`` the dialog the step just performed opened; True when one is open (the page
+    waits for its answer: nothing may look at it)."""
+    shown = opened(state)
+    if shown is not None:
+        result.update(dialog=shown, effect=said(shown))
+    return shown is not None
+
+
 def said(dialog: dict[str, Any]) -> str:
     """What a step that opened ``dialog`` did, in a reader's words."""
     return (

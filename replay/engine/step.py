@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from replay.drivers.base import OpenRequest
-from replay.engine import dialogs, effects, observe
+from replay.engine import dialogs, effects, observe, tabs
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
 from replay.engine.journal import INTERACTIVE, PLAN, Provenance
@@ -166,8 +166,9 @@ def _page_op(
         except ReplayError:
             state.journal.retract(entry)  # it failed: it did not happen
             raise
-        if step.form.op != "dialog" and (shown := dialogs.opened(state)) is not None:
-            result.update(dialog=shown, effect=dialogs.said(shown))
+        if step.form.op not in ("dialog", "tab"):
+            dialogs.said_opened(state, result)
+            tabs.said_opened(state, result)
         return result
 
     return run
@@ -358,14 +359,14 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
         if isinstance(exc, StaleRef) and target.ref is None and rebind:
             raise _Vanished from None
         raise StepStopped(exc, Binding.failed_dispatch(exc, 1)) from None  # post-response capture
-    if not reading and (shown := dialogs.opened(state)) is not None:
-        result.update(dialog=shown, effect=dialogs.said(shown))  # the page waits for its answer: no look
-    elif not reading:
+    if not reading and not dialogs.said_opened(state, result):  # (a dialog's page waits: no look)
         said = await effects.after_act(state, step, bound, entry)
         if said.drift:
             result["drift"] = [*result.get("drift", ()), *said.drift]
         if said.effect is not None:
             result["effect"] = said.effect
+    if not reading:
+        tabs.said_opened(state, result)
     if described.selector:
         result["selector"] = described.selector
         result["verification"] = described.verification
@@ -425,6 +426,7 @@ _HANDLERS: dict[str | None, Callable[[StepState, Step], Awaitable[dict[str, Any]
     "scroll_page": _page_op(_scroll_page),
     "pause": _page_op(_pause),
     "dialog": _page_op(dialogs.alert),
+    "tab": _page_op(tabs.tab),
     "wait_text": observe.wait_text,
     "screenshot": _page_op(screenshot),
     "close": _close,

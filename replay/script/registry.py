@@ -218,33 +218,40 @@ _add(
 _appstate = Form("none", (), op="device", observation=True)
 _add(Command("appstate", "Say which app is in front.", (_appstate,), platforms=(ANDROID,), group="inspect"))
 _add(Command("reload", "Reload the current page (web).", (Form("none", (), op="history"),), platforms=(WEB,)))
-_ALERT_VERBS = ("get", "wait", "accept", "dismiss")
+
+
+def _verb(verb: str, *params: Param, op: str, observation: bool = False, bare: bool = False) -> Form:
+    """A form chosen by its first word, VERB (``bare``: the command alone is this form too)."""
+    first = _first_bare_in((verb,))
+    matches = (lambda toks: not toks or first(toks)) if bare else first
+    said = Param("verb", KEYWORD, optional=bare, choices=(verb,))
+    return Form(verb, (said, *params), observation=observation, matches=matches, op=op)
+
+
+_add(
+    Command(
+        "tab",
+        "Tabs: `tab [list]` lists them, `tab N` brings the Nth to the front, `tab new [URL]` opens one, "
+        "`tab close [N]` closes one (the front one by default). A tab the page opens comes to the front by itself.",
+        (
+            _verb("list", op="tab", observation=True, bare=True),
+            _verb("new", Param("url", URL, optional=True), op="tab"),
+            _verb("close", Param("number", INT, optional=True), op="tab"),
+            Form("index", (Param("number", INT),), op="tab"),
+        ),
+        platforms=(WEB,),
+    )
+)
 _add(
     Command(
         "alert",
         "A JavaScript dialog: `alert [get]` says the open one, `alert wait [MS]` waits for one, "
         "`alert accept [TEXT]` (TEXT: a prompt's answer) or `alert dismiss` answers it.",
         (
-            Form(
-                "get",
-                (Param("verb", KEYWORD, optional=True, choices=("get",)),),
-                observation=True,
-                matches=lambda toks: not toks or _first_bare_in(("get",))(toks),
-                op="dialog",
-            ),
-            Form(
-                "wait",
-                (Param("verb", KEYWORD, choices=("wait",)), Param("ms", INT, optional=True)),
-                matches=_first_bare_in(("wait",)),
-                op="dialog",
-            ),
-            Form(
-                "accept",
-                (Param("verb", KEYWORD, choices=("accept",)), Param("text", TEXT, optional=True, typed=True)),
-                matches=_first_bare_in(("accept",)),
-                op="dialog",
-            ),
-            Form("dismiss", (Param("verb", KEYWORD, choices=("dismiss",)),), op="dialog"),
+            _verb("get", op="dialog", observation=True, bare=True),
+            _verb("wait", Param("ms", INT, optional=True), op="dialog"),
+            _verb("accept", Param("text", TEXT, optional=True, typed=True), op="dialog"),
+            _verb("dismiss", op="dialog"),
         ),
         platforms=(WEB,),
     )

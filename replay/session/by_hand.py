@@ -151,6 +151,9 @@ class ByHand:
         kind = str(gesture.get("kind"))
         # the person moved, hovered and typed since the last step: no idle sample spans that time
         self.session.watch.baseline = None
+        number = self.hands.tab_of(gesture)  # made in another tab than the front one: brought to the front
+        if number is not None:
+            await self._step(parse_argv(["tab", str(number)]))
         if kind == "press":
             await self._step(parse_argv(["press", str(gesture.get("key"))]), gesture=gesture)
             return
@@ -159,8 +162,12 @@ class ByHand:
             said = [str(gesture.get("value") or "")] if prompt and gesture.get("accept") else []
             await self._step(parse_argv(["alert", "accept" if gesture.get("accept") else "dismiss", *said]))
             return
+        if kind == "tab":  # the front tab closed in the browser: the script goes on in the one in front now
+            await self._step(parse_argv(["tab", str(gesture.get("number"))]))
+            return
         if kind not in ("click", "dblclick", "fill", "select", "hover", "assert", "drag"):
             return
+
         taken = await capture(self.session)
         self.session.refs_capture = taken  # the person pointed at this screen: its refs act
         if kind == "drag":  # both ends, each the element itself, found on the screen the person pressed on

@@ -414,3 +414,30 @@ def test_a_drag_and_drop_is_recorded_by_both_ends_and_replays_with_another_drag_
     other.write_text(out.read_text(encoding="utf-8").replace("board/sortable.html", "board/dragula.html"))
     ran = cli("run", str(other), ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_tab_the_app_opens_is_followed_and_going_back_to_the_first_is_recorded_as_tab_1(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/shop/checkout.html", "popup")
+    first = rec.page
+    with first.context.expect_page() as opened:  # a link to a new tab: it comes to the front
+        rec.click("text=Help (opens a tab)")
+    (clicked,) = rec.steps()
+    assert "a tab opened and came to the front: tab 2" in clicked["effect"], clicked
+    rec.page = opened.value
+    rec.page.wait_for_load_state()
+    rec.click("text=Back to products")  # in the new tab
+    (went,) = rec.steps()
+    assert "index.html" in went.get("effect", ""), went
+    rec.page = first  # back in the first tab
+    rec.click("#name")
+    front, _ = rec.steps(2)
+    assert front["line"] == "tab 1", front
+    rec.type("Ada")
+    rec.click("#terms")
+    filled, checked = rec.steps(2)
+    assert [filled["line"].split()[0], checked["line"].split()[0]] == ["fill", "check"]
+    rec.stop()
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -22,9 +22,9 @@ def test_foreign_commands_are_not_performed_on_web() -> None:
     assert all(not REGISTRY.supports(c.name, "web") for c in COMMANDS.values() if c.foreign)
 
 
-def test_observations_are_snapshot_screenshot_is_get_read_only_find_and_the_device_and_dialog_state() -> None:
+def test_observations_are_snapshot_screenshot_is_get_read_only_find_the_device_state_dialogs_and_tabs() -> None:
     observing = sorted({c.name for c in COMMANDS.values() for f in c.forms if f.observation})
-    assert observing == ["alert", "appstate", "find", "get", "is", "keyboard", "screenshot", "snapshot"]
+    assert observing == ["alert", "appstate", "find", "get", "is", "keyboard", "screenshot", "snapshot", "tab"]
     assert {f.name: f.observation for f in COMMANDS["keyboard"].forms} == {"status": True, "dismiss": False}
     find = COMMANDS["find"]
     assert {f.name: f.observation for f in find.forms} == {"act": False, "read": True}

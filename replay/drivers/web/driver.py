@@ -12,7 +12,6 @@ from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, 
 from replay.drivers.base import OpenRequest
 from replay.drivers.web.acts import act_on
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
-from replay.drivers.web.dialogs import Dialogs
 from replay.drivers.web.errors import STALE, from_playwright, raise_if_stale
 from replay.drivers.web.hands import WebHands
 from replay.drivers.web.page_scripts import (
@@ -23,12 +22,14 @@ from replay.drivers.web.page_scripts import (
     UTILITY,
     UTILITY_WORLD,
 )
+from replay.drivers.web.tabs import Tabs
 from replay.drivers.web.trace import save_trace
 from replay.errors import ActionFailed, BrowserUnavailable, DialogOpen, ReplayError, StaleRef
 from replay.files import make_private
 from replay.tree.model import Capture, build_capture
 
 INTERRUPT_S = 2.0  # how long stopping a busy page's script may take
+NAVIGATION_S = 30.0  # how long a tab come to the front may take to load before it is looked at
 
 
 class WebDriver:
@@ -50,9 +51,18 @@ class WebDriver:
         # generation → (URL, first node, end) of each same-origin iframe walked, in the order walked
         self._subframes: dict[int, list[tuple[str, int, int]]] = {}
         self._base: str | None = None  # the latest opened URL: page paths are relative to its directory
-        self.dialogs = Dialogs(page)
         self.crashed = False
-        page.on("crash", lambda _: setattr(self, "crashed", True))
+        self._fresh = False  # a tab just come to the front: looked at once it has loaded
+        self.tabs = Tabs(self)
+        self.dialogs = self.tabs.dialogs_of(page)
+
+    def show(self, page: Page) -> None:
+        """Act on ``page`` from now on (a tab come to the front): what was kept of the other is dropped."""
+        if page is self.page:
+            return
+        self.page, self.dialogs, self._fresh = page, self.tabs.dialogs_of(page), True
+        self._cdp, self._cdp_usable, self._capture_fn = None, True, None
+        self._world = self._world_name = self._main_frame = self._capture_id = None
 
     def _failed(self, exc: BaseException, **where: Any) -> ReplayError:
         """A Playwright failure in our words; a closed page or browser marks this driver dead at once
@@ -89,6 +99,10 @@ class WebDriver:
     async def _look(self, opts: dict[str, Any]) -> Capture | None:
         """Run capture.js with ``opts`` and build what it returns (None: a view it could not take)."""
         opts = {"testIdAttributes": TEST_ID_ATTRIBUTES, **opts}
+        if self._fresh:  # a tab just opened: its document first (not the blank page it starts as)
+            self._fresh = False
+            with contextlib.suppress(Exception):
+                await self.page.wait_for_load_state("load", timeout=NAVIGATION_S * 1000)
         for attempt in (1, 2):
             try:
                 text = await self.dialogs.during(self._evaluate_capture(opts))
@@ -335,6 +349,13 @@ class WebDriver:
             raise self._failed(exc, action=kind) from None
         finally:
             await self._rearm()
+
+    async def tab(self, verb: str, number: int | None, url: str | None, timeout_ms: int) -> dict[str, Any]:
+        """``tab``: list, show, open or close a tab."""
+        return await self.tabs.perform(verb, number, url, timeout_ms)
+
+    def opened_tabs(self) -> list[dict[str, Any]]:
+        return self.tabs.taken()
 
     def open_dialog(self) -> dict[str, Any] | None:
         return self.dialogs.said()

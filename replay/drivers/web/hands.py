@@ -55,6 +55,8 @@ class WebHands:
         dialogs.on_answer = lambda answer: on_input(
             {"kind": "dialog", "accept": answer["accept"], "value": answer["text"], "dialog": answer["dialog"]}
         )
+        # the front tab closed in the browser: the one in front now is where the person goes on
+        self.driver.tabs.on_front = lambda number: on_input({"kind": "tab", "number": number})
         self._cdp = await context.new_cdp_session(page)
         self._cdp.on("Page.javascriptDialogClosed", dialogs.closed)
         await self._cdp.send("Page.enable")
@@ -62,6 +64,10 @@ class WebHands:
     async def pointed(self, generation: int, path: Any) -> list[int]:
         found = await self.driver.in_world_of(generation, POINTED_JS, [generation, path])
         return [int(i) for i in found] if isinstance(found, list) else []
+
+    def tab_of(self, gesture: dict[str, Any]) -> int | None:
+        frame = gesture.get(FRAME)
+        return None if frame is None else self.driver.tabs.number_of(frame.page)
 
     def performing(self, gesture: dict[str, Any]) -> None:
         self._pending = gesture
