@@ -12,7 +12,7 @@ from typing import Any
 
 from replay.engine import hint as hints
 from replay.engine.hint import RepairHint
-from replay.errors import ReplayError
+from replay.errors import DialogOpen, ReplayError
 from replay.files import open_private
 from replay.limits import LEVELS
 from replay.script.ast import Action
@@ -298,6 +298,8 @@ def build_divergence(
     repair = hints.repair_hint(binding.kind, evidence, capture, awaited=action.command in AWAITING)
     if binding.effect is not None:  # verified and acted on: the app's behaviour changed, a person decides
         repair = RepairHint.MANUAL
+    elif capture_error is not None and capture_error.startswith(DialogOpen.code):
+        repair = RepairHint.STATE_REPAIR  # a dialog the script does not answer stands in front: answer it first
     target_binding: dict[str, Any] = {
         "classification": binding.kind,
         "matchCount": binding.match_count,
