@@ -441,3 +441,24 @@ def test_a_tab_the_app_opens_is_followed_and_going_back_to_the_first_is_recorded
     rec.stop()
     ran = cli("run", str(out), ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+@pytest.mark.parametrize("name", ["banking", "material", "element-e2"])
+def test_a_flow_recorded_by_hand_on_a_component_kit_replays_clean_on_its_own_and_its_other_major_version(
+    cli: Cli, web: str, tmp_path: Path, name: str
+) -> None:
+    from playwright.sync_api import sync_playwright
+
+    from fixtures.drift.by_hand import SECRETS, record_by_hand
+    from fixtures.drift.corpus import Cli as CorpusCli
+    from fixtures.drift.corpus import cases, run_case
+
+    corpus = CorpusCli(REPLAY, cli.env["REPLAY_HOME"], tmp_path)
+    corpus.env.update(SECRETS)
+    mine = [c for c in cases() if c.recording.name == name and c.expect == "clean"]  # its versions, itself
+    assert len(mine) >= 2, [c.name for c in mine]
+    out = tmp_path / f"{name}.ad"
+    with sync_playwright() as pw:
+        record_by_hand(corpus, pw, f"{web}/{mine[0].recording.url}", name, out)
+    outcomes = [run_case(corpus, case, out, tmp_path) for case in mine]
+    assert [(o.case.name, o.result) for o in outcomes] == [(c.name, "clean") for c in mine]
