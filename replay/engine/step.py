@@ -352,7 +352,7 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
         if reading:  # get
             result["value"] = await _read(state, step, bound.node, generation, index)
         else:
-            params = {k: v for k, v in step.action.params if isinstance(v, str)}
+            params = {k.lstrip("-"): v for k, v in (*step.action.params, *step.action.flags) if isinstance(v, str)}
             await state.driver.act(generation, index, str(step.form.op), params, step.timeout_ms)
     except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
         state.journal.retract(entry)  # it failed: it did not happen

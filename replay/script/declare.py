@@ -30,6 +30,8 @@ __all__ = [
     "Flag",
     "Command",
     "GLOBAL_FLAGS",
+    "first_bare_in",
+    "verb_form",
 ]
 
 # Param kinds
@@ -97,6 +99,7 @@ class Flag:
     takes_value: bool = False
     platforms: tuple[str, ...] = PLATFORMS
     whole_number: bool = False  # its value is a non-negative integer (-d DEPTH)
+    choices: tuple[str, ...] = ()  # its value is one of these words (--button right)
     selector: bool = False  # its value is a selector expression (checked when the script is read)
 
 
@@ -125,3 +128,16 @@ class Command:
 
 
 GLOBAL_FLAGS = (Flag("--record"), Flag("--no-record"))
+
+
+def first_bare_in(words: tuple[str, ...]) -> Callable[[Sequence[Token]], bool]:
+    """A form's ``matches``: its first token is one of ``words``, bare."""
+    return lambda toks: bool(toks) and not toks[0].quoted and toks[0].text in words
+
+
+def verb_form(verb: str, *params: Param, op: str, observation: bool = False, bare: bool = False) -> Form:
+    """A form chosen by its first word, VERB (``bare``: the command alone is this form too)."""
+    first = first_bare_in((verb,))
+    matches = (lambda toks: not toks or first(toks)) if bare else first
+    said = Param("verb", KEYWORD, optional=bare, choices=(verb,))
+    return Form(verb, (said, *params), observation=observation, matches=matches, op=op)

@@ -229,6 +229,12 @@ def _split_flags(cmd: Command, toks: list[Token], where: Location) -> tuple[list
                     hint=f"write {name} 3",
                     location=_loc(where, tok),
                 )
+            if spec.choices and value not in spec.choices:
+                raise InvalidArgs(
+                    f"{cmd.name}: flag {name} takes one of {', '.join(spec.choices)}, got {quoted(value)}",
+                    hint=f"write {name} {spec.choices[0]}",
+                    location=_loc(where, tok),
+                )
             flags.append((name, value))
         else:
             if eq:

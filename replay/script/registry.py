@@ -6,7 +6,7 @@ through the named predicates at the bottom; no other module keeps its own comman
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from replay.script.declare import *  # the declaration types and kinds, named here too
@@ -25,10 +25,6 @@ GROUPS = (
     ("replay", "Replay and heal"),
     ("sessions", "Sessions, the daemon and MCP"),
 )
-
-
-def _first_bare_in(words: tuple[str, ...]) -> Callable[[Sequence[Token]], bool]:
-    return lambda toks: bool(toks) and not toks[0].quoted and toks[0].text in words
 
 
 def _first_is_int(toks: Sequence[Token]) -> bool:
@@ -60,11 +56,18 @@ _DIRECTIONS = ("up", "down", "left", "right")
 _PREDICATES = ("visible", "hidden", "exists", "absent", "enabled", "disabled", "checked", "text")
 
 
-def _target_cmd(name: str, summary: str, *, platforms: tuple[str, ...] = PLATFORMS) -> Command:
+def _target_cmd(
+    name: str,
+    summary: str,
+    *,
+    platforms: tuple[str, ...] = PLATFORMS,
+    flags: tuple[Flag, ...] = (),
+) -> Command:
     return Command(
         name,
         summary,
         (Form("target", (Param("target", TARGET_REST),), targets_element=True, phase=PHASE_ACT, op=name),),
+        flags=flags,
         platforms=platforms,
     )
 
@@ -84,7 +87,13 @@ _add(
         flags=(Flag("--relaunch"), Flag("--clear-state", platforms=(ANDROID,)), Flag("--launch-url", True, (ANDROID,))),
     )
 )
-_add(_target_cmd("click", "Click the element."))
+_add(
+    _target_cmd(
+        "click",
+        "Click the element (--button right: a context click, web).",
+        flags=(Flag("--button", True, (WEB,), choices=("left", "right", "middle")),),
+    )
+)
 _add(_target_cmd("dblclick", "Double-click the element (android: two taps)."))
 _add(_target_cmd("hover", "Move the pointer over the element.", platforms=(WEB,)))
 _add(_target_cmd("drag", "Press on the element and start dragging it (the next step is its `drop`).", platforms=(WEB,)))
@@ -153,7 +162,7 @@ _add(
             Form(
                 "direction",
                 (Param("direction", CHOICE, choices=_DIRECTIONS), Param("amount", NUMBER, optional=True)),
-                matches=_first_bare_in(_DIRECTIONS),
+                matches=first_bare_in(_DIRECTIONS),
                 op="scroll_page",
             ),
             Form("target", (Param("target", TARGET_REST),), targets_element=True, phase=PHASE_ACT, op="scroll"),
@@ -207,7 +216,7 @@ _add(
                 "status",
                 (Param("what", KEYWORD, choices=("status",)),),
                 observation=True,
-                matches=_first_bare_in(("status",)),
+                matches=first_bare_in(("status",)),
                 op="device",
             ),
             Form("dismiss", (Param("what", KEYWORD, choices=("dismiss",)),), op="device"),
@@ -220,23 +229,15 @@ _add(Command("appstate", "Say which app is in front.", (_appstate,), platforms=(
 _add(Command("reload", "Reload the current page (web).", (Form("none", (), op="history"),), platforms=(WEB,)))
 
 
-def _verb(verb: str, *params: Param, op: str, observation: bool = False, bare: bool = False) -> Form:
-    """A form chosen by its first word, VERB (``bare``: the command alone is this form too)."""
-    first = _first_bare_in((verb,))
-    matches = (lambda toks: not toks or first(toks)) if bare else first
-    said = Param("verb", KEYWORD, optional=bare, choices=(verb,))
-    return Form(verb, (said, *params), observation=observation, matches=matches, op=op)
-
-
 _add(
     Command(
         "tab",
         "Tabs: `tab [list]` lists them, `tab N` brings the Nth to the front, `tab new [URL]` opens one, "
         "`tab close [N]` closes one (the front one by default). A tab the page opens comes to the front by itself.",
         (
-            _verb("list", op="tab", observation=True, bare=True),
-            _verb("new", Param("url", URL, optional=True), op="tab"),
-            _verb("close", Param("number", INT, optional=True), op="tab"),
+            verb_form("list", op="tab", observation=True, bare=True),
+            verb_form("new", Param("url", URL, optional=True), op="tab"),
+            verb_form("close", Param("number", INT, optional=True), op="tab"),
             Form("index", (Param("number", INT),), op="tab"),
         ),
         platforms=(WEB,),
@@ -248,10 +249,10 @@ _add(
         "A JavaScript dialog: `alert [get]` says the open one, `alert wait [MS]` waits for one, "
         "`alert accept [TEXT]` (TEXT: a prompt's answer) or `alert dismiss` answers it.",
         (
-            _verb("get", op="dialog", observation=True, bare=True),
-            _verb("wait", Param("ms", INT, optional=True), op="dialog"),
-            _verb("accept", Param("text", TEXT, optional=True, typed=True), op="dialog"),
-            _verb("dismiss", op="dialog"),
+            verb_form("get", op="dialog", observation=True, bare=True),
+            verb_form("wait", Param("ms", INT, optional=True), op="dialog"),
+            verb_form("accept", Param("text", TEXT, optional=True, typed=True), op="dialog"),
+            verb_form("dismiss", op="dialog"),
         ),
         platforms=(WEB,),
     )
@@ -266,7 +267,7 @@ _add(
                 "text",
                 (Param("kw", KEYWORD, choices=("text",)), Param("text", TEXT), Param("ms", INT, optional=True)),
                 observation=False,
-                matches=_first_bare_in(("text",)),
+                matches=first_bare_in(("text",)),
                 op="wait_text",
                 evidence=True,
             ),
@@ -276,7 +277,7 @@ _add(
                 targets_element=True,
                 observation=False,
                 phase=PHASE_WAIT,
-                matches=_first_bare_in(("absent",)),
+                matches=first_bare_in(("absent",)),
                 op="wait_target",
             ),
             Form(
@@ -301,7 +302,7 @@ _add(
                 targets_element=True,
                 observation=True,
                 phase=PHASE_READ,
-                matches=_first_bare_in(("text",)),
+                matches=first_bare_in(("text",)),
                 op="assert",
             ),
             Form(

@@ -201,6 +201,8 @@ class ByHand:
         if kind == "click" and node.role in (*TOGGLES, "radio"):
             command = "uncheck" if node.checked and node.role != "radio" else "check"
         extra = [str(gesture.get("value") or "")] if kind in ("fill", "select") else []
+        if gesture.get("button") == "right":  # a context click
+            command, extra = "click", ["--button", "right"]
         await self._step(parse_argv([command, ref, *extra]), gesture=gesture)
 
     async def _pointed(self, taken: Any, path: Any, kind: str, *, acting: bool = True) -> int:

@@ -462,3 +462,19 @@ def test_a_flow_recorded_by_hand_on_a_component_kit_replays_clean_on_its_own_and
         record_by_hand(corpus, pw, f"{web}/{mine[0].recording.url}", name, out)
     outcomes = [run_case(corpus, case, out, tmp_path) for case in mine]
     assert [(o.case.name, o.result) for o in outcomes] == [(c.name, "clean") for c in mine]
+
+
+def test_a_context_click_is_recorded_and_opens_the_apps_own_menu_on_replay(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/board/menu.html", "menu")  # Tabulator's row context menu
+    box = rec.page.get_by_role("gridcell", name="Grace").bounding_box()
+    assert box is not None
+    rec.page.mouse.click(box["x"] + 5, box["y"] + 5, button="right")
+    (opened,) = rec.steps()
+    assert opened["line"].startswith("click ") and opened["line"].endswith(" --button right"), opened
+    assert "Grace" in opened["line"]
+    rec.click(".tabulator-menu-item:has-text('Archive')")
+    (archived,) = rec.steps()
+    assert "Archived Grace" in archived.get("effect", ""), archived
+    rec.stop()
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -285,3 +285,9 @@ def test_agent_devices_alert_forms_parse_and_accept_takes_a_prompts_answer() -> 
     }
     assert one('alert accept "Ada Lovelace"').param("text") == "Ada Lovelace"
     assert isinstance(error_of("alert maybe\n"), InvalidArgs)
+
+
+def test_a_flag_with_choices_takes_only_them() -> None:
+    assert one('click "Grace" --button right').flag("--button") == "right"
+    err = error_of('click "Grace" --button side\n')
+    assert isinstance(err, InvalidArgs) and "left, right, middle" in err.message

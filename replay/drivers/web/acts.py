@@ -21,7 +21,7 @@ async def act_on(
     Playwright's failure to ours."""
     try:
         if command == "click":
-            await el.click(timeout=timeout_ms)
+            await el.click(timeout=timeout_ms, button=params.get("button", "left"))
         elif command == "dblclick":
             await el.dblclick(timeout=timeout_ms)
         elif command == "hover":

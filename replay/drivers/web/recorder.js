@@ -283,6 +283,15 @@
     true,
   );
   window.addEventListener(
+    'contextmenu',
+    (e) => {
+      if (free(e) || own(e) || onBar(e) || bar.mode || !e.isTrusted) return;
+      hold(e); // neither the app's menu nor the browser's: replay's right click opens the app's
+      perform({ kind: 'click', path: pathOf(pointed(e)), button: 'right' });
+    },
+    true,
+  );
+  window.addEventListener(
     'dblclick',
     (e) => {
       if (free(e) || own(e)) return;
