@@ -90,3 +90,13 @@ def link_new(done: str, target: str, *, hint: str) -> None:
         from replay.errors import TargetExists
 
         raise TargetExists(f"{target} already exists; it was left unchanged", hint=hint) from None
+
+
+def local_file(given: str, cwd: str | None) -> str:
+    """The file a step reads (``upload PATH``): relative to the caller's directory; it must exist."""
+    from replay.errors import FileNotFound
+
+    path = os.path.abspath(os.path.join(cwd or os.getcwd(), os.path.expanduser(given)))
+    if not os.path.isfile(path):
+        raise FileNotFound(f"{given}: no such file", hint="a relative path is read from the directory replay runs in")
+    return path

@@ -41,6 +41,7 @@ FAST_COMMANDS = frozenset(
         "swipe",
         "tab",
         "type",
+        "upload",
         "uncheck",
         "wait",
     }

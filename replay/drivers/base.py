@@ -185,6 +185,10 @@ class PersonInput(Protocol):
         element itself when it was captured, then its captured ancestors); empty when none."""
         ...
 
+    async def files_of(self, gesture: dict[str, Any]) -> list[str]:
+        """The paths of the files the person chose for an ``upload`` gesture (empty when unknown)."""
+        ...
+
     def tab_of(self, gesture: dict[str, Any]) -> int | None:
         """The number of the tab ``gesture`` was made in when it is not the one steps act on (a
         ``tab N`` step first), else None."""

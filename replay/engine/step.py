@@ -36,6 +36,7 @@ from replay.errors import (
     StaleRef,
     Timeout,
 )
+from replay.files import local_file
 from replay.keys import valid_key
 from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script import evidence as ev_codec
@@ -53,7 +54,8 @@ from replay.tree.model import Node
 __all__ = ["PIPELINE_OPS", "StepState", "StepStopped", "capture", "execute"]
 
 NAVIGATION_TIMEOUT_MS = 30000
-ACTING = ("click", "dblclick", "hover", "drag", "drop", "fill", "check", "uncheck", "select", "scroll")  # have effects
+# element ops with an effect
+ACTING = ("click", "dblclick", "hover", "drag", "drop", "upload", "fill", "check", "uncheck", "select", "scroll")
 BUDGET_GRACE_S = MATCH_GRACE_S
 
 # the entry point ------------------------------------------------------------------------------
@@ -353,6 +355,8 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
             result["value"] = await _read(state, step, bound.node, generation, index)
         else:
             params = {k.lstrip("-"): v for k, v in (*step.action.params, *step.action.flags) if isinstance(v, str)}
+            if step.form.op == "upload":
+                params["path"] = local_file(params["path"], state.cwd)
             await state.driver.act(generation, index, str(step.form.op), params, step.timeout_ms)
     except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
         state.journal.retract(entry)  # it failed: it did not happen

@@ -59,17 +59,14 @@ _PREDICATES = ("visible", "hidden", "exists", "absent", "enabled", "disabled", "
 def _target_cmd(
     name: str,
     summary: str,
-    *,
+    *more: Param,
     platforms: tuple[str, ...] = PLATFORMS,
     flags: tuple[Flag, ...] = (),
 ) -> Command:
-    return Command(
-        name,
-        summary,
-        (Form("target", (Param("target", TARGET_REST),), targets_element=True, phase=PHASE_ACT, op=name),),
-        flags=flags,
-        platforms=platforms,
-    )
+    """A command of one form: TARGET (the rest of the line, or one token when ``more`` follow) and ``more``."""
+    target = Param("target", TARGET if more else TARGET_REST)
+    form = Form("target", (target, *more), targets_element=True, phase=PHASE_ACT, op=name)
+    return Command(name, summary, (form,), flags=flags, platforms=platforms)
 
 
 COMMANDS: dict[str, Command] = {}
@@ -98,21 +95,7 @@ _add(_target_cmd("dblclick", "Double-click the element (android: two taps)."))
 _add(_target_cmd("hover", "Move the pointer over the element.", platforms=(WEB,)))
 _add(_target_cmd("drag", "Press on the element and start dragging it (the next step is its `drop`).", platforms=(WEB,)))
 _add(_target_cmd("drop", "Drop what `drag` holds on the element (its centre).", platforms=(WEB,)))
-_add(
-    Command(
-        "fill",
-        "Clear the field and type TEXT into it.",
-        (
-            Form(
-                "target",
-                (Param("target", TARGET), Param("text", TEXT, typed=True)),
-                targets_element=True,
-                phase=PHASE_ACT,
-                op="fill",
-            ),
-        ),
-    )
-)
+_add(_target_cmd("fill", "Clear the field and type TEXT into it.", Param("text", TEXT, typed=True)))
 _add(
     Command(
         "type", "Type TEXT into the focused element.", (Form("text", (Param("text", TEXT, typed=True),), op="type"),)
@@ -137,23 +120,17 @@ _add(
         flags=(Flag("--count", True, whole_number=True),),
     )
 )
-_add(_target_cmd("check", "Check a checkbox or radio."))
-_add(_target_cmd("uncheck", "Uncheck a checkbox."))
 _add(
-    Command(
-        "select",
-        "Select the option VALUE (value or label) of a <select>.",
-        (
-            Form(
-                "target",
-                (Param("target", TARGET), Param("value", TEXT)),
-                targets_element=True,
-                phase=PHASE_ACT,
-                op="select",
-            ),
-        ),
+    _target_cmd(
+        "upload",
+        "Give the file at PATH to a file input, or to the file chooser the element opens (web).",
+        Param("path", TEXT),
+        platforms=(WEB,),
     )
 )
+_add(_target_cmd("check", "Check a checkbox or radio."))
+_add(_target_cmd("uncheck", "Uncheck a checkbox."))
+_add(_target_cmd("select", "Select the option VALUE (value or label) of a <select>.", Param("value", TEXT)))
 _add(
     Command(
         "scroll",

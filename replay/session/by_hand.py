@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import dataclasses
 import logging
+import os
 import re
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
@@ -42,6 +43,9 @@ def hands_of(session: Session) -> PersonInput:
             hint="record with `replay open URL --save-script FLOW.ad` and commands, as an agent does",
         )
     return session.driver.person_input()
+
+
+UPLOAD_HINT = "record that step with `replay upload @ref PATH`"
 
 
 def variable_name(label: str, taken: set[str]) -> str:
@@ -165,7 +169,7 @@ class ByHand:
         if kind == "tab":  # the front tab closed in the browser: the script goes on in the one in front now
             await self._step(parse_argv(["tab", str(gesture.get("number"))]))
             return
-        if kind not in ("click", "dblclick", "fill", "select", "hover", "assert", "drag"):
+        if kind not in ("click", "dblclick", "fill", "select", "hover", "assert", "drag", "upload"):
             return
 
         taken = await capture(self.session)
@@ -191,6 +195,14 @@ class ByHand:
             self.values[name] = str(gesture.get("value") or "")
             action = parse_action(f'fill {ref} "${{{name}}}"', Location("<record>", 1))
             await self._step(action, values={name: self.values[name]}, gesture=gesture)
+            return
+        if kind == "upload":  # the file the person chose, by its path (under the working folder: relative)
+            files = await self.hands.files_of(gesture)
+            if not files:
+                raise InvalidArgs("the file choice was not recorded: its path could not be read", hint=UPLOAD_HINT)
+            where = os.path.relpath(files[0], self.session.cwd) if self.session.cwd else files[0]
+            chosen = files[0] if where.startswith("..") else where
+            await self._step(parse_argv(["upload", ref, chosen]), gesture=gesture)
             return
         if kind == "assert":  # the bar's Assert: an `is …` of what was clicked, written to the script
             predicate = str(gesture.get("predicate"))

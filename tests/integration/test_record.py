@@ -478,3 +478,25 @@ def test_a_context_click_is_recorded_and_opens_the_apps_own_menu_on_replay(cli: 
     rec.stop()
     ran = cli("run", str(out), ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_file_chosen_in_the_browsers_chooser_is_recorded_as_upload_and_replays(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    receipt = Path(cli.cwd) / "receipt.txt"
+    receipt.write_text("paid\n", encoding="utf-8")
+    rec, out = recorder(f"{web}/shop/checkout.html", "upload")
+    cdp = rec.page.context.new_cdp_session(rec.page)  # the browser's own chooser, as a person answers it
+    cdp.send("Page.enable")
+    cdp.send("Page.setInterceptFileChooserDialog", {"enabled": True})
+    chosen: list[int] = []
+    cdp.on("Page.fileChooserOpened", lambda e: chosen.append(int(e["backendNodeId"])))
+    rec.click("#receipt")
+    assert wait_until(lambda: bool(cdp.send("Runtime.evaluate", {"expression": "1"})) and bool(chosen))
+    cdp.send("DOM.setFileInputFiles", {"files": [str(receipt)], "backendNodeId": chosen[0]})
+    (uploaded,) = rec.steps()
+    assert uploaded["line"].startswith("upload ") and uploaded["line"].endswith(' "receipt.txt"'), uploaded
+    assert "Attached receipt.txt" in uploaded.get("effect", ""), uploaded
+    rec.stop()
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -28,6 +28,8 @@ async def act_on(
             await el.hover(timeout=timeout_ms)
         elif command in ("drag", "drop"):
             await _drag(el, command, timeout_ms)
+        elif command == "upload":
+            await _upload(el, str(params["path"]), timeout_ms)
         elif command == "fill":
             await el.fill(str(params["text"]), timeout=timeout_ms)
         elif command in ("check", "uncheck"):
@@ -81,3 +83,14 @@ async def _drag(el: Locator, command: str, timeout_ms: int) -> None:
     else:
         await mouse.move(x + 1, y + 1)
         await mouse.up()
+
+
+async def _upload(el: Locator, path: str, timeout_ms: int) -> None:
+    """A file input takes the file; any other element is clicked, and the chooser it opens takes it."""
+    # (emptied first, silently: the browser tells the app of a choice only when it differs from the last)
+    if await el.evaluate("e => e.tagName === 'INPUT' && e.type === 'file' && ((e.value = ''), true)"):
+        await el.set_input_files(path, timeout=timeout_ms)
+        return
+    async with el.page.expect_file_chooser(timeout=timeout_ms) as chooser:
+        await el.click(timeout=timeout_ms)
+    await (await chooser.value).set_files(path, timeout=timeout_ms)

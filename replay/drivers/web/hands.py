@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import hmac
+import json
 import secrets
 from collections.abc import Callable
 from pathlib import Path
@@ -17,6 +18,16 @@ BINDING = "__replayRecord"  # the function recorder.js hands a gesture to
 REARM_JS = "([seq, settled]) => { const r = window.__replayRecorder; if (r) r.rearmed(seq, settled); }"
 SAY_JS = "([t, w]) => { const r = window.__replayRecorder; if (r && r.said) r.said(t, w); }"
 FRAME = "frame"  # a gesture's key for the frame it came from (in memory only)
+MAX_FILES = 16
+# the ``i``-th file chosen in the file input at a recorder path (from the top document), or null
+FILE_AT_JS = """(path, i) => {
+  let node = document;
+  for (const step of path) {
+    node = step === -1 ? node.shadowRoot : step === -2 ? node.contentDocument : node && node.children[step];
+    if (!node) return null;
+  }
+  return (node.files && node.files[i]) || null;
+}"""
 
 
 class WebHands:
@@ -64,6 +75,29 @@ class WebHands:
     async def pointed(self, generation: int, path: Any) -> list[int]:
         found = await self.driver.in_world_of(generation, POINTED_JS, [generation, path])
         return [int(i) for i in found] if isinstance(found, list) else []
+
+    async def files_of(self, gesture: dict[str, Any]) -> list[str]:
+        """The paths of the files the person chose in the file input ``gesture`` points at (DevTools'
+        ``DOM.getFileInfo``: a page's script sees only their names)."""
+        frame, path = gesture.get(FRAME), gesture.get("path")
+        if frame is None or not isinstance(path, list) or not all(isinstance(p, int) for p in path):
+            return []
+        cdp = await self.driver.context.new_cdp_session(frame.page)
+        try:
+            found: list[str] = []
+            for i in range(MAX_FILES):
+                made = await cdp.send("Runtime.evaluate", {"expression": f"({FILE_AT_JS})({json.dumps(path)}, {i})"})
+                if "objectId" not in made["result"]:
+                    break
+                try:
+                    info = await cdp.send("DOM.getFileInfo", {"objectId": made["result"]["objectId"]})
+                except Exception:  # noqa: BLE001 - a file made by script, no file on disk: no path
+                    return []
+                found.append(str(info["path"]))
+            return found
+        finally:
+            with contextlib.suppress(Exception):
+                await cdp.detach()
 
     def tab_of(self, gesture: dict[str, Any]) -> int | None:
         frame = gesture.get(FRAME)

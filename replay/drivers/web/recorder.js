@@ -300,6 +300,25 @@
     },
     true,
   );
+  // a file chosen in a file input's chooser (its press passes: the chooser is the browser's): held from
+  // the app, and given again by replay (`upload`), whose own input and change pass — the browser fires
+  // them a moment after replay's call returns, so the next ones on that input are replay's
+  let given = null;
+  for (const kind of ['input', 'change']) {
+    window.addEventListener(
+      kind,
+      (e) => {
+        const el = e.composedPath()[0];
+        if (!el || el.tagName !== 'INPUT' || el.type !== 'file') return;
+        if (el === given) return void (kind === 'change' && (given = null));
+        hold(e);
+        if (kind !== 'change' || !el.files || !el.files.length) return;
+        given = el;
+        perform({ kind: 'upload', path: pathOf(el) });
+      },
+      true,
+    );
+  }
   const MODIFIERS = new Set(['Shift', 'Control', 'Alt', 'Meta', 'CapsLock', 'AltGraph']);
   const FIELD_KEYS = new Set(['Enter', 'Tab', 'Escape', 'ArrowUp', 'ArrowDown']);
   // A held key is performed when the person lets it go: its keyup is theirs, held too, and only then
