@@ -98,6 +98,13 @@ def test_a_dialog_stays_open_until_alert_answers_it_and_nothing_else_runs_meanwh
     assert late.returncode == 1 and "no dialog opened within 300 ms" in late.stderr
 
 
+def test_leaving_a_half_filled_form_is_not_held_by_its_leave_site_dialog(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/checkout.html")
+    cli("fill", 'label="Full name"', "Ada")
+    cli("open", f"{web}/shop/index.html", "--timeout", "5000")  # its beforeunload asks; a step that leaves, leaves
+    assert "Products" in cli("snapshot", "-i").stdout
+
+
 def test_every_action_response_discloses_resolution(cli: Cli, web: str) -> None:
     cli("open", f"{web}/shop/index.html")
     res = cli.json("click", 'role=button label="Thumbs up"')["result"]["resolution"]

@@ -77,7 +77,7 @@
       case 'INPUT': {
         const t = (el.getAttribute('type') || 'text').toLowerCase();
         if (t === 'hidden') return null;
-        if (['button', 'submit', 'reset', 'image'].includes(t)) return 'button';
+        if (['button', 'submit', 'reset', 'image', 'file'].includes(t)) return 'button'; // (a file input: its chooser's button)
         if (t === 'checkbox') return 'checkbox';
         if (t === 'radio') return 'radio';
         if (t === 'range') return 'slider';

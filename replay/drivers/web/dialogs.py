@@ -35,6 +35,9 @@ class Dialogs:
         page.on("dialog", self._shown)
 
     def _shown(self, dialog: Dialog) -> None:
+        if dialog.type == "beforeunload":  # a step that leaves the page means to (as Playwright's default)
+            asyncio.ensure_future(dialog.accept()).add_done_callback(_retrieve)
+            return
         self.open, self._answered = dialog, None
         self._opened.set()
 
