@@ -17,6 +17,7 @@ from replay import __version__
 from replay.cli.output import emit, report_error
 from replay.errors import ReplayError, from_os_error
 from replay.limits import MAX_MS
+from replay.platforms import PLATFORMS
 
 __all__ = ["emit", "handles_errors", "main"]
 
@@ -24,7 +25,7 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 json_option = click.option("--json", "as_json", is_flag=True, help="Print one JSON object as the last stdout line.")
 platform_option = click.option(
-    "--platform", type=click.Choice(["web", "android"]), default=None, help="Override the script's platform."
+    "--platform", type=click.Choice(PLATFORMS), default=None, help="Override the script's platform."
 )
 
 

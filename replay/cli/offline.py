@@ -5,6 +5,7 @@ no daemon. What a person checks before recording, and what a bug report attaches
 from __future__ import annotations
 
 from replay.errors import InvalidArgs
+from replay.platforms import ANDROID
 
 TYPE_CHECKING = False  # (typing costs ~5 ms of every command: the fast path imports this module)
 if TYPE_CHECKING:
@@ -25,8 +26,8 @@ def snapshot_dump(args: list[str]) -> tuple[str, dict[str, Any]]:
     from replay.tree import snapshot as snap
 
     given = _words(args)
-    platform = given.get("--platform", "android")
-    if platform != "android":
+    platform = given.get("--platform", ANDROID)
+    if platform != ANDROID:
         raise InvalidArgs(f"--dump reads a uiautomator dump: platform {platform!r} has none", hint=f"usage: {USAGE}")
     path = given.get("--dump")
     if not path:

@@ -20,6 +20,7 @@ from replay.cli.app import (
 )
 from replay.cli.offline import snapshot_dump, wants_dump
 from replay.cli.output import action_text
+from replay.platforms import DEFAULT_PLATFORM, PLATFORMS
 
 # interactive commands ------------------------------------------------------------------------
 
@@ -63,7 +64,7 @@ def _register_interactive() -> None:
 )
 @click.option("--headed", is_flag=True, help="Show the browser window.")
 @click.option("--browser", type=click.Choice(["chromium", "firefox", "webkit"]), default="chromium")
-@click.option("--platform", type=click.Choice(["web", "android"]), default="web", help="Where the session runs.")
+@click.option("--platform", type=click.Choice(PLATFORMS), default=DEFAULT_PLATFORM, help="Where the session runs.")
 @click.option("--serial", default=None, metavar="S", help="android: the device (else the only one attached).")
 @session_option
 @timeout_option

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from replay.drivers.base import Backend, BackendOptions
 from replay.errors import UnsupportedPlatform
+from replay.platforms import ANDROID, PLATFORMS
 
-PLATFORMS_WITH_BACKEND = ("web", "android")
+PLATFORMS_WITH_BACKEND = PLATFORMS
 
 
 def check_platform(platform: str, where: str) -> None:
@@ -22,7 +23,7 @@ def check_platform(platform: str, where: str) -> None:
 def backend_for(options: BackendOptions) -> Backend:
     """A new (not yet started) backend for ``options``: the factory every session's driver comes from."""
     check_platform(options.platform, "this session")
-    if options.platform == "android":
+    if options.platform == ANDROID:
         from replay.drivers.android.backend import AndroidBackend
 
         return AndroidBackend(options.serial)

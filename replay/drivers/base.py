@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from replay.platforms import DEFAULT_PLATFORM
 from replay.tree.model import Capture
 
 
@@ -19,7 +20,7 @@ from replay.tree.model import Capture
 class BackendOptions:
     """Which backend a session runs on; sessions with equal options share one ``Backend``."""
 
-    platform: str = "web"
+    platform: str = DEFAULT_PLATFORM
     browser: str = "chromium"  # web: the Playwright browser type
     headed: bool = False  # web: a browser window, not headless
     connect: str | None = None  # web: a remote Playwright browser server's ws:// endpoint

@@ -23,6 +23,7 @@ from mcp.types import CallToolResult, TextContent
 from replay.client import CANCELLING, Cancel, Client
 from replay.errors import DivergenceError, ReplayError
 from replay.limits import check_amount, check_level, check_ms, check_repair, check_values
+from replay.platforms import DEFAULT_PLATFORM
 from replay.script.registry import REGISTRY
 
 log = logging.getLogger("replay.mcp")
@@ -145,7 +146,7 @@ def build_server() -> MCPServer:
         session: str | None = None,
         save_script: str | None = None,
         headed: bool = False,
-        platform: str = "web",
+        platform: str = DEFAULT_PLATFORM,
         serial: str | None = None,
         relaunch: bool = False,
     ) -> CallToolResult:  # noqa: A001

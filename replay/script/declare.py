@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import KW_ONLY, dataclass
 
-from replay.script.foreign import PLATFORMS
+from replay.platforms import PLATFORMS
 from replay.script.tokens import Token
 
 __all__ = [

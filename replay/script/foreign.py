@@ -1,12 +1,10 @@
-"""The platforms, and agent-device's commands this tool parses (its scripts must parse) but does not
+"""agent-device's commands this tool parses (its scripts must parse) but does not
 perform: a plan that holds one is refused with UNSUPPORTED_COMMAND and file:line. Each with the
 platforms agent-device performs it on."""
 
 from __future__ import annotations
 
-WEB = "web"
-ANDROID = "android"
-PLATFORMS = (WEB, ANDROID)
+from replay.platforms import ANDROID
 
 FOREIGN: dict[str, tuple[str, ...]] = {
     "app-switcher": (ANDROID,),

@@ -6,13 +6,14 @@ import re
 
 from replay.errors import InvalidArgs, Location
 from replay.limits import MAX_MS
+from replay.platforms import PLATFORMS
 from replay.script.literals import is_int, is_ms
 from replay.script.text import quoted
 from replay.script.tokens import decode_json_string
 from replay.script.variables import check_env_key
 
 CONTEXT_KEYS = ("platform", "timeout", "retries", "device", "app", "effects")
-CONTEXT_PLATFORMS = ("web", "android", "ios", "apple")
+CONTEXT_PLATFORMS = (*PLATFORMS, "ios", "apple")  # (agent-device's too: parsed, refused)
 _KEY = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)=")
 
 

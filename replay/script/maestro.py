@@ -14,6 +14,7 @@ import os
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
 from replay.keys import valid_key
+from replay.platforms import ANDROID, WEB
 from replay.script.maestro_commands import HANDLERS, Flow
 from replay.script.maestro_select import Refusal, app_shape, checked_text, quote, substituted
 from replay.script.text import normalize
@@ -41,7 +42,7 @@ class Importer:
         self.path = path
         self.lines: list[str] = []
         self.problems: list[ReplayError] = []
-        self.platform = "android"
+        self.platform = ANDROID
         self.app: str | None = None
         self.reading: list[str] = []  # the runFlow files open now (a cycle is refused)
         self.closed = False
@@ -70,8 +71,7 @@ class Importer:
         if self.problems:
             raise ScriptErrors(self.problems)
         context = [
-            f"context platform={self.platform}"
-            + (f" app={self.app}" if self.app and self.platform == "android" else "")
+            f"context platform={self.platform}" + (f" app={self.app}" if self.app and self.platform == ANDROID else "")
         ]
         text = "\n".join(header + context + env_lines + self.lines) + "\n"
         self._plan(text, len(header) + len(context) + len(env_lines))
@@ -124,7 +124,7 @@ class Importer:
                 self._refuse(self.path, value, f"config {key}: not a field replay imports")
         try:
             if "url" in config.value:
-                self.platform, self.app = "web", checked_text(config.value["url"], "url")
+                self.platform, self.app = WEB, checked_text(config.value["url"], "url")
             if "appId" in config.value:
                 self.app = app_shape(config.value["appId"], checked_text(config.value["appId"], "appId"), "appId")
         except Refusal as r:

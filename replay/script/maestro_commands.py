@@ -8,6 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from replay.platforms import ANDROID, WEB
 from replay.script.maestro_select import (
     VARIABLE,
     WHOLE,
@@ -101,7 +102,7 @@ def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
             fields["clearKeychain"], "launchApp clearKeychain: an iOS keychain; replay drives android and web"
         )
     clear = "clearState" in fields and fields["clearState"].truthy()
-    if clear and imp.platform != "android":
+    if clear and imp.platform != ANDROID:
         raise Refusal(fields["clearState"], "launchApp clearState: an app's data (android only)")
     app_id = fields.get("appId")
     if app_id is not None and app_id.is_map:  # one per platform: this flow's
@@ -113,7 +114,7 @@ def launch_app(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     if not app:
         raise Refusal(item, "launchApp: no appId (in the config or the command)")
     stop = fields["stopApp"].truthy() if "stopApp" in fields else True
-    if imp.platform == "web":
+    if imp.platform == WEB:
         imp.emit(item, f"open {token(app)}", flow)
         return
     app_shape(app_id or arg or item, app, "appId")
@@ -177,7 +178,7 @@ def back(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
 
 @handles("hideKeyboard")
 def hide_keyboard(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
-    if imp.platform != "android":
+    if imp.platform != ANDROID:
         raise Refusal(item, "hideKeyboard: a device's keyboard (android only)")
     imp.emit(item, "keyboard dismiss", flow)
 
@@ -188,7 +189,7 @@ def press_key(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     line = KEYS.get(key.lower())
     if line is None:
         raise Refusal(arg or item, f"pressKey {key}: replay presses Enter, Backspace, Home and Back only")
-    if line == "home" and imp.platform != "android":
+    if line == "home" and imp.platform != ANDROID:
         raise Refusal(arg or item, "pressKey Home: a device's key (android only)")
     imp.emit(item, line, flow)
 
@@ -243,7 +244,7 @@ def scroll_until_visible(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> N
 
 @handles("swipe")
 def swipe(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
-    if imp.platform != "android":
+    if imp.platform != ANDROID:
         raise Refusal(item, "swipe: a device's gesture (android only)")
     fields = _fields(arg, ("start", "end", "direction", "duration"), "swipe")
     ms = whole_number(fields["duration"], "swipe duration") if "duration" in fields else "400"
@@ -271,7 +272,7 @@ def open_link(imp: Importer, item: Y, arg: Y | None, flow: Flow) -> None:
     fields = _fields(arg, ("link",), "openLink")
     at = fields.get("link", arg) or item
     link = checked_text(at, "openLink")
-    if imp.platform == "android":
+    if imp.platform == ANDROID:
         app_shape(at, link, "openLink")
     imp.emit(item, f"open {token(link)}", flow)
 

@@ -11,6 +11,7 @@ import json
 import re
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
+from replay.platforms import ANDROID, DEFAULT_PLATFORM, WEB
 from replay.script.ast import Action, Script
 from replay.script.maestro_commands import ERASE_DEFAULT, LONG_PRESS, SWIPES, WAIT_MS
 from replay.script.selector import Alternative, Selector, Term
@@ -23,7 +24,7 @@ BOOLEANS = ("enabled", "checked", "selected", "focused")
 def export_flow(script: Script) -> str:
     """The Maestro YAML of ``script`` (config document, `---`, commands), or ``ScriptErrors``."""
     problems: list[ReplayError] = []
-    platform = script.context.get("platform", "web")
+    platform = script.context.get("platform", DEFAULT_PLATFORM)
     app: str | None = script.context.get("app")
     env = dict(script.env)
     commands: list[str] = []
@@ -35,16 +36,16 @@ def export_flow(script: Script) -> str:
             problems.append(InvalidArgs(f"{action.command}: {why}", hint="see docs/maestro.md", location=where))
             continue
         if opened is not None:
-            if app is not None and opened != app and platform == "android":
+            if app is not None and opened != app and platform == ANDROID:
                 problems.append(InvalidArgs("a second app: a Maestro flow has one appId", location=where))
             app = app or opened
         if line is not None:
             commands.append(line)
-    if app is None and platform == "android":
+    if app is None and platform == ANDROID:
         problems.append(InvalidArgs("no `open APP`: a Maestro flow needs an appId", location=Location(script.path, 1)))
     if problems:
         raise ScriptErrors(problems)
-    config = [f"{'url' if platform == 'web' else 'appId'}: {_scalar(app or '')}"]
+    config = [f"{'url' if platform == WEB else 'appId'}: {_scalar(app or '')}"]
     if env:
         config.append("env:")
         config += [f"  {name}: {_scalar(value)}" for name, value in env.items()]
@@ -62,9 +63,9 @@ def _command(action: Action, platform: str, app: str | None) -> tuple[str | None
         url = str(action.param("url"))
         if action.param("url2"):
             raise _Cannot("open with two arguments has no Maestro form")
-        if platform == "web" or "://" in url:
-            return (f"- openLink: {_scalar(url)}" if "://" in url and platform == "android" else "- launchApp"), (
-                None if "://" in url and platform == "android" else url
+        if platform == WEB or "://" in url:
+            return (f"- openLink: {_scalar(url)}" if "://" in url and platform == ANDROID else "- launchApp"), (
+                None if "://" in url and platform == ANDROID else url
             )
         stop = action.flag("--relaunch") is True
         named = "" if app is None or url == app else f"\n    appId: {_scalar(url)}"

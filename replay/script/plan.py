@@ -8,13 +8,12 @@ from dataclasses import dataclass
 
 from replay.errors import InvalidArgs, Location, ReplayError, UnsupportedCommand, UnsupportedPlatform
 from replay.limits import DEFAULT_TIMEOUT_MS
+from replay.platforms import ANDROID, DEFAULT_PLATFORM, PLATFORMS
 from replay.script import apps
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action, Script, Target
-from replay.script.registry import ANDROID, PLATFORMS, REGISTRY
+from replay.script.registry import REGISTRY
 from replay.script.selector import format_selector
-
-DEFAULT_PLATFORM = "web"
 
 
 @dataclass(frozen=True)

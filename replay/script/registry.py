@@ -9,11 +9,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from replay.platforms import ANDROID as ANDROID  # (callers read the platforms beside the commands)
+from replay.platforms import PLATFORMS as PLATFORMS
+from replay.platforms import WEB as WEB
 from replay.script.declare import *  # the declaration types and kinds, named here too
-from replay.script.foreign import ANDROID as ANDROID  # (the platforms: declared with the commands)
 from replay.script.foreign import FOREIGN
-from replay.script.foreign import PLATFORMS as PLATFORMS
-from replay.script.foreign import WEB as WEB
 from replay.script.literals import is_int, looks_like_coord
 from replay.script.tokens import Token
 

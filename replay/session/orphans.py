@@ -19,6 +19,7 @@ from typing import Any
 from replay.engine.journal import JournalEntry, read_journal_checked
 from replay.errors import SessionNotFound
 from replay.files import open_private
+from replay.platforms import DEFAULT_PLATFORM
 from replay.session.protocol import JOURNAL_FILE, RECORDING_FILE, session_dir, session_dirs
 from replay.session.publish import publish_exclusive
 from replay.session.recorder import script_text
@@ -77,7 +78,7 @@ def load(home: str, name: str) -> Orphan | None:
         return None
     journal = os.path.join(session_dir(home, name), JOURNAL_FILE)
     entries, torn = read_journal_checked(journal) if os.path.exists(journal) else ([], 0)
-    start, platform = int(data.get("start") or 0), str(data.get("platform") or "web")
+    start, platform = int(data.get("start") or 0), str(data.get("platform") or DEFAULT_PLATFORM)
     return Orphan(name, data.get("target"), start, platform, entries, torn)
 
 

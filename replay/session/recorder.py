@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from replay.engine.journal import JournalEntry
 from replay.errors import Unmaterialized
+from replay.platforms import DEFAULT_PLATFORM
 from replay.script import evidence as ev_codec
 
 
@@ -19,7 +20,9 @@ class Recording:
     header: tuple[str, ...] = ()  # the script's first lines (`record FLOW --from N`: the flow's); none: its platform
 
 
-def script_text(entries: Sequence[JournalEntry], *, platform: str = "web", header: Sequence[str] = ()) -> str:
+def script_text(
+    entries: Sequence[JournalEntry], *, platform: str = DEFAULT_PLATFORM, header: Sequence[str] = ()
+) -> str:
     """The script for ``entries`` (only those marked ``record``), ending with ``close``.
 
     Fails loudly (``UNMATERIALIZED_ACTION``) naming the first action without a portable selector.

@@ -13,6 +13,7 @@ from typing import Any, ClassVar
 
 from replay.errors import InvalidArgs
 from replay.limits import check_level, check_ms, check_values
+from replay.platforms import DEFAULT_PLATFORM
 from replay.session.protocol import check_session_name
 
 
@@ -52,7 +53,7 @@ class CommandOptions:
     values: dict[str, str] = field(default_factory=dict)  # ${VAR} values of a script line
     text_only: bool = field(default=False, metadata=_wire("textOnly"))  # the caller prints the text only
     save_script: str | None = None  # `open --save-script`: "" for the default path
-    platform: str = "web"
+    platform: str = DEFAULT_PLATFORM
     browser: str = "chromium"
     headed: bool = False
     connect: str | None = None

@@ -18,6 +18,7 @@ from replay.engine import effects
 from replay.engine.journal import Journal
 from replay.engine.poll import SYSTEM_CLOCK, Clock
 from replay.errors import InvalidArgs, ReplayError
+from replay.platforms import DEFAULT_PLATFORM
 from replay.session import orphans
 from replay.session.protocol import JOURNAL_FILE, session_dir, shown_name
 from replay.session.publish import publish_exclusive
@@ -42,7 +43,7 @@ class Session:
     name: str
     home: str
     driver: Driver
-    platform: str = "web"
+    platform: str = DEFAULT_PLATFORM
     clock: Clock = SYSTEM_CLOCK
     generation: int = 0
     refs_capture: Capture | None = None

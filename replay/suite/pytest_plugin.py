@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from replay.platforms import DEFAULT_PLATFORM, PLATFORMS
 from replay.suite import TRACE_MODES
 from replay.suite.discover import REVIEW_SUFFIXES, Entry
 from replay.suite.runner import DIVERGED, FAILED, Attempt, SuiteOptions, run_attempt
@@ -36,7 +37,7 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    for platform in ("web", "android"):
+    for platform in PLATFORMS:
         config.addinivalue_line("markers", f"{platform}: an .ad flow for the {platform} platform")
 
 
@@ -52,7 +53,7 @@ class AdFile(pytest.File):
     def collect(self) -> Any:
         from replay.script.loader import load
 
-        platform = load(str(self.path)).context.get("platform", "web")
+        platform = load(str(self.path)).context.get("platform", DEFAULT_PLATFORM)
         item = AdItem.from_parent(self, name=self.path.stem)
         item.add_marker(getattr(pytest.mark, platform))
         yield item
@@ -84,7 +85,7 @@ class AdItem(pytest.Item):
         )
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         home = os.path.join(replay_home(), "workers", f"pytest-{worker}")
-        platform = next((m.name for m in self.iter_markers() if m.name in ("web", "android")), "web")
+        platform = next((m.name for m in self.iter_markers() if m.name in PLATFORMS), DEFAULT_PLATFORM)
         attempt = run_attempt(Entry(str(self.path), platform, None), options, home, 1)
         if attempt.status in (DIVERGED, FAILED):
             raise ReplayFailed(attempt, _report(str(self.path), attempt))

@@ -112,3 +112,14 @@ def test_no_function_is_longer_than_the_limit_without_a_written_reason() -> None
                 if length > MAX_FUNCTION_LINES and REASON not in " ".join(comment):
                     long[f"{m}.{node.name}"] = length
     assert long == {}
+
+
+def test_the_platforms_are_named_in_one_declaration() -> None:
+    named = [
+        f"{m}:{node.lineno}"
+        for m, path in modules().items()
+        if m != "replay.platforms"
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.Constant) and node.value in ("web", "android")
+    ]
+    assert named == []
