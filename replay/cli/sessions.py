@@ -21,6 +21,7 @@ from replay.cli.app import (
 from replay.cli.offline import snapshot_dump, wants_dump
 from replay.cli.output import action_text
 from replay.platforms import DEFAULT_PLATFORM, PLATFORMS
+from replay.session.protocol import shown_name
 
 # interactive commands ------------------------------------------------------------------------
 
@@ -91,7 +92,7 @@ def open_cmd(
     if timeout:
         options["timeout"] = timeout
     result = _client(session).command("open", *args, **options)
-    text = f"opened {args[0] if args else ''} in session {result.get('session')}"
+    text = f"opened {args[0] if args else ''} in session {shown_name(str(result.get('session')))}"
     if result.get("recording"):
         text += " (recording)"
     emit(as_json, {"result": result}, text)
@@ -109,7 +110,7 @@ def close_cmd(save_script: str | None, discard: bool, verify: bool, session: str
     result = _client(session).close(
         save_script=os.path.abspath(save_script) if save_script else None, discard=discard, verify=verify
     )
-    text = f"closed session {result.get('closed')}"
+    text = f"closed session {shown_name(str(result.get('closed')))}"
     if result.get("script"):
         text += f"\nscript written to {result['script']}"
     if result.get("healed"):

@@ -152,6 +152,11 @@ def test_default_session_is_scoped_to_the_working_directory(home: str, web: str,
     assert Cli(home, str(a))("snapshot").returncode == 0
 
 
+def test_the_default_session_is_called_default_when_it_opens_and_closes(cli: Cli, web: str) -> None:
+    assert cli("open", f"{web}/shop/help.html").stdout.strip().endswith("in session default")
+    assert cli("close").stdout.strip() == "closed session default"
+
+
 def test_named_sessions_have_separate_browser_contexts(cli: Cli, web: str) -> None:
     cli("open", f"{web}/shop/index.html", "--session", "one")
     cli("open", f"{web}/shop/index.html", "--session", "two")
