@@ -16,7 +16,7 @@ from replay.cli.app import emit, handles_errors, json_option, main
 @handles_errors
 def import_cmd(flow: str, out: str | None, as_json: bool) -> None:
     """Translate the Maestro flow FLOW (YAML) into an .ad script; refuse what has no .ad form, all at once."""
-    from replay.script.maestro import import_flow
+    from replay.formats.maestro.importer import import_flow
     from replay.session.publish import publish_exclusive
 
     text = import_flow(flow)  # every problem raised together, before anything is written
@@ -33,8 +33,8 @@ def import_cmd(flow: str, out: str | None, as_json: bool) -> None:
 @handles_errors
 def export_cmd(file: str, fmt: str, out: str | None, as_json: bool) -> None:
     """Write FILE as a Maestro flow where the shapes overlap; refuse the steps Maestro cannot say, all at once."""
+    from replay.formats.maestro.export import export_flow
     from replay.script.loader import load
-    from replay.script.maestro_export import export_flow
     from replay.session.publish import publish_exclusive
 
     text = export_flow(load(file))

@@ -43,11 +43,6 @@ class JournalEntry:
     verification: str | None = None
     ts: float = field(default_factory=time.time)
 
-    @property
-    def materialized(self) -> bool:
-        """False when an element action has no portable selector (R4)."""
-        return self.line is not None
-
 
 RELEASE_BATCH = 64  # entries nobody needs are let go from memory this many at a time
 

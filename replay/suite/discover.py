@@ -22,7 +22,7 @@ MAESTRO_SUFFIXES = (".yaml", ".yml")  # Maestro flows, imported in memory when t
 def load_flow(path: str) -> Script:
     """An `.ad` script, or a Maestro flow imported (every refusal of `replay import`, at once)."""
     if path.endswith(MAESTRO_SUFFIXES):
-        from replay.script.maestro import import_flow
+        from replay.formats.maestro.importer import import_flow
         from replay.script.parser import parse
 
         return parse(import_flow(path), path)

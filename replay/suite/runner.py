@@ -250,7 +250,7 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
         dst.write(script_excerpt(read_text(entry.path)))  # the script as run, without what it types
     script = entry.path
     if entry.path.endswith(MAESTRO_SUFFIXES):  # a Maestro flow: what it imports to is what runs
-        from replay.script.maestro import import_flow
+        from replay.formats.maestro.importer import import_flow
 
         script = os.path.join(directory, os.path.splitext(os.path.basename(entry.path))[0] + ".imported.ad")
         with open_private(script) as dst:

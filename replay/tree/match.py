@@ -155,11 +155,6 @@ def link_matches(capture: Capture, terms: tuple[Term, ...], within: list[Node] |
     return [found[nth]] if -len(found) <= nth < len(found) else []
 
 
-def alternative_matches(capture: Capture, terms: tuple[Term, ...]) -> list[Node]:
-    """Nodes matching one unscoped alternative."""
-    return link_matches(capture, terms)
-
-
 def chain_matches(capture: Capture, chain: Chain) -> list[Node]:
     """Nodes matching the last link that lie inside a match of each link before it (``A >> B``)."""
     within: list[Node] | None = None

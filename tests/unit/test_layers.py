@@ -10,7 +10,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parents[2] / "replay"
 
 # lowest first: a module may import from its own layer and the layers before it
-LAYERS = ("base", "script", "tree", "drivers", "engine", "session", "client", "heal", "suite", "mcp", "cli")
+LAYERS = ("base", "script", "formats", "tree", "drivers", "engine", "session", "client", "heal", "suite", "mcp", "cli")
 TOP_LEVEL = {"client": "client", "__main__": "cli"}  # the package's own modules; the rest are "base"
 
 MAX_MODULE_LINES = 450

@@ -12,10 +12,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from replay.errors import InvalidArgs, ReplayError, ScriptErrors
+from replay.formats.maestro.export import export_flow
+from replay.formats.maestro.importer import import_flow
+from replay.formats.maestro.yaml_safe import MAX_DEPTH, MAX_VALUES, load_documents
 from replay.script import build_plan, parse
-from replay.script.maestro import import_flow
-from replay.script.maestro_export import export_flow
-from replay.script.yaml_safe import MAX_DEPTH, MAX_VALUES, load_documents
 
 ROOT = Path(__file__).resolve().parents[2]
 CONFORMANCE = ROOT / "fixtures" / "maestro" / "maestro-test"

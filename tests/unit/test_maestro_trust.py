@@ -10,9 +10,9 @@ from pathlib import Path
 import pytest
 
 from replay.errors import InvalidArgs, ScriptErrors
+from replay.formats.maestro.importer import import_flow
+from replay.formats.maestro.yaml_safe import MAX_DEPTH, load_documents
 from replay.script import parse
-from replay.script.maestro import import_flow
-from replay.script.yaml_safe import MAX_DEPTH, load_documents
 
 APP = "appId: com.example.app"
 

@@ -11,9 +11,9 @@ import json
 import re
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
+from replay.formats.maestro.commands import ERASE_DEFAULT, LONG_PRESS, SWIPES, WAIT_MS
 from replay.platforms import ANDROID, DEFAULT_PLATFORM, WEB
 from replay.script.ast import Action, Script
-from replay.script.maestro_commands import ERASE_DEFAULT, LONG_PRESS, SWIPES, WAIT_MS
 from replay.script.selector import Alternative, Selector, Term
 
 ID_SUFFIX = re.compile(r"^/(.+)\$$")  # id~="/X$": the part after the last / (what import writes)

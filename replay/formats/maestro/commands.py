@@ -8,8 +8,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from replay.platforms import ANDROID, WEB
-from replay.script.maestro_select import (
+from replay.formats.maestro.select import (
     VARIABLE,
     WHOLE,
     Refusal,
@@ -20,8 +19,9 @@ from replay.script.maestro_select import (
     selector,
     whole_number,
 )
+from replay.formats.maestro.yaml_safe import Y
+from replay.platforms import ANDROID, WEB
 from replay.script.tokens import quote as token
-from replay.script.yaml_safe import Y
 
 MAX_REPEAT = 100  # repeat.times
 ERASE_DEFAULT = "50"  # what Maestro's eraseText erases when it names no count
@@ -46,7 +46,7 @@ class Flow:
     values: dict[str, str] = field(default_factory=dict)  # a runFlow's env: substituted in this flow
 
 
-Importer = Any  # replay.script.maestro.Importer (which imports this module): emit, platform, app, …
+Importer = Any  # replay.formats.maestro.importer.Importer (which imports this module): emit, platform, app, …
 Handler = Callable[[Importer, Y, "Y | None", Flow], None]
 HANDLERS: dict[str, Handler] = {}
 

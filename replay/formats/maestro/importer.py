@@ -13,12 +13,12 @@ from __future__ import annotations
 import os
 
 from replay.errors import InvalidArgs, Location, ReplayError, ScriptErrors
+from replay.formats.maestro.commands import HANDLERS, Flow
+from replay.formats.maestro.select import Refusal, app_shape, checked_text, quote, substituted
+from replay.formats.maestro.yaml_safe import Y, load_documents
 from replay.keys import valid_key
 from replay.platforms import ANDROID, WEB
-from replay.script.maestro_commands import HANDLERS, Flow
-from replay.script.maestro_select import Refusal, app_shape, checked_text, quote, substituted
 from replay.script.text import normalize
-from replay.script.yaml_safe import Y, load_documents
 from replay.scrubbing import printable
 
 MAX_STEPS = 5_000  # `.ad` lines one import may write (repeats and sub-flows expanded)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import re
 
-from replay.script.yaml_safe import Y
+from replay.formats.maestro.yaml_safe import Y
 
 REGEX_CHARS = set(".^$*+?()[]{}|\\")
 MAX_ALTERNATIVES = 32  # a selector's `||` alternatives (nested childOf multiplies them)
