@@ -67,10 +67,18 @@ class Client:
     """Operations on one session of the per-user daemon; errors raise our ``ReplayError`` family."""
 
     def __init__(
-        self, session: str | None = None, *, home: str | None = None, cwd: str | None = None, fresh: bool = False
+        self,
+        session: str | None = None,
+        *,
+        home: str | None = None,
+        cwd: str | None = None,
+        fresh: bool = False,
+        serial: str | None = None,
     ) -> None:
         """``fresh``: `run` always gets a new ephemeral session, whatever REPLAY_SESSION says (a verification,
-        a suite attempt, a heal's acceptance)."""
+        a suite attempt, a heal's acceptance). ``serial``: the Android device its runs use when a run names
+        none (else ``ANDROID_SERIAL``, else the only one attached)."""
+        self.serial = serial
         self.home = os.path.abspath(home or replay_home())
         name = session or os.environ.get("REPLAY_SESSION")
         if name is not None:
@@ -268,7 +276,7 @@ class Client:
             "effects": effects,
             "artifacts_dir": self._abspath(artifacts_dir) if artifacts_dir else None,
             "connect": connect or os.environ.get("REPLAY_CONNECT") or None,
-            "serial": serial or os.environ.get("ANDROID_SERIAL") or None,
+            "serial": serial or self.serial or os.environ.get("ANDROID_SERIAL") or None,
         }
         return dict(self.request(payload, start=True))
 

@@ -29,17 +29,10 @@ platform_option = click.option(
 )
 
 
-def _export_serial(ctx: click.Context, param: click.Parameter, value: str | None) -> None:
-    if value:
-        os.environ["ANDROID_SERIAL"] = value  # what every session this command starts reads, as adb does
-
-
 serial_option = click.option(
     "--serial",
     default=None,
     metavar="S",
-    expose_value=False,
-    callback=_export_serial,
     help="android: the device (default ANDROID_SERIAL, else the only one attached).",
 )
 

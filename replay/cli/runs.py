@@ -113,7 +113,9 @@ def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
 @serial_option
 @json_option
 @handles_errors
-def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level: str, as_json: bool) -> None:
+def verify_cmd(
+    file: str, env_pairs: tuple[str, ...], timeout: int | None, level: str, serial: str | None, as_json: bool
+) -> None:
     """Replay FILE in a fresh session: the acceptance gate for a healed script (exit 0 pass, 3 divergence)."""
     from replay.client import Client
     from replay.errors import DivergenceError
@@ -123,7 +125,7 @@ def verify_cmd(file: str, env_pairs: tuple[str, ...], timeout: int | None, level
     read_text(file)
     values = dict(parse_cli_assignment(p) for p in env_pairs)
     try:
-        fresh = Client(fresh=True)
+        fresh = Client(fresh=True, serial=serial)
         result = fresh.run(file, values=values, timeout=timeout, level=level)
     except DivergenceError as err:
         exit_with_divergence(err, file, as_json, f"verification FAILED: {file} diverges in a fresh session")
@@ -163,6 +165,7 @@ def heal_cmd(
     out: str | None,
     artifacts_dir: str | None,
     timeout: int | None,
+    serial: str | None,
     as_json: bool,
 ) -> None:
     """Replay FILE armed and repair each divergence in bounded rounds; exit 0 clean, 5 healed, 6 escalated."""
@@ -184,6 +187,7 @@ def heal_cmd(
         out=os.path.abspath(out) if out else None,
         artifacts_dir=artifacts_dir,
         timeout_ms=timeout,
+        serial=serial,
     )
     outcome = Healer(file, options, say=(lambda _: None) if as_json else click.echo).run()
     lines = {

@@ -50,6 +50,7 @@ def test_cmd(
     trace: str,
     fail_fast: bool,
     platform: str | None,
+    serial: str | None,
     env_pairs: tuple[str, ...],
     artifacts_dir: str,
     junit: str | None,
@@ -85,6 +86,7 @@ def test_cmd(
         artifacts_dir=artifacts_dir,
         heal=heal,
         connect=connect,
+        serial=serial,
     )
     say = (lambda _: None) if as_json else (lambda line: click.echo(line))
     suite = Suite(found, options, say).run()

@@ -74,6 +74,7 @@ class HealOptions:
     out: str | None = None
     artifacts_dir: str | None = None
     timeout_ms: int | None = None
+    serial: str | None = None  # android: the device (else ANDROID_SERIAL, else the only one attached)
 
 
 @dataclass(frozen=True)
@@ -108,7 +109,7 @@ class Healer:
         self.options = options
         self.say = say
         self.session = f"heal-{secrets.token_hex(3)}"
-        self.client = Client(self.session, home=home, cwd=cwd)
+        self.client = Client(self.session, home=home, cwd=cwd, serial=options.serial)
         self.cwd = cwd or os.getcwd()
         stem = os.path.splitext(os.path.basename(path))[0]
         artifacts = options.artifacts_dir or os.path.join(self.cwd, "replay-results", stem)
@@ -321,7 +322,7 @@ class Healer:
         """Commit the healed script as a staged, unverified copy, replay it in a fresh session (the
         acceptance gate), and only then give it the healed name; else it stays rejected, saying why."""
         staged = str(self.client.close().get("healed") or "")
-        fresh = Client(home=self.client.home, cwd=self.cwd, fresh=True)
+        fresh = Client(home=self.client.home, cwd=self.cwd, fresh=True, serial=self.options.serial)
         try:
             with self._timed("acceptance"):
                 result = fresh.run(staged, values=self.options.values, timeout=self.options.timeout_ms)

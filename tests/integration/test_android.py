@@ -196,6 +196,15 @@ def test_a_maestro_flow_that_scrolls_until_a_row_shows_imports_and_runs(
     assert ran.returncode == 0 and "1 passed" in ran.stdout, ran.stdout + ran.stderr
 
 
+def test_replay_test_and_verify_run_on_the_device_serial_names(device_cli: Cli) -> None:
+    flow = record(device_cli)  # no ANDROID_SERIAL: --serial alone says which of three devices
+    suite = device_cli("test", str(flow), "--serial", V1, "--trace", "off", ok=None)
+    assert suite.returncode == 0 and "1 passed" in suite.stdout, suite.stdout + suite.stderr
+    assert device_cli("verify", str(flow), "--serial", V1).returncode == 0
+    drifted = device_cli("verify", str(flow), "--serial", V3, ok=None)  # version 3 renamed a button
+    assert drifted.returncode == 3, drifted.stdout + drifted.stderr
+
+
 def test_an_app_on_a_device_that_is_not_attached_is_refused_clearly(device_cli: Cli) -> None:
     proc = device_cli(
         "open", "--platform", "android", "--serial", "emulator-9999", PACKAGE, "--session", "nodev", ok=None

@@ -123,3 +123,21 @@ def test_the_platforms_are_named_in_one_declaration() -> None:
         if isinstance(node, ast.Constant) and node.value in ("web", "android")
     ]
     assert named == []
+
+
+def test_the_environment_is_written_nowhere() -> None:
+    writes = [
+        f"{m}:{node.lineno}"
+        for m, path in modules().items()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if (
+            isinstance(node, ast.Subscript)
+            and isinstance(node.ctx, ast.Store)
+            and ast.unparse(node.value) == "os.environ"
+        )
+        or (
+            isinstance(node, ast.Call)
+            and ast.unparse(node.func) in ("os.environ.update", "os.environ.setdefault", "os.putenv")
+        )
+    ]
+    assert writes == []
