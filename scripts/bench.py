@@ -570,7 +570,7 @@ def bench_heal() -> tuple[list[tuple[str, float]], list[tuple[str, str, str, str
     from drifts import DRIFTS
 
     from replay.client import Client
-    from replay.heal.orchestrator import Healer, HealOptions
+    from replay.heal.orchestrator import HealOptions, HealRun
 
     # what a correct built-in healer may do on each drift: heal it, or escalate it to a person
     expected = {"renamed": "heal", "noids": "heal or escalate", "moved": "heal or escalate"}
@@ -585,7 +585,7 @@ def bench_heal() -> tuple[list[tuple[str, float]], list[tuple[str, str, str, str
                 (Path(work) / "checkout.healed.ad").unlink(missing_ok=True)
                 options = HealOptions(values={"SHOP": f"{url}/drift/renamed"}, timeout_ms=1500)
                 t = time.perf_counter()
-                outcome = Healer(str(flow), options, home=home, cwd=work).run()
+                outcome = HealRun(str(flow), options, home=home, cwd=work).run()
                 total = (time.perf_counter() - t) * 1000
                 assert outcome.status == "healed", outcome.reason
                 for name, ms in {**outcome.phases, "total": total}.items():
@@ -594,7 +594,7 @@ def bench_heal() -> tuple[list[tuple[str, float]], list[tuple[str, str, str, str
                 shutil.copy(ROOT / "fixtures" / "flows" / "checkout.ad", flow)
                 (Path(work) / "checkout.healed.ad").unlink(missing_ok=True)
                 options = HealOptions(values={"SHOP": f"{url}/drift/{name}"}, timeout_ms=1500)
-                outcome = Healer(str(flow), options, home=home, cwd=work).run()
+                outcome = HealRun(str(flow), options, home=home, cwd=work).run()
                 want = expected.get(name, "escalate")
                 did = "heal" if outcome.status == "healed" else "escalate"
                 verdict = "correct" if did in want.split(" or ") else f"wrong ({outcome.status})"

@@ -171,7 +171,7 @@ def heal_cmd(
     """Replay FILE armed and repair each divergence in bounded rounds; exit 0 clean, 5 healed, 6 escalated."""
     import os
 
-    from replay.heal.orchestrator import Healer, HealOptions
+    from replay.heal.orchestrator import HealOptions, HealRun
     from replay.script.loader import read_text
     from replay.script.variables import parse_cli_assignment
 
@@ -189,7 +189,7 @@ def heal_cmd(
         timeout_ms=timeout,
         serial=serial,
     )
-    outcome = Healer(file, options, say=(lambda _: None) if as_json else click.echo).run()
+    outcome = HealRun(file, options, say=(lambda _: None) if as_json else click.echo).run()
     lines = {
         "clean": "no drift: the flow replays as recorded",
         "healed": f"healed, pending review: {outcome.healed}",

@@ -21,7 +21,7 @@ from replay.script.selector import Selector, format_selector, ref_index
 from replay.script.text import fold
 from replay.tree.effects import words_of
 from replay.tree.identity import Verdict, identity_members, record_evidence, verify
-from replay.tree.match import Resolution, describe, resolve
+from replay.tree.match import Resolution, ResolutionKind, describe, resolve
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
 
@@ -78,7 +78,7 @@ async def _bind_ref(state: StepState, target: Target) -> Bound:
     if index is None and (twin := rebound(issued, node, fresh)) is not None:
         # the app re-rendered the node (a row's DOM replaced on every change): the one node that
         # carries its full identity is the same element, and the response says so (SPEC §4 Refs)
-        resolution = Resolution("rebound", 1, ref=target.ref, refs_generation=issued.generation)
+        resolution = Resolution(ResolutionKind.REBOUND, 1, ref=target.ref, refs_generation=issued.generation)
         return Bound(fresh, twin, (fresh.generation, twin.position), resolution, twin)
     found = fresh.nodes[index] if index is not None else None
     handle = (fresh.generation, index) if index is not None else (issued.generation, node.position)
@@ -103,12 +103,12 @@ async def _bind_selector(state: StepState, step: Step, selector: Selector) -> Bo
         taken = await capture(state)
         res = resolve(taken, selector)
         # distinct targets do not become one by waiting: stop at once, like a strict locator
-        return res.winner is not None or res.kind == "ambiguous", (taken, res)
+        return res.winner is not None or res.kind == ResolutionKind.AMBIGUOUS, (taken, res)
 
     taken, res = await poll_until(state.clock.now() + step.timeout_ms / 1000, probe, clock=state.clock)
     if res.winner is not None:
         return Bound(taken, res.winner, (taken.generation, res.winner.position), res, res.winner)
-    if res.kind == "ambiguous":
+    if res.kind == ResolutionKind.AMBIGUOUS:
         details = res.to_dict()
         error: ReplayError = AmbiguousMatch(
             f"{format_selector(selector)} matches {res.match_count} nodes in distinct places",
@@ -169,7 +169,7 @@ async def _verified_in_view(state: StepState, selector: Selector, ev: TargetEvid
 def _bound(taken: Capture, verdict: Verdict) -> Bound:
     """The binding of a verified verdict."""
     assert verdict.target is not None
-    resolution = verdict.resolution or Resolution("unique", 1)
+    resolution = verdict.resolution or Resolution(ResolutionKind.UNIQUE, 1)
     handle = (taken.generation, verdict.target.position)
     return Bound(taken, verdict.target, handle, resolution, verdict.target, tuple(verdict.drift))
 

@@ -21,7 +21,7 @@ from replay.script.evidence import encode
 from replay.script.selector import escape_templates, ref_index
 from replay.script.text import fold
 from replay.tree.identity import identity_members, record_evidence, self_check
-from replay.tree.match import Resolution, describe, match_set, resolve
+from replay.tree.match import Resolution, ResolutionKind, describe, match_set, resolve
 from replay.tree.materialize import materialize
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
@@ -67,7 +67,7 @@ async def check(state: StepState, predicate: str, target: Target, expected: obje
         if index is None:
             return Checked(gone_is_fine, "the element is not in the tree", None, None, fresh)
         node = fresh.nodes[index]
-        res = Resolution("ref", 1)
+        res = Resolution(ResolutionKind.REF, 1)
     else:
         assert target.selector is not None
         fresh = await capture(state)

@@ -10,11 +10,41 @@ import difflib
 import json
 import os
 from dataclasses import asdict, dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from replay.script.redact import script_excerpt
 
-RETRY, DECOMPOSE, PRUNE, ESCALATE = "RETRY", "DECOMPOSE", "PRUNE", "ESCALATE"
+
+class Strategy(StrEnum):
+    """What a repair round tried (the audit's word for it)."""
+
+    RETRY = "RETRY"  # bring the app back to the recorded state, then the same step again
+    DECOMPOSE = "DECOMPOSE"  # perform the step on the element the healer or agent chose
+    PRUNE = "PRUNE"  # skip the step (the heal then cannot pass its gate)
+    ESCALATE = "ESCALATE"  # hand the divergence to a person
+
+
+class Outcome(StrEnum):
+    """How a repair round ended."""
+
+    RESOLVED = "resolved"
+    UNRESOLVED = "unresolved"
+    ESCALATED = "escalated"
+    ABSTAINED = "abstained"
+    FAILED = "failed"  # the run failed after it (not a divergence): the heal escalates
+
+
+class HealStatus(StrEnum):
+    """How a heal ended: no drift, healed (pending review), rejected by its gate, or escalated."""
+
+    CLEAN = "clean"
+    HEALED = "healed"
+    REJECTED = "rejected"
+    ESCALATED = "escalated"
+
+
+RETRY, DECOMPOSE, PRUNE, ESCALATE = Strategy
 MAX_NOTES = 3
 MAX_NOTE_BYTES = 256
 
@@ -26,13 +56,13 @@ class Round:
     label: str  # "checkout.ad[step 7] repair 1/2"
     round: int
     of: int
-    strategy: str  # RETRY | DECOMPOSE | PRUNE | ESCALATE
+    strategy: Strategy
     repairHint: str  # noqa: N815 - the JSON key of the spec
     kind: str
     step: int
     cause: str
     adjustment: str
-    outcome: str  # resolved | unresolved | escalated | abstained | transport failure
+    outcome: Outcome
     cost_usd: float = 0.0
     duration_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
@@ -46,7 +76,7 @@ class Round:
 
     def report_line(self) -> str:
         """The fixed human line: ``[Repair - RETRY] step 7: <root cause> → <adjustment> — resolved``."""
-        done = "resolved" if self.outcome == "resolved" else "escalated"
+        done = Outcome.RESOLVED if self.outcome == Outcome.RESOLVED else Outcome.ESCALATED
         return f"[Repair - {self.strategy}] step {self.step}: {self.cause} → {self.adjustment} — {done}"
 
 
@@ -75,7 +105,7 @@ class Audit:
     def report(self, *, flow: str, status: str, healed: str | None, acceptance: str) -> str:
         """Write ``heal-report.md``: status, the fixed round lines, the healed script's diff, acceptance."""
         lines = [f"# Heal report: {os.path.basename(flow)}", "", f"Status: **{status}**", ""]
-        none = "- none: no drift" if status == "clean" else "- none: nothing was tried (see Acceptance)"
+        none = "- none: no drift" if status == HealStatus.CLEAN else "- none: nothing was tried (see Acceptance)"
         lines += ["## Rounds", ""] + ([f"- {r.report_line()}" for r in self.rounds] or [none]) + [""]
         if healed and os.path.exists(healed):
             lines += ["## Healed script", "", "```diff", script_diff(flow, healed), "```", ""]

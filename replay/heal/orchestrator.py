@@ -24,7 +24,18 @@ from replay.engine.hint import RepairHint
 from replay.engine.report import Reported
 from replay.errors import EXIT_ESCALATED, EXIT_HEALED_PENDING, EXIT_OK, DivergenceError, InvalidArgs, ReplayError
 from replay.heal import agent as protocol
-from replay.heal.audit import DECOMPOSE, ESCALATE, MAX_NOTE_BYTES, PRUNE, RETRY, Audit, Round
+from replay.heal.audit import (
+    DECOMPOSE,
+    ESCALATE,
+    MAX_NOTE_BYTES,
+    PRUNE,
+    RETRY,
+    Audit,
+    HealStatus,
+    Outcome,
+    Round,
+    Strategy,
+)
 from replay.script.redact import bounded, script_secrets, scrub
 from replay.session import gate
 from replay.session.repair import default_target
@@ -36,7 +47,7 @@ BUILTIN = "builtin"
 class HealOutcome:
     """How a heal ended: ``clean`` (no drift), ``healed`` (pending review), ``rejected`` or ``escalated``."""
 
-    status: str
+    status: HealStatus
     exit_code: int
     session: str
     rounds: list[Round] = field(default_factory=list)
@@ -81,7 +92,7 @@ class HealOptions:
 class Move:
     """What one repair round did: its strategy (audit), how, where the run resumes, the agent's turn."""
 
-    strategy: str
+    strategy: Strategy
     adjustment: str
     resume_from: int
     turn: protocol.Turn | None = None
@@ -93,7 +104,7 @@ class _Escalate(Exception):
         self.reason = reason
 
 
-class Healer:
+class HealRun:
     """One heal of one flow, on its own named session of the daemon."""
 
     def __init__(
@@ -147,8 +158,10 @@ class Healer:
                 return self._escalate(esc.reason)
         else:
             self.client.close(discard=True)
-            report = self.audit.report(flow=self.path, status="clean", healed=None, acceptance="not needed: no drift")
-            return self._outcome("clean", EXIT_OK, report)
+            report = self.audit.report(
+                flow=self.path, status=HealStatus.CLEAN, healed=None, acceptance="not needed: no drift"
+            )
+            return self._outcome(HealStatus.CLEAN, EXIT_OK, report)
         return self._publish_and_gate()
 
     def _repair(self, d: Reported) -> None:
@@ -169,19 +182,27 @@ class Healer:
             except DivergenceError as err:
                 next_one = Reported.from_dict(err.divergence)
                 again = next_one.index == index
-                self._record(d, attempt, strategy, adjustment, "unresolved" if again else "resolved", started, turn)
+                self._record(
+                    d, attempt, strategy, adjustment, Outcome.UNRESOLVED if again else Outcome.RESOLVED, started, turn
+                )
                 attempt = attempt if again else 0
                 d = next_one
                 continue
             except InvalidArgs as err:  # a blind resume: the round did nothing
                 self._record(
-                    d, attempt, strategy, f"{adjustment} (nothing was done: {err.message})", "unresolved", started, turn
+                    d,
+                    attempt,
+                    strategy,
+                    f"{adjustment} (nothing was done: {err.message})",
+                    Outcome.UNRESOLVED,
+                    started,
+                    turn,
                 )
                 continue
             except ReplayError as err:  # not a divergence: an assertion failed, the browser died …
-                self._record(d, attempt, strategy, adjustment, "failed", started, turn)
+                self._record(d, attempt, strategy, adjustment, Outcome.FAILED, started, turn)
                 raise _Escalate(f"step {index}: after the repair the run failed: {err}") from None
-            self._record(d, attempt, strategy, adjustment, "resolved", started, turn)
+            self._record(d, attempt, strategy, adjustment, Outcome.RESOLVED, started, turn)
             return
 
     def _route(self, hint: RepairHint, index: int) -> None:
@@ -208,7 +229,9 @@ class Healer:
                 acted = {"acted": False, "reason": f"performing the step failed: {err.message}"}
             label = f"{self._label(d, k)}: built-in healer"
             if not acted.get("acted"):
-                self._record(d, k, ESCALATE, f"abstained: {acted.get('reason')}", "abstained", time.monotonic(), None)
+                self._record(
+                    d, k, ESCALATE, f"abstained: {acted.get('reason')}", Outcome.ABSTAINED, time.monotonic(), None
+                )
                 raise _Escalate(f"step {d.index}: the built-in healer abstained ({acted.get('reason')})")
             self.say(f"{label} performed the step on {acted.get('target')} ({acted.get('reason')})")
             skip = d.alternate_from if d.alternate_from is not None else d.resume_from
@@ -218,7 +241,7 @@ class Healer:
         turn = self._agent_turn(d, k)
         if turn.transport is not None:  # its retries spent: another round would only start it again
             tries = 1 + protocol.TRANSPORT_RETRIES
-            self._record(d, k, ESCALATE, f"the agent {turn.transport}", "escalated", time.monotonic(), turn)
+            self._record(d, k, ESCALATE, f"the agent {turn.transport}", Outcome.ESCALATED, time.monotonic(), turn)
             raise _Escalate(f"step {d.index}: the agent {turn.transport} ({tries} tries)")
         if turn.status == "prune" and d.alternate_from:
             self.pruned = True
@@ -273,9 +296,9 @@ class Healer:
         self,
         d: Reported,
         k: int,
-        strategy: str,
+        strategy: Strategy,
         adjustment: str,
-        outcome: str,
+        outcome: Outcome,
         started: float,
         turn: protocol.Turn | None,
     ) -> None:
@@ -305,9 +328,11 @@ class Healer:
             self.client.close()  # an incomplete repair publishes nothing (never a prefix)
         except ReplayError:
             pass
-        report = self.audit.report(flow=self.path, status="escalated", healed=None, acceptance=f"not run: {reason}")
+        report = self.audit.report(
+            flow=self.path, status=HealStatus.ESCALATED, healed=None, acceptance=f"not run: {reason}"
+        )
         return HealOutcome(
-            "escalated",
+            HealStatus.ESCALATED,
             EXIT_ESCALATED,
             self.session,
             self.audit.rounds,
@@ -334,23 +359,23 @@ class Healer:
             acceptance, passed = gate.not_run(f"{err.code}: {err.message}"), False
         if self.pruned:
             acceptance += " — but a step was skipped (PRUNE), so the heal does not pass"
-        status = "healed" if passed and not self.pruned else "rejected"
+        status = HealStatus.HEALED if passed and not self.pruned else HealStatus.REJECTED
         healed = staged
-        if status == "healed":
+        if status == HealStatus.HEALED:
             try:
                 healed = gate.promote(staged, self.final, self.client.home)
             except ReplayError as err:  # the healed name was taken meanwhile: never written over
-                acceptance, status = f"passed, but not published: {err.message}", "rejected"
-        if status == "rejected":
+                acceptance, status = f"passed, but not published: {err.message}", HealStatus.REJECTED
+        if status == HealStatus.REJECTED:
             healed = gate.reject(staged, acceptance)
         report = self.audit.report(flow=self.path, status=status, healed=healed, acceptance=acceptance)
-        exit_code = EXIT_HEALED_PENDING if status == "healed" else EXIT_ESCALATED
+        exit_code = EXIT_HEALED_PENDING if status == HealStatus.HEALED else EXIT_ESCALATED
         return self._outcome(
-            status, exit_code, report, healed=healed, reason=None if status == "healed" else acceptance
+            status, exit_code, report, healed=healed, reason=None if status == HealStatus.HEALED else acceptance
         )
 
     def _outcome(
-        self, status: str, exit_code: int, report: str, *, healed: str | None = None, reason: str | None = None
+        self, status: HealStatus, exit_code: int, report: str, *, healed: str | None = None, reason: str | None = None
     ) -> HealOutcome:
         return HealOutcome(
             status, exit_code, self.session, self.audit.rounds, healed, report, self.audit.log, reason, self.phases

@@ -284,7 +284,7 @@ def build_server() -> MCPServer:
         out: str | None = None,
         timeout: int | None = None,
     ) -> CallToolResult:
-        from replay.heal.orchestrator import Healer, HealOptions
+        from replay.heal.orchestrator import HealOptions, HealRun
 
         def healed() -> dict[str, Any]:
             options = HealOptions(  # checked as the CLI checks them (replay.limits): refused, never clamped
@@ -297,7 +297,7 @@ def build_server() -> MCPServer:
                 out=out,
                 timeout_ms=check_ms("timeout", timeout),
             )
-            return Healer(path, options).run().to_dict()
+            return HealRun(path, options).run().to_dict()
 
         return await _call(healed)
 

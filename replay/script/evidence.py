@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any, NamedTuple
 
 from replay.errors import Location
@@ -31,8 +32,17 @@ PREFIXES = ("# replay:target-v1 ", "# agent-device:target-v1 ")
 WRITE_PREFIX = PREFIXES[0]
 MAX_PAYLOAD_BYTES = 4096
 MAX_ANCESTRY = 8
-VERIFIED = "verified"
-UNVERIFIABLE = "unverifiable"
+
+
+class Verification(StrEnum):
+    """What recorded evidence says of its element: ``verified`` (its identity tells it apart) or
+    ``unverifiable`` (nothing does: a replay stops there)."""
+
+    VERIFIED = "verified"
+    UNVERIFIABLE = "unverifiable"
+
+
+VERIFIED, UNVERIFIABLE = Verification.VERIFIED, Verification.UNVERIFIABLE
 # what singled the node out when it has neither id nor label (SPEC §5): its own key text, or being
 # the only node of its role inside its anchor (or its scope)
 KEY_TEXT = "keyText"

@@ -35,7 +35,7 @@ from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.script.plan import open_problem
 from replay.session import by_hand, gate, orphans, repair, requests, runs
-from replay.session.heal_step import perform
+from replay.session.heal_builtin import perform
 from replay.session.pool import BackendPool
 from replay.session.protocol import session_dir, shown_name
 from replay.session.publish import clear_staging

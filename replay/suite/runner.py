@@ -221,7 +221,7 @@ class Suite:
 
     def _heal(self, result: ScriptResult, entry: Entry, home: str) -> None:
         """`replay heal` on a diverged script: its healed script is left beside it for review."""
-        from replay.heal.orchestrator import Healer, HealOptions
+        from replay.heal.orchestrator import HealOptions, HealRun
 
         options = HealOptions(
             agent=str(self.options.heal),
@@ -231,7 +231,7 @@ class Suite:
             serial=self.options.serial,
         )
         try:
-            outcome = Healer(result.path, options, home=home).run()
+            outcome = HealRun(result.path, options, home=home).run()
         except ReplayError as err:  # e.g. a healed script from an earlier night is still waiting for review
             result.heal_status = f"not run: {err.code}"
             return

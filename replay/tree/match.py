@@ -9,6 +9,7 @@ from __future__ import annotations
 import time
 from contextvars import ContextVar
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, cast
 
 import regex
@@ -197,6 +198,18 @@ def describe(node: Node) -> str:
     return out
 
 
+class ResolutionKind(StrEnum):
+    """How a step's target resolved (a resolution's ``kind``)."""
+
+    UNIQUE = "unique"
+    DISAMBIGUATED = "disambiguated"
+    AMBIGUOUS = "ambiguous"
+    NONE = "none"
+    REF = "ref"  # a ref of a refs generation
+    REBOUND = "rebound"  # a ref whose element was found again by its recorded identity
+    EVIDENCE = "evidence"  # identity evidence isolated it among matches in distinct subtrees
+
+
 @dataclass
 class Resolution:
     """How a step's target resolved — disclosed by every action response (SPEC §4, §5).
@@ -206,7 +219,7 @@ class Resolution:
     in distinct subtrees, by ``signal``).
     """
 
-    kind: str
+    kind: ResolutionKind
     match_count: int
     winner: Node | None = None
     matches: list[Node] = field(default_factory=list)
@@ -219,12 +232,12 @@ class Resolution:
     @classmethod
     def of_ref(cls, ref: str, refs_generation: int) -> Resolution:
         """A ref resolves to the one node it names."""
-        return cls("ref", 1, ref=ref, refs_generation=refs_generation)
+        return cls(ResolutionKind.REF, 1, ref=ref, refs_generation=refs_generation)
 
     @classmethod
     def by_evidence(cls, match_count: int, signal: str) -> Resolution:
         """Matches in distinct subtrees, the recorded element isolated among them by ``signal``."""
-        return cls("evidence", match_count, signal=signal)
+        return cls(ResolutionKind.EVIDENCE, match_count, signal=signal)
 
     def to_dict(self) -> dict[str, Any]:
         """The ``resolution`` JSON."""
@@ -238,7 +251,7 @@ class Resolution:
             out["tiebreak"] = self.tiebreak
         if self.alternative >= 0:
             out["alternative"] = self.alternative
-        if self.kind == "ambiguous":
+        if self.kind == ResolutionKind.AMBIGUOUS:
             out["candidates"] = [describe(n) for n in self.matches[:MAX_CANDIDATES]]
         return out
 
@@ -246,19 +259,26 @@ class Resolution:
 def resolve_matches(matches: list[Node], alternative: int = -1) -> Resolution:
     """Resolve a match set: one node; a chain around one actionable node; else ambiguous."""
     if not matches:
-        return Resolution("none", 0, alternative=alternative)
+        return Resolution(ResolutionKind.NONE, 0, alternative=alternative)
     if len(matches) == 1:
-        return Resolution("unique", 1, matches[0], matches, alternative=alternative)
+        return Resolution(ResolutionKind.UNIQUE, 1, matches[0], matches, alternative=alternative)
     if is_chain(matches):
         actionable = [n for n in matches if n.actionable]
         if len(actionable) == 1:
             return Resolution(
-                "disambiguated", len(matches), actionable[0], matches, "structural-equivalence", alternative
+                ResolutionKind.DISAMBIGUATED,
+                len(matches),
+                actionable[0],
+                matches,
+                "structural-equivalence",
+                alternative,
             )
         if not actionable:
             # nested containers that all carry the text: the innermost element is the one that holds it
-            return Resolution("disambiguated", len(matches), matches[-1], matches, "structural-innermost", alternative)
-    return Resolution("ambiguous", len(matches), None, matches, alternative=alternative)
+            return Resolution(
+                ResolutionKind.DISAMBIGUATED, len(matches), matches[-1], matches, "structural-innermost", alternative
+            )
+    return Resolution(ResolutionKind.AMBIGUOUS, len(matches), None, matches, alternative=alternative)
 
 
 def resolve(capture: Capture, selector: Selector) -> Resolution:

@@ -390,7 +390,7 @@ def test_a_benign_drift_replays_clean_by_id_and_anchor(tmp_path: Path) -> None:
 def test_a_renamed_button_stops_before_acting_with_record_and_heal_and_the_healer_would_tap_its_new_name(
     tmp_path: Path,
 ) -> None:
-    from replay.engine.healer import decide
+    from replay.engine.heal_choice import decide
     from replay.engine.runner import Runner, RunOptions
     from replay.errors import DivergenceError
 

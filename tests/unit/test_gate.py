@@ -10,7 +10,7 @@ import pytest
 
 from replay.errors import ReplayError, TargetExists
 from replay.heal import orchestrator
-from replay.heal.orchestrator import Healer, HealOptions
+from replay.heal.orchestrator import HealOptions, HealRun
 from replay.session import gate
 from replay.session.repair import RepairTransaction, healed_text
 
@@ -74,7 +74,7 @@ class _DeadDaemon:
 def test_a_heal_whose_gate_did_not_run_is_rejected_not_healed(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     flow = tmp_path / "flow.ad"
     flow.write_text("open http://127.0.0.1/\n")
-    healer = Healer(str(flow), HealOptions(artifacts_dir=str(tmp_path / "results")), home=str(tmp_path / "home"))
+    healer = HealRun(str(flow), HealOptions(artifacts_dir=str(tmp_path / "results")), home=str(tmp_path / "home"))
     copy = staged(tmp_path)
     healer.client = _Closing(str(copy))  # type: ignore[assignment]
     monkeypatch.setattr(orchestrator, "Client", _DeadDaemon)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.engine.healer import decide
+from replay.engine.heal_choice import decide
 from replay.heal.agent import Ledger, request, run_turn
 from replay.heal.audit import Audit, Round
 from replay.script.evidence import Ancestor, Rect, TargetEvidence

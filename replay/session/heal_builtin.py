@@ -1,5 +1,5 @@
 """The built-in healer's daemon side (the ``heal_builtin`` request): decide on the session's
-outstanding divergence (``replay.engine.healer.decide``) and, if sure, perform the failed step on
+outstanding divergence (``replay.engine.heal_choice.decide``) and, if sure, perform the failed step on
 the chosen element — through the step pipeline, so it is journaled like anyone's action."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from replay.engine.healer import decide
+from replay.engine.heal_choice import decide
 from replay.engine.step import StepStopped, execute
 from replay.errors import InvalidArgs
 from replay.script.ast import Target
