@@ -480,20 +480,36 @@ def test_a_context_click_is_recorded_and_opens_the_apps_own_menu_on_replay(cli: 
     assert ran.returncode == 0, ran.stdout + ran.stderr
 
 
+class Chooser:
+    """The browser's file chooser, answered as a person answers it: the chosen file with its path."""
+
+    def __init__(self, rec: Recording) -> None:
+        self.cdp = rec.page.context.new_cdp_session(rec.page)
+        self.cdp.send("Page.enable")
+        self.cdp.send("Page.setInterceptFileChooserDialog", {"enabled": True})
+        self.opened: list[int] = []
+        self.cdp.on("Page.fileChooserOpened", lambda e: self.opened.append(int(e["backendNodeId"])))
+
+    def choose(self, path: Path) -> None:
+        assert wait_until(lambda: bool(self.cdp.send("Runtime.evaluate", {"expression": "1"})) and bool(self.opened))
+        self.cdp.send("DOM.setFileInputFiles", {"files": [str(path)], "backendNodeId": self.opened.pop()})
+
+
+@pytest.mark.parametrize(
+    ("page", "control", "clicks"),
+    [("shop/checkout.html", "#receipt", 0), ("board/upload.html", "button:has-text('Attach receipt')", 1)],
+    ids=["file input", "Element Plus el-upload"],
+)
 def test_a_file_chosen_in_the_browsers_chooser_is_recorded_as_upload_and_replays(
-    cli: Cli, web: str, recorder: Any
+    cli: Cli, web: str, recorder: Any, page: str, control: str, clicks: int
 ) -> None:
     receipt = Path(cli.cwd) / "receipt.txt"
     receipt.write_text("paid\n", encoding="utf-8")
-    rec, out = recorder(f"{web}/shop/checkout.html", "upload")
-    cdp = rec.page.context.new_cdp_session(rec.page)  # the browser's own chooser, as a person answers it
-    cdp.send("Page.enable")
-    cdp.send("Page.setInterceptFileChooserDialog", {"enabled": True})
-    chosen: list[int] = []
-    cdp.on("Page.fileChooserOpened", lambda e: chosen.append(int(e["backendNodeId"])))
-    rec.click("#receipt")
-    assert wait_until(lambda: bool(cdp.send("Runtime.evaluate", {"expression": "1"})) and bool(chosen))
-    cdp.send("DOM.setFileInputFiles", {"files": [str(receipt)], "backendNodeId": chosen[0]})
+    rec, out = recorder(f"{web}/{page}", "upload")
+    chooser = Chooser(rec)
+    rec.click(control)  # a file input's press opens the chooser; a library's button is a step that opens it
+    rec.steps(clicks)
+    chooser.choose(receipt)
     (uploaded,) = rec.steps()
     assert uploaded["line"].startswith("upload ") and uploaded["line"].endswith(' "receipt.txt"'), uploaded
     assert "Attached receipt.txt" in uploaded.get("effect", ""), uploaded
