@@ -216,9 +216,12 @@ class AnswersDialogs(Protocol):
         """The dialog open now (``{"type": "confirm", "message": …}``), or None."""
         ...
 
-    async def dialog(self, verb: str, text: str | None, timeout_ms: int) -> dict[str, Any] | None:
+    async def dialog(
+        self, verb: str, text: str | None, timeout_ms: int, expect: str | None = None
+    ) -> dict[str, Any] | None:
         """``get`` the open dialog (None: none), ``wait`` up to ``timeout_ms`` for one, or ``accept``
-        (``text``: a prompt's answer) / ``dismiss`` it, waiting for one first; what it showed."""
+        (``text``: a prompt's answer) / ``dismiss`` it, waiting for one first; what it showed. ``expect``:
+        the message it must say — another one raises ``ActionFailed`` and stays unanswered."""
         ...
 
 

@@ -41,7 +41,10 @@ async def alert(state: StepState, step: Step) -> dict[str, Any]:
     text = step.action.param("text")
     ms = step.action.param("ms")
     timeout = int(str(ms)) if ms is not None else step.timeout_ms
-    shown = await driver.dialog(verb, None if text is None else str(text), timeout)
+    expect = step.action.flag("--message")
+    shown = await driver.dialog(
+        verb, None if text is None else str(text), timeout, expect if isinstance(expect, str) else None
+    )
     if verb == "get":
         return {"value": shown}
     assert shown is not None

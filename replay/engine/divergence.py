@@ -298,7 +298,7 @@ def build_divergence(
     repair = hints.repair_hint(binding.kind, evidence, capture, awaited=action.command in AWAITING)
     if binding.effect is not None:  # verified and acted on: the app's behaviour changed, a person decides
         repair = RepairHint.MANUAL
-    elif capture_error is not None and capture_error.startswith(DialogOpen.code):
+    elif action.command != "alert" and capture_error is not None and capture_error.startswith(DialogOpen.code):
         repair = RepairHint.STATE_REPAIR  # a dialog the script does not answer stands in front: answer it first
     target_binding: dict[str, Any] = {
         "classification": binding.kind,

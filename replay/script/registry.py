@@ -224,13 +224,15 @@ _add(
     Command(
         "alert",
         "A JavaScript dialog: `alert [get]` says the open one, `alert wait [MS]` waits for one, "
-        "`alert accept [TEXT]` (TEXT: a prompt's answer) or `alert dismiss` answers it.",
+        "`alert accept [TEXT]` (TEXT: a prompt's answer) or `alert dismiss` answers it; "
+        "--message M: only a dialog that says M (else the step stops, the dialog unanswered).",
         (
             verb_form("get", op="dialog", observation=True, bare=True),
             verb_form("wait", Param("ms", INT, optional=True), op="dialog"),
             verb_form("accept", Param("text", TEXT, optional=True, typed=True), op="dialog"),
             verb_form("dismiss", op="dialog"),
         ),
+        flags=(Flag("--message", True),),
         platforms=(WEB,),
     )
 )

@@ -164,6 +164,9 @@ class ByHand:
         if kind == "dialog":  # answered in the browser: the step takes that answer (a prompt's with its text)
             prompt = gesture["dialog"].get("type") == "prompt"
             said = [str(gesture.get("value") or "")] if prompt and gesture.get("accept") else []
+            message = str(gesture["dialog"].get("message") or "")  # (what it asked: checked on replay)
+            if message and not any(v and v in message for v in self.values.values()):
+                said += ["--message", message]
             await self._step(parse_argv(["alert", "accept" if gesture.get("accept") else "dismiss", *said]))
             return
         if kind == "tab":  # the front tab closed in the browser: the script goes on in the one in front now

@@ -384,16 +384,16 @@ def test_a_confirm_dialog_the_person_answers_is_recorded_as_alert_accept_and_rep
     shown.value.accept()  # … and presses OK
     clicked, answered = rec.steps(2)
     assert "a confirm dialog opened: 'Empty the cart?'" in clicked["effect"], clicked
-    assert answered["line"] == "alert accept", answered
+    assert answered["line"] == 'alert accept --message "Empty the cart?"', answered
     assert wait_until(lambda: rec.page.locator("#cart-count").inner_text() == "0 items")
     rec.bar("assert-text")
     rec.click("#cart-count")
     rec.steps()
     rec.stop()
     script = out.read_text(encoding="utf-8")
-    assert 'click id="empty-cart"' in script and "\nalert accept\n" in script, script
+    assert 'click id="empty-cart"' in script and '\nalert accept --message "Empty the cart?"\n' in script, script
     assert cli("run", str(out), ok=None).returncode == 0
-    out.write_text(script.replace("\nalert accept\n", "\nalert dismiss\n"), encoding="utf-8")
+    out.write_text(script.replace("\nalert accept ", "\nalert dismiss "), encoding="utf-8")
     dismissed = cli("run", str(out), ok=None)  # the answer is what the script says: Cancel keeps the cart
     assert dismissed.returncode != 0 and '"1 item"' in dismissed.stdout + dismissed.stderr
 

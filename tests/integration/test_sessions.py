@@ -92,7 +92,10 @@ def test_a_dialog_stays_open_until_alert_answers_it_and_nothing_else_runs_meanwh
     refused = cli("snapshot", ok=None)
     assert refused.returncode == 1 and "DIALOG_OPEN" in refused.stderr and "alert accept" in refused.stderr
     assert json.loads(cli("alert").stdout.splitlines()[-1])["message"] == "Empty the cart?"
-    cli("alert", "accept")
+    other = cli("alert", "accept", "--message", "Empty the basket?", ok=None)  # not what it asks: unanswered
+    assert other.returncode == 1 and "says 'Empty the cart?', not 'Empty the basket?'" in other.stderr
+    assert cli("snapshot", ok=None).returncode == 1  # still open
+    cli("alert", "accept", "--message", "Empty the cart?")
     assert cli("get", "text", "id=cart-count").stdout.strip().endswith("0 items")
     late = cli("alert", "dismiss", "--timeout", "300", ok=None)  # none is open now
     assert late.returncode == 1 and "no dialog opened within 300 ms" in late.stderr

@@ -155,6 +155,26 @@ def test_a_dialog_the_script_does_not_answer_is_a_state_to_repair_before_the_sam
     assert div["repairHint"] == RepairHint.STATE_REPAIR and div["resume"]["from"] == 4
 
 
+def test_an_alert_step_whose_dialog_asks_something_else_is_for_a_person() -> None:
+    action = parse('alert accept --message "Empty the basket?"\n', "f.ad").actions[0]
+    div = build_divergence(
+        Binding(
+            DivergenceKind.ACTION_FAILURE, "the confirm dialog says 'Empty the cart?', not 'Empty the basket?'", None
+        ),
+        index=5,
+        path="f.ad",
+        action=action,
+        capture=None,
+        capture_error="DIALOG_OPEN: a confirm dialog is open: 'Empty the cart?'",
+        evidence=None,
+        plan_len=6,
+        plan_digest="d",
+        held=None,
+        session="s",
+    ).to_dict()
+    assert div["repairHint"] == RepairHint.MANUAL
+
+
 def test_resume_is_the_next_step_after_record_and_heal_else_the_same_step() -> None:
     assert resume_for(RECORD_AND_HEAL, 4, 9, "d", held=None).to_dict()["from"] == 5
     assert resume_for(STATE_REPAIR, 4, 9, "d", held=None).to_dict()["from"] == 4

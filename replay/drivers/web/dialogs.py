@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from playwright.async_api import Dialog, Page
 
 from replay.errors import ActionFailed, DialogOpen
+from replay.script.text import normalize
 
 T = TypeVar("T")
 FINISH_S = 5.0  # how long the action a dialog interrupted may take to finish once it is answered
@@ -77,8 +78,9 @@ class Dialogs:
         self._interrupted.append(task)
         return None
 
-    async def wait(self, timeout_ms: int) -> dict[str, Any]:
-        """The open dialog, waiting up to ``timeout_ms`` for one (``alert wait``)."""
+    async def wait(self, timeout_ms: int, expect: str | None = None) -> dict[str, Any]:
+        """The open dialog, waiting up to ``timeout_ms`` for one (``alert wait``); ``expect``: what it
+        must say (another message raises ``ActionFailed``, the dialog left as it is)."""
         if self.open is None and self._answered is None:
             try:
                 await asyncio.wait_for(self._opened.wait(), timeout_ms / 1000)
@@ -89,12 +91,20 @@ class Dialogs:
                 ) from None
         said = self.said() or (self._answered or {}).get("dialog")
         assert said is not None
+        if expect is not None and normalize(str(said["message"])) != normalize(expect):
+            raise ActionFailed(
+                f"the {said['type']} dialog says {said['message']!r}, not {expect!r}",
+                hint="the app asks something else now: a person decides how to answer it",
+                details={"dialog": said},
+            )
         return dict(said)
 
-    async def answer(self, accept: bool, text: str | None, timeout_ms: int) -> dict[str, Any]:
+    async def answer(
+        self, accept: bool, text: str | None, timeout_ms: int, expect: str | None = None
+    ) -> dict[str, Any]:
         """Answer the dialog (waiting up to ``timeout_ms`` for one to open); the action it interrupted
         then finishes. A dialog a person already answered this way is taken as answered."""
-        said = await self.wait(timeout_ms)
+        said = await self.wait(timeout_ms, expect)
         dialog, self.open = self.open, None
         if dialog is not None:
             with contextlib.suppress(Exception):  # (answered meanwhile in the browser: the same end)

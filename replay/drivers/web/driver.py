@@ -360,13 +360,15 @@ class WebDriver:
     def open_dialog(self) -> dict[str, Any] | None:
         return self.dialogs.said()
 
-    async def dialog(self, verb: str, text: str | None, timeout_ms: int) -> dict[str, Any] | None:
+    async def dialog(
+        self, verb: str, text: str | None, timeout_ms: int, expect: str | None = None
+    ) -> dict[str, Any] | None:
         """``alert``: the open dialog (``get``: None when there is none), waited for, or answered."""
         if verb == "get":
             return self.dialogs.said()
         if verb == "wait":
-            return await self.dialogs.wait(timeout_ms)
-        return await self.dialogs.answer(verb == "accept", text, timeout_ms)
+            return await self.dialogs.wait(timeout_ms, expect)
+        return await self.dialogs.answer(verb == "accept", text, timeout_ms, expect)
 
     async def scroll(self, direction: str, amount: float | None) -> None:
         """Wheel-scroll the page at its centre."""
