@@ -78,6 +78,14 @@ class Dialogs:
         self._interrupted.append(task)
         return None
 
+    async def step(self, verb: str, text: str | None, timeout_ms: int, expect: str | None) -> dict[str, Any] | None:
+        """``alert``: the open dialog (``get``: None when there is none), waited for, or answered."""
+        if verb == "get":
+            return self.said()
+        if verb == "wait":
+            return await self.wait(timeout_ms, expect)
+        return await self.answer(verb == "accept", text, timeout_ms, expect)
+
     async def wait(self, timeout_ms: int, expect: str | None = None) -> dict[str, Any]:
         """The open dialog, waiting up to ``timeout_ms`` for one (``alert wait``); ``expect``: what it
         must say (another message raises ``ActionFailed``, the dialog left as it is)."""

@@ -363,12 +363,7 @@ class WebDriver:
     async def dialog(
         self, verb: str, text: str | None, timeout_ms: int, expect: str | None = None
     ) -> dict[str, Any] | None:
-        """``alert``: the open dialog (``get``: None when there is none), waited for, or answered."""
-        if verb == "get":
-            return self.dialogs.said()
-        if verb == "wait":
-            return await self.dialogs.wait(timeout_ms, expect)
-        return await self.dialogs.answer(verb == "accept", text, timeout_ms, expect)
+        return await self.dialogs.step(verb, text, timeout_ms, expect)
 
     async def scroll(self, direction: str, amount: float | None) -> None:
         """Wheel-scroll the page at its centre."""
