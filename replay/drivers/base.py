@@ -59,7 +59,8 @@ class Backend(Protocol):
 
 
 class Driver(Protocol):
-    """One live page (web) or device screen (android) of one session."""
+    """One live page (web) or device screen (android) of one session: the core every backend has (the
+    capabilities below are optional)."""
 
     async def capture(self, generation: int, keep: int | None = None) -> Capture:
         """Capture the UI tree in one round trip as ``generation``, with its ``screen`` identity;
@@ -67,13 +68,6 @@ class Driver(Protocol):
 
         ``keep`` is a refs generation that must stay actable beyond the recent few.
         """
-        ...
-
-    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
-        """The targeted view of SPEC §13 as ``generation``, in one round trip: every node the first link
-        of any of ``spec["links"]`` (term dicts) can match, with its subtree, and their ancestors; the
-        subtrees of ancestors of ``spec["fullRoles"]`` whole. None when the backend cannot promise that
-        (the caller then takes the full capture)."""
         ...
 
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
@@ -103,11 +97,6 @@ class Driver(Protocol):
         """``back``, ``forward`` or ``reload`` (web); ``back`` or ``home`` (android)."""
         ...
 
-    async def device(self, command: str, params: dict[str, Any]) -> str | None:
-        """A device-level command of a platform that has them (android: ``swipe``, ``keyboard``,
-        ``appstate``); what it says, for the ones that observe."""
-        ...
-
     async def keyboard(self, kind: str, text: str) -> None:
         """``press`` a key or chord, or ``type`` text into the focused element."""
         ...
@@ -122,21 +111,6 @@ class Driver(Protocol):
 
     async def screenshot(self, path: str, full_page: bool) -> None:
         """Save a PNG."""
-        ...
-
-    async def interrupt(self) -> str:
-        """Stop what keeps the app from answering (a page's JavaScript that never yields); best
-        effort, never raises. What did not answer and what was done, in the backend's words (a
-        step's timeout says it)."""
-        ...
-
-    async def trace_start(self) -> None:
-        """Start recording a trace of everything the page does (web: a Playwright trace)."""
-        ...
-
-    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
-        """Stop the trace; save it to ``path`` (``trace.zip``) with each of ``secrets`` (a value, what
-        to show instead) replaced and nothing typed left in it, or drop it when ``path`` is None."""
         ...
 
     def location(self) -> str | None:
@@ -154,6 +128,56 @@ class Driver(Protocol):
 
     async def close(self) -> None:
         """Close the page and its context."""
+        ...
+
+
+# Capabilities a backend may have beyond the core: the engine asks ``isinstance`` and does without.
+
+
+@runtime_checkable
+class Views(Protocol):
+    """A backend that can look at part of the screen more cheaply than all of it (SPEC §13)."""
+
+    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
+        """The targeted view of SPEC §13 as ``generation``, in one round trip: every node the first link
+        of any of ``spec["links"]`` (term dicts) can match, with its subtree, and their ancestors; the
+        subtrees of ancestors of ``spec["fullRoles"]`` whole. None when the backend cannot promise that
+        (the caller then takes the full capture)."""
+        ...
+
+
+@runtime_checkable
+class DeviceCommands(Protocol):
+    """A backend with commands of a device's own (android: ``swipe``, ``keyboard``; web: ``press X Y``)."""
+
+    async def device(self, command: str, params: dict[str, Any]) -> str | None:
+        """A device-level command of a platform that has them (android: ``swipe``, ``keyboard``,
+        ``appstate``); what it says, for the ones that observe."""
+        ...
+
+
+@runtime_checkable
+class Interrupts(Protocol):
+    """A backend that can stop what keeps the app from answering."""
+
+    async def interrupt(self) -> str:
+        """Stop what keeps the app from answering (a page's JavaScript that never yields); best
+        effort, never raises. What did not answer and what was done, in the backend's words (a
+        step's timeout says it)."""
+        ...
+
+
+@runtime_checkable
+class Traces(Protocol):
+    """A backend that records a trace of everything the page does (web: a Playwright trace)."""
+
+    async def trace_start(self) -> None:
+        """Start recording a trace of everything the page does (web: a Playwright trace)."""
+        ...
+
+    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
+        """Stop the trace; save it to ``path`` (``trace.zip``) with each of ``secrets`` (a value, what
+        to show instead) replaced and nothing typed left in it, or drop it when ``path`` is None."""
         ...
 
 

@@ -11,6 +11,7 @@ from replay.engine import step as pipeline
 from replay.engine.divergence import Binding, Divergence, build_divergence
 from replay.engine.effects import view_ahead
 from replay.engine.journal import PLAN
+from replay.engine.state import interrupt
 from replay.errors import ActionFailed, AmbiguousMatch, DivergenceError, ReplayError, StaleRef
 from replay.limits import DEFAULT_TIMEOUT_MS
 from replay.script.plan import Plan, PlanStep
@@ -186,7 +187,7 @@ class Runner:
         try:
             return await asyncio.wait_for(pipeline.capture(self.state), self.options.timeout_ms / 1000 + 5), None
         except TimeoutError:  # a page that does not answer (its script never yields)
-            await self.state.driver.interrupt()
+            await interrupt(self.state.driver)
             return None, "the page did not answer in time (its JavaScript kept it busy)"
         except Exception as exc:  # noqa: BLE001 - a capture failure never masks the original cause
             return None, str(exc).splitlines()[0] if str(exc) else type(exc).__name__

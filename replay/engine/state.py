@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
-from replay.drivers.base import Driver
+from replay.drivers.base import Driver, Interrupts, Views
 from replay.engine.divergence import Binding
 from replay.engine.journal import Journal, JournalEntry, Provenance, written_to_script
 from replay.engine.poll import Clock
@@ -132,6 +132,8 @@ async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:
         watch.handoff = None
         if handed[1] == state.journal.count:
             return handed[0]
+    if not isinstance(state.driver, Views):
+        return None
     taken = await state.driver.view(state.generation + 1, _keep(state), spec)
     if taken is not None:
         state.generation += 1
@@ -171,3 +173,8 @@ def brief(target: Target) -> str:
         return target.ref
     assert target.selector is not None
     return format_selector(target.selector)
+
+
+async def interrupt(driver: Driver) -> str:
+    """Stop what keeps the app from answering, where the backend can; what it says of it."""
+    return await driver.interrupt() if isinstance(driver, Interrupts) else "the app did not answer"

@@ -21,13 +21,13 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from replay.drivers.base import OpenRequest
+from replay.drivers.base import DeviceCommands, OpenRequest
 from replay.engine import dialogs, effects, observe, tabs
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
 from replay.engine.journal import INTERACTIVE, PLAN, Provenance
 from replay.engine.screenshot import screenshot
-from replay.engine.state import Step, StepState, StepStopped, capture, journal, keeps_its_annotation, line_of
+from replay.engine.state import Step, StepState, StepStopped, capture, interrupt, journal, keeps_its_annotation, line_of
 from replay.errors import (
     ActionFailed,
     BrowserUnavailable,
@@ -108,7 +108,7 @@ async def execute(
         raise
     except TimeoutError:
         # an app that never yields answers nothing: stop what keeps it busy, say so in its words (SPEC §12)
-        said = await state.driver.interrupt()
+        said = await interrupt(state.driver)
         raise Timeout(
             f"`{action.command}` did not finish within {budget} ms: {said}",
             hint="check the app for work that never ends; raise --timeout if it is only slow",
@@ -194,6 +194,8 @@ async def _device(state: StepState, step: Step) -> dict[str, Any] | None:
     """A device-level command (swipe, keyboard, appstate): its parameters and flags as given."""
     params: dict[str, Any] = {k: v for k, v in step.action.params}
     params.update({name.lstrip("-"): value for name, value in step.action.flags})
+    if not isinstance(state.driver, DeviceCommands):
+        raise ActionFailed(f"`{step.action.command}` is a device command", hint="this backend has none")
     said = await state.driver.device(step.action.command, params)
     return {"value": said} if said is not None else None
 

@@ -13,6 +13,7 @@ from secrets import token_hex
 from typing import TYPE_CHECKING, Any
 
 from replay.drivers import check_platform
+from replay.drivers.base import Traces
 from replay.engine.poll import Clock
 from replay.errors import DivergenceError, InvalidArgs, ReplayError, SessionNotFound, Timeout
 from replay.script.ast import Comment, Context, Env, Script
@@ -228,8 +229,10 @@ async def run_locked(
     session.cwd = request.cwd or None
     session.run_values = ready.given
     session.plan, session.values = ready.plan, ready.values
-    if trace:
-        await session.driver.trace_start()
+    traces = session.driver if isinstance(session.driver, Traces) else None  # (a device keeps none)
+    trace = trace if traces is not None else None
+    if traces is not None and trace:
+        await traces.trace_start()
     runner = Runner(session, ready.plan, options)
     try:
         result = await within(runner.run(), request.deadline_ms)
@@ -238,13 +241,13 @@ async def run_locked(
         await evidence(session, request.screenshot_path)
         if isinstance(err, DivergenceError):
             session.diverged(err.source)
-        if trace:
-            await session.driver.trace_stop(trace, hidden)
+        if traces is not None and trace:
+            await traces.trace_stop(trace, hidden)
         if not isinstance(err, DivergenceError) and session.ephemeral and session.repair is None:
             await forget(ready.name, session)  # a failed run keeps no session (a divergence does)
         raise
-    if trace:  # a passing run keeps its trace only when asked to
-        await session.driver.trace_stop(trace if request.trace_always else None, hidden)
+    if traces is not None and trace:  # a passing run keeps its trace only when asked to
+        await traces.trace_stop(trace if request.trace_always else None, hidden)
     session.outstanding = False
     if armed:
         repair.complete(session)  # R7: the plan ran through; a terminal close is skipped

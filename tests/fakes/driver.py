@@ -9,7 +9,6 @@ A node is "the same element" across captures when it has the same position on th
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +38,6 @@ class FakeDriver:
         self.values: dict[str, Any] = {"get_text": "text", "get_value": "value", "get_attrs": {}}
         self.shown: dict[int, int] = {}  # generation → screen index
         self.captures = 0
-        self.views = 0  # targeted views asked for (the fake takes none)
         self.closed = False
         self.base: str | None = None  # the latest opened URL
 
@@ -59,10 +57,6 @@ class FakeDriver:
         self.calls.append(("capture", generation))
         raw = {**self.screens[index], "generation": generation}
         return build_capture(raw, page_path(str(raw["url"]), self.base))  # (as the web driver does)
-
-    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
-        self.views += 1  # (not in ``calls``: a view that is not taken changes nothing the engine does)
-        return None  # no targeted view: the engine takes the full capture
 
     async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
         self.calls.append(("act", generation, index, command, dict(params)))
@@ -93,10 +87,6 @@ class FakeDriver:
     async def keyboard(self, kind: str, text: str) -> None:
         self.calls.append(("keyboard", kind, text))
 
-    async def device(self, command: str, params: dict[str, Any]) -> str | None:
-        self.calls.append(("device", command, params))
-        return None
-
     async def scroll(self, direction: str, amount: float | None) -> None:
         self.calls.append(("scroll", direction, amount))
 
@@ -105,16 +95,6 @@ class FakeDriver:
 
     async def screenshot(self, path: str, full_page: bool) -> None:
         self.calls.append(("screenshot", path, full_page))
-
-    async def interrupt(self) -> str:
-        self.calls.append(("interrupt",))
-        return "the fake app did not answer"
-
-    async def trace_start(self) -> None:
-        self.calls.append(("trace_start",))
-
-    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
-        self.calls.append(("trace_stop", path))
 
     def location(self) -> str | None:
         return str(self.screens[self.screen]["url"])

@@ -1,4 +1,5 @@
-"""The Driver seam: the web driver and the test double implement every operation the engine uses."""
+"""The Driver seam: a core every backend implements, and capabilities a backend may have (the engine
+asks for them and does without); the test double implements the core only."""
 
 from __future__ import annotations
 
@@ -7,24 +8,37 @@ from pathlib import Path
 
 import pytest
 
-from replay.drivers.base import Driver
+from replay.drivers.android.driver import AndroidDriver
+from replay.drivers.base import (
+    AnswersDialogs,
+    DeviceCommands,
+    Driver,
+    HasTabs,
+    Interrupts,
+    Recordable,
+    Traces,
+    Views,
+)
 from replay.drivers.web.browser import find_chromium
 from replay.drivers.web.driver import WebDriver
 
 from ..fakes.driver import FakeDriver
 
 OPERATIONS = sorted(n for n, v in vars(Driver).items() if callable(v) and not n.startswith("_"))
+CAPABILITIES = (Views, DeviceCommands, Interrupts, Traces, AnswersDialogs, HasTabs, Recordable)
 
 
-def test_the_protocol_names_every_operation_the_engine_needs() -> None:
+def _operations(protocol: type) -> list[str]:
+    return sorted(n for n, v in vars(protocol).items() if callable(v) and not n.startswith("_"))
+
+
+def test_the_core_is_what_every_backend_needs_and_the_rest_are_capabilities() -> None:
     assert OPERATIONS == [
         "act",
         "alive",
         "capture",
         "close",
-        "device",
         "history",
-        "interrupt",
         "is_attached",
         "keyboard",
         "locate",
@@ -33,22 +47,37 @@ def test_the_protocol_names_every_operation_the_engine_needs() -> None:
         "screenshot",
         "scroll",
         "shared_screen",
-        "trace_start",
-        "trace_stop",
-        "view",
         "wait",
     ]
+    assert {p.__name__: _operations(p) for p in CAPABILITIES[:4]} == {
+        "Views": ["view"],
+        "DeviceCommands": ["device"],
+        "Interrupts": ["interrupt"],
+        "Traces": ["trace_start", "trace_stop"],
+    }
 
 
-@pytest.mark.parametrize("implementation", [WebDriver, FakeDriver])
-def test_a_driver_implements_every_operation_with_the_protocols_signature(implementation: type) -> None:
-    for name in OPERATIONS:
-        want = inspect.signature(getattr(Driver, name))
-        have = inspect.signature(getattr(implementation, name))
-        assert list(have.parameters) == list(want.parameters), (implementation.__name__, name)
-        assert inspect.iscoroutinefunction(getattr(implementation, name)) == inspect.iscoroutinefunction(
-            getattr(Driver, name)
-        ), (implementation.__name__, name)
+@pytest.mark.parametrize(
+    ("implementation", "capabilities"),
+    [
+        (WebDriver, CAPABILITIES),
+        (AndroidDriver, (DeviceCommands, Interrupts)),
+        (FakeDriver, ()),  # the test double: the core only
+    ],
+)
+def test_a_driver_implements_the_core_and_its_capabilities_with_the_protocols_signatures(
+    implementation: type, capabilities: tuple[type, ...]
+) -> None:
+    claimed = [p for p in CAPABILITIES if all(hasattr(implementation, n) for n in _operations(p))]
+    assert claimed == list(capabilities), implementation.__name__
+    for protocol in (Driver, *capabilities):
+        for name in _operations(protocol):
+            want = inspect.signature(getattr(protocol, name))
+            have = inspect.signature(getattr(implementation, name))
+            assert list(have.parameters) == list(want.parameters), (implementation.__name__, name)
+            assert inspect.iscoroutinefunction(getattr(implementation, name)) == inspect.iscoroutinefunction(
+                getattr(protocol, name)
+            ), (implementation.__name__, name)
 
 
 def _on_path(tmp_path: Path, *names: str) -> None:

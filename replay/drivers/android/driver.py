@@ -9,7 +9,6 @@ is said to be busy.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
 from typing import Any
 
 from replay.clock import SYSTEM_CLOCK, Clock
@@ -93,9 +92,6 @@ class AndroidDriver:
     def _moving(self, before: Capture | None) -> None:
         """The screen is about to move (a tap, a key, an app started): the next look waits for it."""
         self._moved = (self.clock.now(), before)
-
-    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
-        return None  # a dump is the whole screen: there is nothing cheaper to look at
 
     async def _dump(self) -> str:
         printed = await self._run(adb.dump(), "snapshot")
@@ -309,12 +305,6 @@ class AndroidDriver:
     async def interrupt(self) -> str:
         # no script runs on our behalf on the device: its adb command was killed with the step
         return "the device did not answer (adb); its command was stopped"
-
-    async def trace_start(self) -> None:
-        return None  # a trace is the web backend's (Playwright's); a device keeps none
-
-    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
-        return None
 
     def location(self) -> str | None:
         return self._package
