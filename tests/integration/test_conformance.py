@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from replay.drivers.base import Driver, OpenRequest
+from replay.drivers.base import Driver, OpenRequest, Views
 from replay.errors import StaleRef
 from replay.tree.model import Capture, Node
 
@@ -159,6 +159,8 @@ def test_a_targeted_view_is_declined_or_holds_what_its_link_may_match(harness: H
     spec = {"links": [[{"key": "role", "op": "=", "value": role}]], "fullRoles": []}
 
     async def test(driver: Driver) -> Capture | None:
+        if not isinstance(driver, Views):  # no views: declined, the engine takes the full capture
+            return None
         return await driver.view(3, None, spec)
 
     view = harness.with_driver(test)
