@@ -354,6 +354,8 @@ def _inside(file: Y, imp: Importer, flow: Flow) -> str:
     top = os.path.dirname(os.path.realpath(imp.path))
     if os.path.isabs(name):
         raise Refusal(file, "runFlow file: an absolute path; a sub-flow is named relative to its flow")
+    if "\x00" in name:
+        raise Refusal(file, "runFlow file: a NUL character cannot be in a file name")
     path = os.path.realpath(os.path.join(os.path.dirname(flow.path), name))
     if os.path.commonpath([top, path]) != top:
         raise Refusal(file, "runFlow file: outside the top flow's folder (only flows beside it or below are read)")
