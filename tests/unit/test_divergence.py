@@ -137,13 +137,13 @@ def test_failed_capture_makes_the_screen_unavailable_without_masking_the_cause()
     assert d["cause"] == "no node matches the selector" and "page crashed" in d["screen"]["reason"]
 
 
-def test_a_dialog_the_script_does_not_answer_is_a_state_to_repair_before_the_same_step() -> None:
-    action = parse('is text id="count" "0 items"\n', "f.ad").actions[0]
-    div = build_divergence(
-        Binding(DivergenceKind.ACTION_FAILURE, "a confirm dialog is open: 'Empty the cart?'", None),
-        index=4,
+def _with_a_dialog_open(line: str, cause: str, index: int) -> dict[str, object]:
+    """The divergence of step ``index`` (``line``) stopped while a confirm dialog stands open."""
+    return build_divergence(
+        Binding(DivergenceKind.ACTION_FAILURE, cause, None),
+        index=index,
         path="f.ad",
-        action=action,
+        action=parse(line + "\n", "f.ad").actions[0],
         capture=None,
         capture_error="DIALOG_OPEN: a confirm dialog is open: 'Empty the cart?'",
         evidence=None,
@@ -152,26 +152,16 @@ def test_a_dialog_the_script_does_not_answer_is_a_state_to_repair_before_the_sam
         held=None,
         session="s",
     ).to_dict()
-    assert div["repairHint"] == RepairHint.STATE_REPAIR and div["resume"]["from"] == 4
+
+
+def test_a_dialog_the_script_does_not_answer_is_a_state_to_repair_before_the_same_step() -> None:
+    div = _with_a_dialog_open('is text id="count" "0 items"', "a confirm dialog is open: 'Empty the cart?'", 4)
+    assert div["repairHint"] == RepairHint.STATE_REPAIR and div["resume"]["from"] == 4  # type: ignore[index]
 
 
 def test_an_alert_step_whose_dialog_asks_something_else_is_for_a_person() -> None:
-    action = parse('alert accept --message "Empty the basket?"\n', "f.ad").actions[0]
-    div = build_divergence(
-        Binding(
-            DivergenceKind.ACTION_FAILURE, "the confirm dialog says 'Empty the cart?', not 'Empty the basket?'", None
-        ),
-        index=5,
-        path="f.ad",
-        action=action,
-        capture=None,
-        capture_error="DIALOG_OPEN: a confirm dialog is open: 'Empty the cart?'",
-        evidence=None,
-        plan_len=6,
-        plan_digest="d",
-        held=None,
-        session="s",
-    ).to_dict()
+    said = "the confirm dialog says 'Empty the cart?', not 'Empty the basket?'"
+    div = _with_a_dialog_open('alert accept --message "Empty the basket?"', said, 5)
     assert div["repairHint"] == RepairHint.MANUAL
 
 
