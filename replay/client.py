@@ -61,6 +61,7 @@ class Cancel:
 NEVER = Cancel()  # the requests of a caller that never withdraws them (the CLI)
 CANCELLING: contextvars.ContextVar[Cancel] = contextvars.ContextVar("replay_cancelling", default=NEVER)
 RETRIES_WHILE_EXITING = 100  # × 50 ms: a daemon that is exiting takes a moment to go
+_FAST_OPTIONS = frozenset({"timeout", "textOnly", "values"})  # a command's options the fast path sends
 
 
 class Client:
@@ -73,12 +74,13 @@ class Client:
         home: str | None = None,
         cwd: str | None = None,
         fresh: bool = False,
-        serial: str | None = None,
+        backend: dict[str, Any] | None = None,
     ) -> None:
         """``fresh``: `run` always gets a new ephemeral session, whatever REPLAY_SESSION says (a verification,
-        a suite attempt, a heal's acceptance). ``serial``: the Android device its runs use when a run names
-        none (else ``ANDROID_SERIAL``, else the only one attached)."""
-        self.serial = serial
+        a suite attempt, a heal's acceptance). ``backend``: the backends' options its sessions are made
+        with where a call gives none (``{"serial": "emulator-5554"}``; else each option's environment
+        variable, e.g. ``ANDROID_SERIAL``)."""
+        self.backend = dict(backend or {})
         self.home = os.path.abspath(home or replay_home())
         name = session or os.environ.get("REPLAY_SESSION")
         if name is not None:
@@ -205,10 +207,53 @@ class Client:
     # operations ---------------------------------------------------------------------------
 
     def command(self, *argv: str, **options: Any) -> dict[str, Any]:
-        """Run one command (``client.command("click", "@e3")``)."""
-        options = {"cwd": self.cwd, **options}  # relative paths (a screenshot's) are the caller's
-        payload = {"op": "command", "session": self.session, "argv": list(argv), "options": options}
-        return self._session_request(payload, start=argv[:1] == ("open",))
+        """Run one command (``client.command("click", "@e3")``); ``options``: a command's (``timeout``,
+        ``values``, ``platform``, ``save_script`` …: ``session.contract.COMMAND_OPTIONS``) and, for
+        ``open``, the backends' (``headed=True``, ``serial="emulator-5554"`` …)."""
+        opening = argv[:1] == ("open",)
+        payload = {
+            "op": "command",
+            "session": self.session,
+            "argv": list(argv),
+            "options": self._command_options(options, opening),
+        }
+        return self._session_request(payload, start=opening)
+
+    def _command_options(self, options: dict[str, Any], opening: bool) -> dict[str, Any]:
+        """A command's ``options`` on the wire: the caller's directory (relative paths are the caller's)
+        and, when it opens a session, its backend's options."""
+        if not opening and _FAST_OPTIONS.issuperset(options):
+            return {"cwd": self.cwd, **options}  # (the fast path's: the contract is not even imported)
+        from replay.session.contract import COMMAND_OPTIONS
+
+        return {"cwd": self.cwd, **self._given("command", COMMAND_OPTIONS, options, opening)}
+
+    def _given(self, op: str, declared: Any, options: dict[str, Any], backend: bool = True) -> dict[str, Any]:
+        """``options`` (Python names) as ``op``'s wire keys, each backend option in ``backend``, the
+        caller's paths made absolute; an option nobody declares is refused."""
+        from replay.options import backend_options
+
+        by_name = {key: o for o in declared if o.caller for key in (o.name, o.wire)}
+        backends = {o.name: o for o in backend_options()}
+        out: dict[str, Any] = {}
+        chosen = dict(self.backend)
+        for name, value in options.items():
+            option = by_name.get(name)
+            if name == "backend":
+                chosen.update(value or {})
+            elif option is not None and option.name != "backend":
+                out[option.wire] = self._abspath(value) if option.path and value else value
+            elif name in backends:
+                if value is not None:
+                    chosen[name] = value
+            else:
+                raise InvalidArgs(f"{op}: no option {name!r}", hint=f"see `replay {op} --help`")
+        if backend:
+            for option in backends.values():
+                if chosen.get(option.name) is None and option.env and os.environ.get(option.env):
+                    chosen[option.name] = os.environ[option.env]
+            out["backend"] = {k: v for k, v in chosen.items() if v is not None}
+        return out
 
     def _session_request(self, payload: dict[str, Any], *, start: bool) -> dict[str, Any]:
         try:
@@ -224,59 +269,24 @@ class Client:
                 "no session is open", hint="start one with `replay open URL` (add --session NAME to name it)"
             ) from None
 
-    def run(
-        self,
-        path: str,
-        *,
-        from_step: int | None = None,
-        plan_digest: str | None = None,
-        values: dict[str, str] | None = None,
-        timeout: int | None = None,
-        platform: str | None = None,
-        level: str = "default",
-        headed: bool = False,
-        save_script: str | None = None,
-        trace_path: str | None = None,
-        trace_always: bool = False,
-        deadline_ms: int | None = None,
-        screenshot_path: str | None = None,
-        artifacts_dir: str | None = None,
-        connect: str | None = None,
-        serial: str | None = None,
-        effects: bool = True,
-    ) -> dict[str, Any]:
+    def run(self, path: str, **options: Any) -> dict[str, Any]:
         """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted.
 
-        ``save_script`` (``""`` for ``<stem>.healed.ad``) arms a repair transaction; ``trace_path``
-        keeps a Playwright trace there when the run does not pass (always, with ``trace_always``);
-        ``deadline_ms`` bounds the whole run (``TIMEOUT`` beyond it); ``screenshot_path`` gets a PNG
-        of the screen where a run that does not pass stopped; ``artifacts_dir`` holds the run's
-        reports (default: the daemon's ``$REPLAY_HOME/artifacts/SESSION``); ``effects`` False skips
-        each step's effect check (``--no-effects``).
+        ``options``: ``replay run``'s, by their Python names (``session.contract.RUN``, each with its
+        help: ``timeout``, ``values``, ``level``, ``save_script`` — ``""`` for ``<stem>.healed.ad``, arming
+        a repair —, ``trace_path`` and ``trace_always``, ``deadline_ms``, ``screenshot_path``,
+        ``artifacts_dir``, ``effects`` …), and the backends' (``headed=True``, ``serial=…``).
         """
+        from replay.session.contract import RUN
+
         payload = {
             "op": "run",
-            "path": os.path.abspath(os.path.join(self.cwd, path)),
+            "path": self._abspath(path),
             "display": path,
             "cwd": self.cwd,
             "session": self.session if self.explicit else None,
-            "from": from_step,
-            "plan_digest": plan_digest,
-            "values": values or {},
             "shell": {k: v for k, v in os.environ.items() if k.startswith("REPLAY_VAR_")},
-            "timeout": timeout,
-            "platform": platform,
-            "level": level,
-            "headed": headed,
-            "save_script": None if save_script is None else (self._abspath(save_script) if save_script else ""),
-            "trace_path": self._abspath(trace_path) if trace_path else None,
-            "trace_always": trace_always,
-            "deadline_ms": deadline_ms,
-            "screenshot_path": self._abspath(screenshot_path) if screenshot_path else None,
-            "effects": effects,
-            "artifacts_dir": self._abspath(artifacts_dir) if artifacts_dir else None,
-            "connect": connect or os.environ.get("REPLAY_CONNECT") or None,
-            "serial": serial or self.serial or os.environ.get("ANDROID_SERIAL") or None,
+            **self._given("run", RUN, options),
         }
         return dict(self.request(payload, start=True))
 
@@ -307,15 +317,26 @@ class Client:
         url: str | None,
         *,
         save_script: str | None = None,
-        headed: bool = True,
+        headless: bool = False,
         flow: str | None = None,
         start: int | None = None,
         values: dict[str, str] | None = None,
+        **backend: Any,
     ) -> dict[str, Any]:
         """Start recording by hand (SPEC §16) on ``url``, or after replaying ``flow``'s steps before
-        ``start``: the answer carries the browser's ``devtools`` endpoint."""
-        options = {"cwd": self.cwd, "headed": headed, "save_script": save_script or "", "values": values or {}}
-        payload: dict[str, Any] = {"op": "record", "session": self.session, "url": url, "options": options}
+        ``start``: the answer carries the browser's ``devtools`` endpoint. ``headless``: no window (a
+        program drives it over DevTools: tests); ``backend``: the backend's options."""
+        from replay.session.contract import COMMAND_OPTIONS
+
+        given = {"save_script": save_script or "", "values": values or {}, **backend}
+        options = {"cwd": self.cwd, **self._given("record", COMMAND_OPTIONS, given)}
+        payload: dict[str, Any] = {
+            "op": "record",
+            "session": self.session,
+            "url": url,
+            "options": options,
+            "headless": headless,
+        }
         if flow is not None:
             shell = {k: v for k, v in os.environ.items() if k.startswith("REPLAY_VAR_")}
             payload.update({"flow": self._abspath(flow), "from": start, "shell": shell})

@@ -59,7 +59,7 @@ def bench_record(pairs: int = PAIRS) -> dict[str, dict[str, list[float]]]:
             for size, query in (("small", ""), ("big (800 rows)", "?rows=800")):
                 page_url = f"{url}/shop/index.html{query}"
                 hand = Client(f"hand{len(out)}", home=home, cwd=home)
-                ready = hand.record(page_url, save_script=f"{home}/hand{len(out)}.ad", headed=False)
+                ready = hand.record(page_url, save_script=f"{home}/hand{len(out)}.ad", headless=True)
                 browser = pw.chromium.connect_over_cdp(ready["devtools"])
                 page = next(p for c in browser.contexts for p in c.pages if p.url == page_url)
                 typed = Client(f"ref{len(out)}", home=home, cwd=home)

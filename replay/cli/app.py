@@ -29,14 +29,6 @@ platform_option = click.option(
 )
 
 
-serial_option = click.option(
-    "--serial",
-    default=None,
-    metavar="S",
-    help="android: the device (default ANDROID_SERIAL, else the only one attached).",
-)
-
-
 session_option = click.option(
     "--session",
     "session",

@@ -11,6 +11,10 @@ from collections.abc import Iterator
 
 from replay.limits import LEVELS, MAX_MS  # light: no click, no typing
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
 # the registry's interactive commands but open and close (tests/unit/test_surfaces.py keeps them equal)
 FAST_COMMANDS = frozenset(
     {
@@ -107,18 +111,22 @@ def parse(argv: list[str]) -> tuple[str, list[str], Options] | None:
 
 
 def parse_run(argv: list[str]) -> tuple[str, dict[str, str], Options] | None:
-    """``run FILE`` with ``-e KEY=VALUE``, ``--session``, ``--timeout``, ``--level`` and ``--json``
-    (file, values, options) as click would read them; None for anything else, which click handles."""
+    """``run FILE`` with its declared options (``session.contract.RUN``'s and the backends', ``-e
+    KEY=VALUE``), ``--session`` and ``--json`` as click would read them: (file, values, options by
+    Python name); None for anything else, which click handles."""
     if not argv or argv[0] != "run" or "--help" in argv or "--" in argv:
         return None
     from replay.keys import valid_key
+    from replay.options import backend_options
+    from replay.session.contract import caller_options
 
+    declared = {o.flag: o for o in (*caller_options("run"), *backend_options()) if o.flag and o.kind != "values"}
     file: str | None = None
     values: dict[str, str] = {}
     options: Options = {}
     rest = iter(argv[1:])
     for word in rest:
-        read = _option(word, rest, options, ("--session", "--timeout", "--level"))
+        read = _option(word, rest, options, ("--session",))
         if read is None:
             return None
         if read:
@@ -128,8 +136,11 @@ def parse_run(argv: list[str]) -> tuple[str, dict[str, str], Options] | None:
             if not sep or not valid_key(key):
                 return None
             values[key] = val
-        elif word.startswith("-") or file is not None:
-            return None  # another option (-eKEY=VALUE, --headed, --from …), or a second argument
+        elif word.startswith("-"):
+            if not _declared(word, rest, declared, options):
+                return None  # an option the fast path does not read (-eKEY=VALUE, --save-script …)
+        elif file is not None:
+            return None  # a second argument
         else:
             file = word
     if file is None:
@@ -143,21 +154,41 @@ def parse_run(argv: list[str]) -> tuple[str, dict[str, str], Options] | None:
     return file, values, options
 
 
+def _declared(word: str, rest: Iterator[str], declared: dict[str, Any], options: Options) -> bool:
+    """Read a declared option (``--timeout 5000``, ``--headed``, ``--level=full``) into ``options`` by
+    its Python name, as click would: False when click must (an unknown one, a value it would refuse)."""
+    flag, eq, value = word.partition("=")
+    option = declared.get(flag)
+    if option is None or (option.metavar or "").startswith("["):
+        return False
+    if option.kind == "bool":
+        if eq:
+            return False
+        options[option.name] = not option.switched_off
+        return True
+    if not eq:
+        value = next(rest, "")
+    if option.kind in ("ms", "int"):
+        number = _ms(value) if option.kind == "ms" else (int(value) if value.isascii() and value.isdigit() else None)
+        if number is None:
+            return False
+        options[option.name] = number
+    elif option.kind == "str" and (not option.choices or value in option.choices) and not value.startswith("-"):
+        options[option.name] = value
+    else:
+        return False
+    return True
+
+
 def _run(file: str, values: dict[str, str], options: Options) -> None:
     from replay.cli.output import emit, exit_with_divergence, report_error, run_text
     from replay.client import Client
     from replay.errors import DivergenceError, ReplayError
 
-    as_json = bool(options.get("json"))
-    session = options.get("session")
+    as_json = bool(options.pop("json", False))
+    session = options.pop("session", None)
     try:
-        timeout = options.get("timeout")
-        result = Client(str(session) if session is not None else None).run(
-            file,
-            values=values,
-            timeout=int(timeout) if timeout is not None else None,
-            level=str(options.get("level", "default")),
-        )
+        result = Client(str(session) if session is not None else None).run(file, values=values, **options)
     except DivergenceError as err:
         exit_with_divergence(err, file, as_json)
     except ReplayError as err:

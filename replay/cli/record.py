@@ -90,12 +90,10 @@ def record_cmd(
     since = 0
     try:
         if flow is None:
-            opened = client.record(target, save_script=saved, headed=not headless)
+            opened = client.record(target, save_script=saved, headless=headless)
         else:
             given = dict(parse_cli_assignment(p) for p in values)
-            opened = client.record(
-                None, save_script=saved, headed=not headless, flow=flow, start=from_step, values=given
-            )
+            opened = client.record(None, save_script=saved, headless=headless, flow=flow, start=from_step, values=given)
         _say(as_json, {"event": "ready", "session": opened.get("session"), "cdp": opened.get("devtools")})
         while True:
             got = client.record_events(since, wait_ms=1000)

@@ -3,20 +3,12 @@
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import click
 
-from replay.cli.app import (
-    MS,
-    emit,
-    handles_errors,
-    json_option,
-    main,
-    platform_option,
-    save_script_option,
-    serial_option,
-    session_option,
-)
+from replay.cli.app import MS, emit, handles_errors, json_option, main, session_option
+from replay.cli.options import backend_flags, operation_options
 from replay.cli.output import exit_with_divergence, run_text
 from replay.errors import ReplayError
 from replay.limits import LEVELS, MAX_REPAIR, check_amount
@@ -32,57 +24,20 @@ def _amount(ctx: click.Context, param: click.Parameter, value: float | None) -> 
 
 @main.command("run")
 @click.argument("file")
-@click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable (highest precedence).")
 @click.option("--session", "session", default=None, metavar="NAME", help="Run in this session (default: a new one).")
-@click.option("--from", "from_step", type=int, default=None, metavar="N", help="Resume at plan step N (same session).")
-@click.option("--plan-digest", "plan_digest", default=None, metavar="D", help="The digest the resume expects.")
-@click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout (default: context, else 5000).")
-@click.option("--level", type=click.Choice(LEVELS), default="default", help="Divergence detail.")
-@platform_option
-@click.option("--headed", is_flag=True, help="Show the browser window.")
-@click.option("--serial", default=None, metavar="S", help="android: the device (else the only one attached).")
-@save_script_option("[OUT]", "Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.")
-@click.option("--no-effects", "no_effects", is_flag=True, help="Do not check what each step did (SPEC §15).")
+@operation_options("run")
+@backend_flags
 @json_option
 @handles_errors
-def run_cmd(
-    file: str,
-    env_pairs: tuple[str, ...],
-    session: str | None,
-    from_step: int | None,
-    plan_digest: str | None,
-    timeout: int | None,
-    level: str,
-    platform: str | None,
-    headed: bool,
-    serial: str | None,
-    save_script: str | None,
-    no_effects: bool,
-    as_json: bool,
-) -> None:
+def run_cmd(file: str, session: str | None, options: dict[str, Any], backend: dict[str, Any], as_json: bool) -> None:
     """Replay FILE, verifying every element before acting; exit 3 with a divergence when the app drifted."""
     from replay.client import Client
     from replay.errors import DivergenceError
     from replay.script.loader import read_text
-    from replay.script.variables import parse_cli_assignment
 
-    values = dict(parse_cli_assignment(p) for p in env_pairs)
     read_text(file)  # a missing file is a usage error here, before any daemon
-    client = Client(session)
     try:
-        result = client.run(
-            file,
-            from_step=from_step,
-            plan_digest=plan_digest,
-            values=values,
-            timeout=timeout,
-            platform=platform,
-            level=level,
-            headed=headed,
-            save_script=save_script,
-            serial=serial,
-            effects=not no_effects,
-        )
+        result = Client(session).run(file, **options, backend=backend)
     except DivergenceError as err:
         exit_with_divergence(err, file, as_json)
     emit(as_json, {"result": result}, run_text(result))
@@ -107,26 +62,19 @@ def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
 
 @main.command("verify")
 @click.argument("file")
-@click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable.")
-@click.option("--timeout", type=MS, default=None, metavar="MS")
-@click.option("--level", type=click.Choice(LEVELS), default="default")
-@serial_option
+@operation_options("run", only=("values", "timeout", "level"))
+@backend_flags
 @json_option
 @handles_errors
-def verify_cmd(
-    file: str, env_pairs: tuple[str, ...], timeout: int | None, level: str, serial: str | None, as_json: bool
-) -> None:
+def verify_cmd(file: str, options: dict[str, Any], backend: dict[str, Any], as_json: bool) -> None:
     """Replay FILE in a fresh session: the acceptance gate for a healed script (exit 0 pass, 3 divergence)."""
     from replay.client import Client
     from replay.errors import DivergenceError
     from replay.script.loader import read_text
-    from replay.script.variables import parse_cli_assignment
 
     read_text(file)
-    values = dict(parse_cli_assignment(p) for p in env_pairs)
     try:
-        fresh = Client(fresh=True, serial=serial)
-        result = fresh.run(file, values=values, timeout=timeout, level=level)
+        result = Client(fresh=True, backend=backend).run(file, **options)
     except DivergenceError as err:
         exit_with_divergence(err, file, as_json, f"verification FAILED: {file} diverges in a fresh session")
     emit(as_json, {"result": result}, f"verified: {file} passes in a fresh session ({result['ran']} steps)")
@@ -151,7 +99,7 @@ def verify_cmd(
     "--artifacts-dir", default=None, metavar="DIR", help="heal.jsonl and heal-report.md (default replay-results/STEM)."
 )
 @click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout.")
-@serial_option
+@backend_flags
 @json_option
 @handles_errors
 def heal_cmd(
@@ -165,7 +113,7 @@ def heal_cmd(
     out: str | None,
     artifacts_dir: str | None,
     timeout: int | None,
-    serial: str | None,
+    backend: dict[str, Any],
     as_json: bool,
 ) -> None:
     """Replay FILE armed and repair each divergence in bounded rounds; exit 0 clean, 5 healed, 6 escalated."""
@@ -187,7 +135,7 @@ def heal_cmd(
         out=os.path.abspath(out) if out else None,
         artifacts_dir=artifacts_dir,
         timeout_ms=timeout,
-        serial=serial,
+        backend=backend,
     )
     outcome = HealRun(file, options, say=(lambda _: None) if as_json else click.echo).run()
     lines = {

@@ -19,6 +19,7 @@ from replay.cli.app import (
     timeout_option,
 )
 from replay.cli.offline import snapshot_dump, wants_dump
+from replay.cli.options import backend_flags
 from replay.cli.output import action_text
 from replay.platforms import DEFAULT_PLATFORM, PLATFORMS
 from replay.session.protocol import shown_name
@@ -63,10 +64,8 @@ def _register_interactive() -> None:
 @save_script_option(
     "[PATH]", "Record this session; `close` writes the script (default $REPLAY_HOME/scripts/NAME-<time>.ad)."
 )
-@click.option("--headed", is_flag=True, help="Show the browser window.")
-@click.option("--browser", type=click.Choice(["chromium", "firefox", "webkit"]), default="chromium")
 @click.option("--platform", type=click.Choice(PLATFORMS), default=DEFAULT_PLATFORM, help="Where the session runs.")
-@click.option("--serial", default=None, metavar="S", help="android: the device (else the only one attached).")
+@backend_flags
 @session_option
 @timeout_option
 @json_option
@@ -74,19 +73,15 @@ def _register_interactive() -> None:
 def open_cmd(
     args: tuple[str, ...],
     save_script: str | None,
-    headed: bool,
-    browser: str,
     platform: str,
-    serial: str | None,
+    backend: dict[str, Any],
     session: str | None,
     timeout: int | None,
     as_json: bool,
 ) -> None:
     """Open URL (web) or an app id or deep link (android) in a session (created on demand);
     --save-script records it."""
-    options: dict[str, Any] = {"headed": headed, "browser": browser, "platform": platform}
-    if serial or os.environ.get("ANDROID_SERIAL"):
-        options["serial"] = serial or os.environ.get("ANDROID_SERIAL")
+    options: dict[str, Any] = {"platform": platform, "backend": backend}
     if save_script is not None:
         options["save_script"] = os.path.abspath(save_script) if save_script else ""
     if timeout:

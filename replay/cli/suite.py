@@ -7,7 +7,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from replay.cli.app import MS, emit, handles_errors, json_option, main, platform_option, serial_option
+from replay.cli.app import MS, emit, handles_errors, json_option, main, platform_option
+from replay.cli.options import backend_flags
 from replay.suite import TRACE_MODES
 
 if TYPE_CHECKING:
@@ -30,13 +31,12 @@ if TYPE_CHECKING:
 )
 @click.option("--fail-fast", is_flag=True, help="Start no script after the first failure.")
 @platform_option
-@serial_option
+@backend_flags
 @click.option("-e", "env_pairs", multiple=True, metavar="KEY=VALUE", help="Set a variable for every script.")
 @click.option("--artifacts-dir", default="replay-results", metavar="DIR", help="Per-attempt artifacts.")
 @click.option("--junit", default=None, metavar="FILE", help="Write a JUnit XML report.")
 @click.option("--html", "html_dir", default=None, metavar="DIR", help="Write a static HTML report.")
 @click.option("--heal", default=None, metavar="builtin|CMD", help="Run replay heal on each divergence.")
-@click.option("--connect", default=None, metavar="WS", help="Attach to a remote Playwright browser server.")
 @click.option("--from", "from_step", default=None, hidden=True)
 @json_option
 @handles_errors
@@ -50,13 +50,12 @@ def test_cmd(
     trace: str,
     fail_fast: bool,
     platform: str | None,
-    serial: str | None,
+    backend: dict[str, Any],
     env_pairs: tuple[str, ...],
     artifacts_dir: str,
     junit: str | None,
     html_dir: str | None,
     heal: str | None,
-    connect: str | None,
     from_step: str | None,
     as_json: bool,
 ) -> None:
@@ -85,8 +84,7 @@ def test_cmd(
         values=dict(parse_cli_assignment(p) for p in env_pairs),
         artifacts_dir=artifacts_dir,
         heal=heal,
-        connect=connect,
-        serial=serial,
+        backend=backend,
     )
     say = (lambda _: None) if as_json else (lambda line: click.echo(line))
     suite = Suite(found, options, say).run()

@@ -1,11 +1,17 @@
 """Backends behind one seam (``base``): ``Backend`` per platform, ``Driver`` per session. Only
-``drivers/web/`` imports Playwright; ``backend_for`` is the one place a platform picks its backend."""
+``drivers/web/`` imports Playwright; ``backend_for`` is the one place a platform picks its backend,
+from the factory list (``replay.platforms.BACKENDS``). Light: the surfaces read each backend's
+``OPTIONS`` through this package."""
 
 from __future__ import annotations
 
-from replay.drivers.base import Backend, BackendOptions
 from replay.errors import UnsupportedPlatform
-from replay.platforms import ANDROID, PLATFORMS
+from replay.options import backend_package, read_backend
+from replay.platforms import PLATFORMS
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from replay.drivers.base import Backend, BackendOptions
 
 PLATFORMS_WITH_BACKEND = PLATFORMS
 
@@ -23,12 +29,6 @@ def check_platform(platform: str, where: str) -> None:
 def backend_for(options: BackendOptions) -> Backend:
     """A new (not yet started) backend for ``options``: the factory every session's driver comes from."""
     check_platform(options.platform, "this session")
-    if options.platform == ANDROID:
-        from replay.drivers.android.backend import AndroidBackend
-
-        return AndroidBackend(options.serial)
-    from replay.drivers.web.browser import WebBrowser  # (Playwright: only when a web session opens)
-
-    return WebBrowser(
-        browser=options.browser, headed=options.headed, connect=options.connect, devtools=options.devtools
-    )
+    given = read_backend(options.platform, dict(options.values))
+    made: Backend = backend_package(options.platform).new_backend(given, recording=options.recording)
+    return made

@@ -12,20 +12,29 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
+from replay.options import read_backend
 from replay.platforms import DEFAULT_PLATFORM
 from replay.tree.model import Capture
 
 
 @dataclass(frozen=True, kw_only=True)
 class BackendOptions:
-    """Which backend a session runs on; sessions with equal options share one ``Backend``."""
+    """Which backend a session runs on; sessions with equal options share one ``Backend``. ``values``:
+    the options the platform's backend declares (``OPTIONS``), defaults filled in — opaque here."""
 
     platform: str = DEFAULT_PLATFORM
-    browser: str = "chromium"  # web: the Playwright browser type
-    headed: bool = False  # web: a browser window, not headless
-    connect: str | None = None  # web: a remote Playwright browser server's ws:// endpoint
-    serial: str | None = None  # android: the device's adb serial
-    devtools: bool = False  # web: the browser answers DevTools on a loopback port (a person recording: SPEC §16)
+    values: tuple[tuple[str, Any], ...] = ()
+    recording: str = ""  # a person records in it (SPEC §16): "shown" (a window), "hidden" (a program: tests)
+
+    @classmethod
+    def of(cls, platform: str, given: dict[str, Any] | None = None, *, recording: str = "") -> BackendOptions:
+        """The options of ``platform``'s backend out of ``given`` (another backend's are left out)."""
+        from replay.drivers import check_platform
+
+        check_platform(platform, "this session")
+        return cls(
+            platform=platform, values=tuple(sorted(read_backend(platform, given or {}).items())), recording=recording
+        )
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -85,7 +85,7 @@ class HealOptions:
     out: str | None = None
     artifacts_dir: str | None = None
     timeout_ms: int | None = None
-    serial: str | None = None  # android: the device (else ANDROID_SERIAL, else the only one attached)
+    backend: dict[str, Any] = field(default_factory=dict)  # the backends' options (e.g. serial: an Android device)
 
 
 @dataclass(frozen=True)
@@ -120,7 +120,7 @@ class HealRun:
         self.options = options
         self.say = say
         self.session = f"heal-{secrets.token_hex(3)}"
-        self.client = Client(self.session, home=home, cwd=cwd, serial=options.serial)
+        self.client = Client(self.session, home=home, cwd=cwd, backend=options.backend)
         self.cwd = cwd or os.getcwd()
         stem = os.path.splitext(os.path.basename(path))[0]
         artifacts = options.artifacts_dir or os.path.join(self.cwd, "replay-results", stem)
@@ -347,7 +347,7 @@ class HealRun:
         """Commit the healed script as a staged, unverified copy, replay it in a fresh session (the
         acceptance gate), and only then give it the healed name; else it stays rejected, saying why."""
         staged = str(self.client.close().get("healed") or "")
-        fresh = Client(home=self.client.home, cwd=self.cwd, fresh=True, serial=self.options.serial)
+        fresh = Client(home=self.client.home, cwd=self.cwd, fresh=True, backend=self.options.backend)
         try:
             with self._timed("acceptance"):
                 result = fresh.run(staged, values=self.options.values, timeout=self.options.timeout_ms)

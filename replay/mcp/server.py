@@ -11,7 +11,6 @@ import asyncio
 import contextvars
 import json
 import logging
-import os
 import sys
 import threading
 from collections.abc import Callable
@@ -22,9 +21,12 @@ from mcp.types import CallToolResult, TextContent
 
 from replay.client import CANCELLING, Cancel, Client
 from replay.errors import DivergenceError, ReplayError
-from replay.limits import check_amount, check_level, check_ms, check_repair, check_values
+from replay.limits import check_amount, check_ms, check_repair, check_values
+from replay.mcp.params import takes
+from replay.options import backend_options
 from replay.platforms import DEFAULT_PLATFORM
 from replay.script.registry import REGISTRY
+from replay.session.contract import caller_options
 
 log = logging.getLogger("replay.mcp")
 
@@ -141,19 +143,19 @@ def build_server() -> MCPServer:
             " link on the device serial (else ANDROID_SERIAL, else the only one attached); relaunch restarts the app.",
         )
     )
+    @takes(backend_options())
     async def open(
         url: str,
         session: str | None = None,
         save_script: str | None = None,
-        headed: bool = False,
         platform: str = DEFAULT_PLATFORM,
-        serial: str | None = None,
         relaunch: bool = False,
+        **backend: Any,
     ) -> CallToolResult:  # noqa: A001
-        options: dict[str, Any] = {"headed": headed, "platform": platform}
-        if serial or os.environ.get("ANDROID_SERIAL"):
-            options["serial"] = serial or os.environ.get("ANDROID_SERIAL")
-        return await _call(lambda: _client(session).open(url, save_script=save_script, relaunch=relaunch, **options))
+        opening = _client(session).open
+        return await _call(
+            lambda: opening(url, save_script=save_script, relaunch=relaunch, platform=platform, backend=backend)
+        )
 
     @server.tool(description=_about("snapshot", " Issues refs (@eN) under a new generation."))
     async def snapshot(
@@ -240,31 +242,11 @@ def build_server() -> MCPServer:
             "Android device; effects=false skips checking what each step did (a missing effect is a divergence)."
         )
     )
-    async def replay_run(
-        path: str,
-        session: str | None = None,
-        save_script: str | None = None,
-        from_step: int | None = None,
-        plan_digest: str | None = None,
-        level: str = "default",
-        values: dict[str, str] | None = None,
-        timeout: int | None = None,
-        serial: str | None = None,
-        effects: bool = True,
-    ) -> CallToolResult:
-        return await _call(
-            lambda: _client(session).run(
-                path,
-                serial=serial,
-                effects=effects is not False,
-                save_script=save_script,
-                from_step=from_step,
-                plan_digest=plan_digest,
-                level=check_level(level),
-                values=check_values(values),
-                timeout=check_ms("timeout", timeout),
-            )
-        )
+    @takes(caller_options("run"), backend_options())
+    async def replay_run(path: str, session: str | None = None, **options: Any) -> CallToolResult:
+        backend = {o.name: options.pop(o.name, None) for o in backend_options()}
+        given = {name: value for name, value in options.items() if value is not None}
+        return await _call(lambda: _client(session).run(path, **given, backend=backend))
 
     @server.tool(
         description=(
@@ -273,6 +255,7 @@ def build_server() -> MCPServer:
             "(pending review), 6 escalated or rejected."
         )
     )
+    @takes(backend_options())
     async def heal(
         path: str,
         agent: str = "builtin",
@@ -283,6 +266,7 @@ def build_server() -> MCPServer:
         values: dict[str, str] | None = None,
         out: str | None = None,
         timeout: int | None = None,
+        **backend: Any,
     ) -> CallToolResult:
         from replay.heal.orchestrator import HealOptions, HealRun
 
@@ -296,6 +280,7 @@ def build_server() -> MCPServer:
                 values=check_values(values),
                 out=out,
                 timeout_ms=check_ms("timeout", timeout),
+                backend={name: value for name, value in backend.items() if value is not None},
             )
             return HealRun(path, options).run().to_dict()
 

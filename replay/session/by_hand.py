@@ -24,7 +24,7 @@ from replay.engine.state import capture
 from replay.errors import InvalidArgs, Location, ReplayError
 from replay.script.parser import parse_action, parse_argv
 from replay.session import runs
-from replay.session.requests import Record, Run
+from replay.session.requests import Record, make
 from replay.session.session import Session
 from replay.tree.identity import record_evidence
 from replay.tree.materialize import materialize
@@ -274,7 +274,8 @@ async def attach(session: Session, on_closed: Callable[[], Awaitable[Any]]) -> B
 def prefix(home: str, sessions: Mapping[str, Session], request: Record) -> runs.Prepared:
     """``replay record FLOW.ad --from N``: the flow's plan and values, checked before any session opens."""
     assert request.flow is not None
-    run = Run(path=request.flow, cwd=request.options.cwd, values=request.options.values, shell=request.shell)
+    given = {"path": request.flow, "cwd": request.options.cwd, "values": request.options.values, "shell": request.shell}
+    run = make("run", given)
     ready = runs.prepare(home, sessions, run)
     steps = [s for s in ready.plan.steps if not (s.action.command == "close" and s.index == len(ready.plan.steps))]
     start = request.from_step or len(steps) + 1

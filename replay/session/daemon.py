@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import functools
 import logging
 import os
@@ -30,6 +29,7 @@ from replay.errors import (
     ReplayError,
     SessionNotFound,
 )
+from replay.platforms import DEFAULT_PLATFORM
 from replay.script import apps
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
@@ -61,18 +61,18 @@ class Daemon:
         self._create_lock = asyncio.Lock()
         self.recovered: dict[str, repair.Ending] = {}  # repairs a stopped daemon left, ended at start
         self.requests: set[asyncio.Future[dict[str, Any]]] = set()  # being handled (cancelled at shutdown)
-        # one handler per request type (``replay.session.requests``)
-        self._handlers: dict[type[requests.Request], Callable[[Any], Awaitable[Any]]] = {
-            requests.Ping: self._ping,
-            requests.ListSessions: self._list,
-            requests.Shutdown: self._shutdown,
-            requests.Run: self._run,
-            requests.ShowDivergence: self._divergence,
-            requests.HealBuiltin: self._heal_builtin,
-            requests.Close: self._close_request,
-            requests.Command: self._command_request,
-            requests.Record: self._record,
-            requests.RecordEvents: self._record_events,
+        # one handler per operation (``replay.session.contract``)
+        self._handlers: dict[str, Callable[[Any], Awaitable[Any]]] = {
+            "ping": self._ping,
+            "sessions": self._list,
+            "shutdown": self._shutdown,
+            "run": self._run,
+            "divergence": self._divergence,
+            "heal_builtin": self._heal_builtin,
+            "close": self._close_request,
+            "command": self._command_request,
+            "record": self._record,
+            "record_events": self._record_events,
         }
         self.by_hand: dict[str, by_hand.ByHand] = {}  # recordings by hand, kept for their events after they end
 
@@ -105,13 +105,13 @@ class Daemon:
 
     async def _dispatch(self, obj: dict[str, Any]) -> Any:
         request = requests.parse(obj)
-        return await self._handlers[type(request)](request)
+        return await self._handlers[request.op](request)
 
-    async def _ping(self, _: requests.Ping) -> Any:
+    async def _ping(self, _: requests.Request) -> Any:
         # in flight: the requests being served besides this ping
         return {"pid": os.getpid(), "sessions": len(self.sessions), "inFlight": self.in_flight - 1}
 
-    async def _list(self, _: requests.ListSessions) -> Any:
+    async def _list(self, _: requests.Request) -> Any:
         live = [s.describe(self.clock.now()) for s in self.sessions.values()]
         left = [
             {"name": o.name, "recording": True, "orphaned": True, "actions": o.actions, "target": o.target}
@@ -119,7 +119,7 @@ class Daemon:
         ]
         return {"sessions": live + left}
 
-    async def _shutdown(self, _: requests.Shutdown) -> Any:
+    async def _shutdown(self, _: requests.Request) -> Any:
         self.stop.set()
         return {"stopping": True}
 
@@ -149,13 +149,18 @@ class Daemon:
         if request.session in self.sessions:
             shown = shown_name(request.session)
             raise InvalidArgs(f"session {shown!r} is open already", hint="close it, or record with --session NAME")
-        options = dataclasses.replace(request.options, save_script=request.options.save_script or "", devtools=True)
+        options = request.options.replace(save_script=request.options.save_script or "")
+        recording = "hidden" if request.headless else "shown"
         try:
             if request.flow is None:
-                opened = await self._command(request.session, parse_argv(["open", str(request.url)]), options)
+                opened = await self._command(
+                    request.session, parse_argv(["open", str(request.url)]), options, recording=recording
+                )
             else:  # its first steps replay, verified, in the recording session: the script's first steps
                 ready = by_hand.prefix(self.home, self.sessions, request)
-                opened = await self._command(request.session, parse_argv(["open", "about:blank"]), options)
+                opened = await self._command(
+                    request.session, parse_argv(["open", "about:blank"]), options, recording=recording
+                )
                 await by_hand.replay_prefix(self.sessions[request.session], ready, request, self._forget)
             closed = functools.partial(self._close, request.session, None, False)
             recorder = await by_hand.attach(self.sessions[request.session], closed)
@@ -200,7 +205,7 @@ class Daemon:
             session = self.sessions.get(name)
             if session is None:
                 self._claim(name)
-                backend = backend or BackendOptions()
+                backend = backend or BackendOptions.of(DEFAULT_PLATFORM)
                 driver = await self.pool.new_driver(backend)
                 session = Session(name, self.home, driver, platform=backend.platform, clock=self.clock)
                 session.ephemeral = ephemeral
@@ -239,9 +244,7 @@ class Daemon:
     async def _run(self, request: requests.Run) -> Any:
         """``replay run``: the preflight (``runs.prepare``), then the runner on its session."""
         ready = runs.prepare(self.home, self.sessions, request)
-        backend = BackendOptions(
-            platform=ready.plan.platform, headed=request.headed, connect=request.connect, serial=request.serial
-        )
+        backend = BackendOptions.of(ready.plan.platform, request.backend)
         session = await self._session(
             ready.name, backend, create=True, ephemeral=not request.session, arming=ready.target is not None
         )
@@ -261,15 +264,10 @@ class Daemon:
                 out["healed"] = closed["healed"]
         return out
 
-    async def _command(self, name: str, action: Action, options: requests.CommandOptions) -> Any:
-        backend = BackendOptions(
-            platform=options.platform,
-            browser=options.browser,
-            headed=options.headed,
-            connect=options.connect,
-            serial=options.serial,
-            devtools=options.devtools,
-        )
+    async def _command(
+        self, name: str, action: Action, options: requests.CommandOptions, *, recording: str = ""
+    ) -> Any:
+        backend = BackendOptions.of(options.platform, options.backend, recording=recording)
         if (problem := open_problem(action, options.platform)) is not None:  # before any device is asked
             raise InvalidArgs(f"open: {problem}", hint=apps.HINT)
         session = await self._session(name, backend, create=action.command == "open")
@@ -347,7 +345,8 @@ class Daemon:
 
     async def _verify(self, path: str, values: dict[str, dict[str, str]]) -> dict[str, Any]:
         """The acceptance gate: replay a script end to end in a fresh session."""
-        request = requests.Run(path=path, display=path, values=values.get("cli", {}), shell=values.get("shell", {}))
+        given = {"path": path, "display": path, "values": values.get("cli", {}), "shell": values.get("shell", {})}
+        request = requests.make("run", given)
         try:
             result = await self._run(request)
         except DivergenceError as err:

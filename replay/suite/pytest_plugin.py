@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from replay.options import Option, backend_options
 from replay.platforms import DEFAULT_PLATFORM, PLATFORMS
 from replay.suite import TRACE_MODES
 from replay.suite.discover import REVIEW_SUFFIXES, Entry
@@ -34,6 +35,28 @@ def pytest_addoption(parser: pytest.Parser) -> None:
     group.addoption(
         "--replay-artifacts", default="replay-results", metavar="DIR", help="Per-attempt artifacts of .ad flows."
     )
+    for option in backend_options():  # each backend's own (--replay-headed, --replay-serial …)
+        group.addoption(f"--replay-{option.name.replace('_', '-')}", **_pytest_option(option))
+
+
+def _pytest_option(option: Option) -> dict[str, Any]:
+    """A backend option as pytest's (argparse's) keywords."""
+    if option.kind == "bool":
+        return {"action": "store_true", "default": None, "help": option.help}
+    kind = {"int": int, "ms": int, "float": float}.get(option.kind, str)
+    return {
+        "type": kind,
+        "default": None,
+        "metavar": option.metavar,
+        "choices": option.choices or None,
+        "help": option.help,
+    }
+
+
+def _backend(config: pytest.Config) -> dict[str, Any]:
+    """The backend options given on pytest's command line."""
+    given = {o.name: config.getoption(f"--replay-{o.name.replace('_', '-')}") for o in backend_options()}
+    return {name: value for name, value in given.items() if value is not None}
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -82,6 +105,7 @@ class AdItem(pytest.Item):
             trace=config.getoption("--replay-trace"),
             values=dict(parse_cli_assignment(v) for v in config.getoption("--replay-var")),
             artifacts_dir=config.getoption("--replay-artifacts"),
+            backend=_backend(config),
         )
         worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
         home = os.path.join(replay_home(), "workers", f"pytest-{worker}")

@@ -125,8 +125,7 @@ class SuiteOptions:
     artifacts_dir: str = "replay-results"
     home: str | None = None  # the root $REPLAY_HOME; workers live under it
     heal: str | None = None  # "builtin" or an agent command: run `replay heal` on each divergence
-    connect: str | None = None  # a remote Playwright browser server every session attaches to
-    serial: str | None = None  # android: the device every session uses (else ANDROID_SERIAL, else the only one)
+    backend: dict[str, Any] = field(default_factory=dict)  # the backends' options every session is made with
 
 
 MARK = ".replay-test"  # in every folder `replay test` makes: the only folders it ever deletes
@@ -228,7 +227,7 @@ class Suite:
             values=self.options.values,
             timeout_ms=self.options.step_timeout_ms,
             artifacts_dir=os.path.join(script_folder(self.options, entry), "heal"),
-            serial=self.options.serial,
+            backend=self.options.backend,
         )
         try:
             outcome = HealRun(result.path, options, home=home).run()
@@ -257,7 +256,7 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
         script = os.path.join(directory, os.path.splitext(os.path.basename(entry.path))[0] + ".imported.ad")
         with open_private(script) as dst:
             dst.write(import_flow(entry.path))
-    client = Client(home=home, fresh=True, serial=options.serial)  # a fresh ephemeral session per attempt
+    client = Client(home=home, fresh=True, backend=options.backend)  # a fresh ephemeral session per attempt
     t0 = time.monotonic()
     shot = os.path.join(directory, "screenshot.png")
     traced = options.trace in ("on", "retain-on-failure") or (options.trace == "on-first-retry" and number == 2)
@@ -271,7 +270,6 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
             deadline_ms=options.timeout_ms,
             screenshot_path=shot,
             artifacts_dir=directory,
-            connect=options.connect,
         )
         attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
     except DivergenceError as err:

@@ -224,11 +224,11 @@ class _DiesUnderTheStep(FakeDriver):
 
 def test_a_step_whose_browser_died_under_it_ends_the_session_as_a_crash_does(tmp_path: Path) -> None:
     from replay.errors import BrowserUnavailable
-    from replay.session.requests import CommandOptions
+    from replay.session.requests import command_options
 
     d = daemon(tmp_path)
     s = open_session(d, "a")
     s.driver = _DiesUnderTheStep(PAGE)
     with pytest.raises(BrowserUnavailable, match="crashed; the session was closed"):
-        run(d._command("a", parse_argv(["snapshot"]), CommandOptions()))
+        run(d._command("a", parse_argv(["snapshot"]), command_options()))
     assert "a" not in d.sessions

@@ -162,27 +162,27 @@ def _counting_parse(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 
 def test_a_run_of_an_unchanged_script_reuses_its_plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from replay.session.requests import Run
+    from replay.session.requests import make
     from replay.session.runs import load_plan
 
     calls = _counting_parse(monkeypatch)
     flow = tmp_path / "cached.ad"
     flow.write_text(BASE)
-    first = load_plan(Run(path=str(flow)))
-    again = load_plan(Run(path=str(flow)))
+    first = load_plan(make("run", {"path": str(flow)}))
+    again = load_plan(make("run", {"path": str(flow)}))
     assert calls == [str(flow)] and again[1] is first[1]
 
 
 def test_a_run_of_an_edited_script_plans_its_new_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from replay.session.requests import Run
+    from replay.session.requests import make
     from replay.session.runs import load_plan
 
     calls = _counting_parse(monkeypatch)
     flow = tmp_path / "edited.ad"
     flow.write_text(BASE)
-    before = load_plan(Run(path=str(flow)))[1]
+    before = load_plan(make("run", {"path": str(flow)}))[1]
     flow.write_text(BASE.replace('label="Go"', 'label="Go on"'))
-    after = load_plan(Run(path=str(flow)))[1]
+    after = load_plan(make("run", {"path": str(flow)}))[1]
     assert len(calls) == 2 and before.digest != after.digest
     target = after.steps[1].action.target
     assert target is not None and target.selector is not None

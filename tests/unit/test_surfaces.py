@@ -93,6 +93,11 @@ def test_a_plain_run_takes_the_fast_path_and_anything_else_is_clicks(tmp_path: P
         {"A": "2=3"},
         {"session": "s", "timeout": 900, "level": "full", "json": True},
     )
+    assert parse_run(["run", f, "--headed", "--from", "3", "--no-effects", "--serial", "emulator-5554"]) == (
+        f,
+        {},
+        {"headed": True, "from_step": 3, "effects": False, "serial": "emulator-5554"},
+    )
     (tmp_path / "latin1.ad").write_bytes(b"open http://x/\xe9\n")
     for argv in (
         ["run", f, "--help"],
@@ -100,8 +105,9 @@ def test_a_plain_run_takes_the_fast_path_and_anything_else_is_clicks(tmp_path: P
         ["run", f, "-e", "REPLAY_X=1"],
         ["run", f, "-e", "NOVALUE"],
         ["run", f, "-eA=1"],
-        ["run", f, "--headed"],
-        ["run", f, "--from", "3"],
+        ["run", f, "--headed=1"],
+        ["run", f, "--save-script"],  # a value or none: click's reading
+        ["run", f, "--browser", "netscape"],
         ["run", f, "--level", "loud"],
         ["run", f, "--timeout", "0"],
         ["run", f, f],
