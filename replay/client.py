@@ -14,6 +14,7 @@ import sys
 import time
 
 from replay.errors import Cancelled, DaemonUnavailable, InvalidArgs, ReplayError, SessionNotFound, from_dict
+from replay.results import Closed, RecordEvents, RunResult, SessionEntry, StepResult
 from replay.session.protocol import (
     LEFT_BEHIND,
     MAX_MESSAGE,
@@ -194,19 +195,19 @@ class Client:
             cancel.check()  # shut by cancel(): the daemon has cancelled the request
         if not data:
             raise DaemonUnavailable("the session daemon closed the connection", hint="retry; see daemon.log")
-        response = json.loads(data)
-        if response.get("ok"):
-            return response.get("result")
-        error = response.get("error") or {}
-        if (error.get("details") or {}).get("retry") and start and attempt < RETRIES_WHILE_EXITING:
+        response = json.loads(data)  # the daemon's envelope: {"ok": true, "result": …} or {"ok": false, "error": …}
+        if response["ok"]:
+            return response["result"]
+        error = from_dict(response["error"])
+        if error.details and error.details.get("retry") and start and attempt < RETRIES_WHILE_EXITING:
             # it was exiting (idle) and did nothing: the next connection starts a new daemon
             time.sleep(0.05)
             return self.request(payload, start=start, attempt=attempt + 1)
-        raise from_dict(error)
+        raise error
 
     # operations ---------------------------------------------------------------------------
 
-    def command(self, *argv: str, **options: Any) -> dict[str, Any]:
+    def command(self, *argv: str, **options: Any) -> StepResult:
         """Run one command (``client.command("click", "@e3")``); ``options``: a command's (``timeout``,
         ``values``, ``platform``, ``save_script`` …: ``session.contract.COMMAND_OPTIONS``) and, for
         ``open``, the backends' (``headed=True``, ``serial="emulator-5554"`` …)."""
@@ -217,7 +218,7 @@ class Client:
             "argv": list(argv),
             "options": self._command_options(options, opening),
         }
-        return self._session_request(payload, start=opening)
+        return StepResult(self._session_request(payload, start=opening))
 
     def _command_options(self, options: dict[str, Any], opening: bool) -> dict[str, Any]:
         """A command's ``options`` on the wire: the caller's directory (relative paths are the caller's)
@@ -269,7 +270,7 @@ class Client:
                 "no session is open", hint="start one with `replay open URL` (add --session NAME to name it)"
             ) from None
 
-    def run(self, path: str, **options: Any) -> dict[str, Any]:
+    def run(self, path: str, **options: Any) -> RunResult:
         """Replay a script; raises ``DivergenceError`` (with ``.divergence``) when the app drifted.
 
         ``options``: ``replay run``'s, by their Python names (``session.contract.RUN``, each with its
@@ -288,7 +289,11 @@ class Client:
             "shell": {k: v for k, v in os.environ.items() if k.startswith("REPLAY_VAR_")},
             **self._given("run", RUN, options),
         }
-        return dict(self.request(payload, start=True))
+        return RunResult(self.request(payload, start=True))
+
+    def heal_builtin(self) -> StepResult:
+        """The built-in healer performs the diverged step in this session, or abstains (``acted``)."""
+        return StepResult(self._session_request({"op": "heal_builtin", "session": self.session}, start=False))
 
     def divergence(self, level: str = "default") -> dict[str, Any]:
         """The session's latest divergence, projected at ``level`` (the same object `run` raised)."""
@@ -298,14 +303,12 @@ class Client:
     def _abspath(self, path: str) -> str:
         return os.path.abspath(os.path.join(self.cwd, path))
 
-    def run_line(self, line: str, **options: Any) -> dict[str, Any]:
+    def run_line(self, line: str, **options: Any) -> StepResult:
         """Run one `.ad` script line (``${VAR}`` resolved from ``options["values"]``)."""
         payload = {"op": "command", "session": self.session, "line": line, "options": {"cwd": self.cwd, **options}}
-        return self._session_request(payload, start=line.lstrip().startswith("open"))
+        return StepResult(self._session_request(payload, start=line.lstrip().startswith("open")))
 
-    def open(
-        self, url: str, *, save_script: str | None = None, relaunch: bool = False, **options: Any
-    ) -> dict[str, Any]:
+    def open(self, url: str, *, save_script: str | None = None, relaunch: bool = False, **options: Any) -> StepResult:
         """Open URL in the session (creating it); ``save_script=""`` records to the default path."""
         argv = ["open", url] + (["--relaunch"] if relaunch else [])
         if save_script is not None:
@@ -322,7 +325,7 @@ class Client:
         start: int | None = None,
         values: dict[str, str] | None = None,
         **backend: Any,
-    ) -> dict[str, Any]:
+    ) -> StepResult:
         """Start recording by hand (SPEC §16) on ``url``, or after replaying ``flow``'s steps before
         ``start``: the answer carries the browser's ``devtools`` endpoint. ``headless``: no window (a
         program drives it over DevTools: tests); ``backend``: the backend's options."""
@@ -340,31 +343,31 @@ class Client:
         if flow is not None:
             shell = {k: v for k, v in os.environ.items() if k.startswith("REPLAY_VAR_")}
             payload.update({"flow": self._abspath(flow), "from": start, "shell": shell})
-        return self._session_request(payload, start=True)
+        return StepResult(self._session_request(payload, start=True))
 
-    def record_events(self, since: int = 0, *, wait_ms: int = 1000) -> dict[str, Any]:
+    def record_events(self, since: int = 0, *, wait_ms: int = 1000) -> RecordEvents:
         """A recording by hand's events from number ``since`` on: ``{"events", "next", "ended"}``."""
         payload = {"op": "record_events", "session": self.session, "since": since, "wait_ms": wait_ms}
-        return self._session_request(payload, start=False)
+        return RecordEvents(self._session_request(payload, start=False))
 
-    def snapshot(self, *, interactive: bool = False, scope: str | None = None) -> dict[str, Any]:
+    def snapshot(self, *, interactive: bool = False, scope: str | None = None) -> StepResult:
         """Capture and issue refs."""
         argv = ["snapshot"] + (["-i"] if interactive else []) + (["-s", scope] if scope else [])
         return self.command(*argv)
 
-    def click(self, target: str) -> dict[str, Any]:
+    def click(self, target: str) -> StepResult:
         """Click a ref or selector."""
         return self.command("click", target)
 
-    def fill(self, target: str, text: str) -> dict[str, Any]:
+    def fill(self, target: str, text: str) -> StepResult:
         """Clear and type into a field."""
         return self.command("fill", target, text)
 
-    def press(self, key: str) -> dict[str, Any]:
+    def press(self, key: str) -> StepResult:
         """Press a key or chord."""
         return self.command("press", key)
 
-    def close(self, *, save_script: str | None = None, discard: bool = False, verify: bool = False) -> dict[str, Any]:
+    def close(self, *, save_script: str | None = None, discard: bool = False, verify: bool = False) -> Closed:
         """Close the session: a complete repair publishes its healed script, a recording its script."""
         payload = {
             "op": "close",
@@ -373,17 +376,17 @@ class Client:
             "discard": discard,
             "verify": verify,
         }
-        return self._session_request(payload, start=False)
+        return Closed(self._session_request(payload, start=False))
 
-    def sessions(self) -> list[dict[str, Any]]:
+    def sessions(self) -> list[SessionEntry]:
         """The open sessions, and the recordings a stopped daemon left (``orphaned``)."""
         try:
-            return list(self.request({"op": "sessions"}, start=False)["sessions"])
+            return [SessionEntry(s) for s in self.request({"op": "sessions"}, start=False)["sessions"]]
         except ReplayError as err:
             if err.code != "DAEMON_UNAVAILABLE":
                 raise
         if any(self._left_behind(n) for n in session_dirs(self.home)):
-            return list(self.request({"op": "sessions"}, start=True)["sessions"])
+            return [SessionEntry(s) for s in self.request({"op": "sessions"}, start=True)["sessions"]]
         return []
 
     def _left_behind(self, session: str) -> bool:

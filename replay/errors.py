@@ -195,6 +195,13 @@ class BrowserUnavailable(ReplayError):
     exit_code = EXIT_FAILURE
 
 
+class DeviceUnavailable(BrowserUnavailable):
+    """No usable device: none (or not the one named) attached, or no ``adb`` to reach one. A kind of
+    ``BrowserUnavailable`` — what a session's screen is not there — so a handler of one takes both."""
+
+    code = "DEVICE_UNAVAILABLE"
+
+
 class SessionNotFound(ReplayError):
     """The named session does not exist (or was closed)."""
 
@@ -322,6 +329,7 @@ ALL_ERRORS: tuple[type[ReplayError], ...] = (
     DialogOpen,
     AssertionFailed,
     BrowserUnavailable,
+    DeviceUnavailable,
     SessionNotFound,
     DaemonUnavailable,
     RepairSessionExpired,

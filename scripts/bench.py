@@ -321,6 +321,46 @@ def bench_fifty(page: str = SMALL) -> dict[str, Any]:
     return {"actions": actions, "times": times, "round_trip": round_trip}
 
 
+def bench_startup_vs(other: str) -> dict[str, dict[str, list[float]]]:
+    """The fast path of this install and of ``other`` (another install's `replay`) on a warm daemon
+    each: `replay snapshot -i` (an interactive command) and `replay run` of a one-line flow (the run
+    path's option reader, its request, a session made and closed), ``PAIRS * 2`` alternating rounds."""
+    from replay.client import Client
+
+    this = str(Path(sys.executable).with_name("replay"))
+    exes = {"other": other, "this": this}
+    homes = {name: tempfile.mkdtemp(prefix="rb-", dir="/tmp") for name in exes}
+    times: dict[str, dict[str, list[float]]] = {"snapshot -i": {}, "run (1 step)": {}}
+    try:
+        with serve() as url:
+
+            def timed(name: str, *args: str) -> float:
+                env = {**os.environ, "REPLAY_HOME": homes[name]}
+                t = time.perf_counter()
+                subprocess.run([exes[name], *args], env=env, cwd=homes[name], check=True, capture_output=True)
+                return time.perf_counter() - t
+
+            for name, home in homes.items():
+                Path(home, "one.ad").write_text(f"open {url}/shop/index.html\n", encoding="utf-8")
+                timed(name, "open", f"{url}/shop/index.html", "--session", "s")
+                for _ in range(3):  # warm
+                    timed(name, "snapshot", "-i", "--session", "s")
+                    timed(name, "run", "one.ad")
+            for what, args in (
+                ("snapshot -i", ("snapshot", "-i", "--session", "s")),
+                ("run (1 step)", ("run", "one.ad")),
+            ):
+                times[what] = {name: [] for name in exes}
+                for k in range(PAIRS * 2):
+                    for name in ("this", "other") if k % 2 else ("other", "this"):
+                        times[what][name].append(timed(name, *args))
+    finally:
+        for home in homes.values():
+            Client(home=home).shutdown()
+            shutil.rmtree(home, ignore_errors=True)
+    return times
+
+
 def bench_fifty_vs(other: str) -> dict[str, list[float]]:
     """The clean 50-step flow through `replay run` of this install and of ``other`` (another install's
     `replay`, e.g. an older commit's), beside warm Playwright: ``PAIRS`` rounds, the order rotated."""
@@ -1052,6 +1092,16 @@ def main() -> None:
         from bench_capture_ab import print_capture_vs
 
         print_capture_vs(sys.argv[sys.argv.index("capture-vs") + 1])
+    if "startup-vs" in which:
+        other = sys.argv[sys.argv.index("startup-vs") + 1]
+        print(f"## The fast path: this install beside {other} ({PAIRS * 2} alternating rounds, warm daemons)\n")
+        print("| command | this (ms) | other (ms) | this ÷ other (median of per-round ratios, min–max) |")
+        print("|---|---:|---:|---|")
+        for what, sides in bench_startup_vs(other).items():
+            mid, lo, hi = paired(sides["this"], sides["other"])
+            this_ms, other_ms = (statistics.median(sides[n]) * 1000 for n in ("this", "other"))
+            print(f"| replay {what} | {this_ms:.1f} | {other_ms:.1f} | {mid:.2f}× ({lo:.2f}–{hi:.2f}) |")
+        print()
     if "fifty-vs" in which:
         other = sys.argv[sys.argv.index("fifty-vs") + 1]
         times = bench_fifty_vs(other)

@@ -236,9 +236,9 @@ def _command(command: str, args: list[str], options: Options) -> None:
     from replay.client import Client
     from replay.errors import ReplayError
 
-    as_json = bool(options.get("json"))
+    as_json = bool(options.pop("json", False))
     try:
-        session = options.get("session")
+        session = options.pop("session", None)
         client = Client(str(session) if session is not None else None)
         extra: dict[str, int | bool] = {"timeout": int(options["timeout"])} if "timeout" in options else {}
         if not as_json:

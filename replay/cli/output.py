@@ -11,6 +11,8 @@ TYPE_CHECKING = False  # (typing costs ~5 ms of every command: only the type che
 if TYPE_CHECKING:
     from typing import Any, NoReturn
 
+    from replay.results import RunResult, StepResult
+
 
 def errors_of(err: ReplayError) -> list[ReplayError]:
     """The problems an error stands for (several for ``ScriptErrors``)."""
@@ -41,53 +43,50 @@ def emit(as_json: bool, payload: dict[str, Any], text: str | None) -> None:
         sys.stdout.write(text + "\n")
 
 
-def action_text(result: dict[str, Any]) -> str:
+def action_text(result: StepResult) -> str:
     """The human line(s) of an interactive command's result."""
-    cmd = result.get("command", "")
-    if cmd == "snapshot":
-        return str(result.get("text", ""))
-    parts = [cmd]
-    if result.get("target"):
-        parts.append(str(result["target"]))
-    if cmd == "is":
-        parts = [f"{'pass' if result.get('pass') else 'FAIL'}: is {result.get('predicate')} — {result.get('observed')}"]
-    res = result.get("resolution")
-    if isinstance(res, dict):
-        count = int(res.get("matchCount") or 1)
-        parts.append(f"[{res.get('kind')}{f', {count} matches' if count > 1 else ''}]")
+    if result.command == "snapshot":
+        return result.text
+    parts = [result.command]
+    if result.target:
+        parts.append(result.target)
+    if result.command == "is":
+        parts = [f"{'pass' if result.passed else 'FAIL'}: is {result.predicate} — {result.observed}"]
+    if result.resolution_kind is not None:
+        count = result.match_count
+        parts.append(f"[{result.resolution_kind}{f', {count} matches' if count > 1 else ''}]")
     text = " ".join(parts)
-    if "value" in result:
-        text += "\n" + (
-            json.dumps(result["value"], ensure_ascii=False) if not isinstance(result["value"], str) else result["value"]
-        )
-    if result.get("recorded") and result.get("selector"):
-        text += f"\n  recorded as: {result['selector']} ({result.get('verification')})"
-    if result.get("effect"):
-        text += f"\n  effect: {result['effect']}"
-    if result.get("warning"):
-        text += f"\n  warning: {result['warning']}"
-    if result.get("path"):
-        text += f"\n  saved {result['path']}"
+    if result.has_value:
+        value = result.value
+        text += "\n" + (json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else value)
+    if result.recorded and result.selector:
+        text += f"\n  recorded as: {result.selector} ({result.verification})"
+    if result.effect:
+        text += f"\n  effect: {result.effect}"
+    if result.warning:
+        text += f"\n  warning: {result.warning}"
+    if result.path:
+        text += f"\n  saved {result.path}"
     return text
 
 
-def run_text(result: dict[str, Any]) -> str:
+def run_text(result: RunResult) -> str:
     """The human lines of a passed ``replay run``."""
-    ran = int(result["ran"])
-    text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result['elapsedSeconds']:.1f} s"
-    for timing in result.get("timings", ()):  # what changed without stopping the run (SPEC §5, §15)
-        for said in timing.get("drift") or ():
-            text += f"\n  drift at step {timing['index']} (line {timing['line']}): {said}"
-    if result.get("healed"):  # the run's own session completed the repair and is closed
+    ran = result.ran
+    text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result.elapsed_seconds:.1f} s"
+    for timing in result.timings:  # what changed without stopping the run (SPEC §5, §15)
+        for said in timing.drift:
+            text += f"\n  drift at step {timing.index} (line {timing.line}): {said}"
+    if result.healed:  # the run's own session completed the repair and is closed
         from shlex import quote  # (only here: the fast path imports little)
 
-        text += f"\nhealed script written to {result['healed']}"
+        text += f"\nhealed script written to {result.healed}"
         text += (
-            f"\n  the run's session is closed; check the script in a fresh one: replay verify {quote(result['healed'])}"
+            f"\n  the run's session is closed; check the script in a fresh one: replay verify {quote(result.healed)}"
         )
-    elif result.get("repair"):
-        repair = result["repair"]
-        text += f"\nrepair {repair['state']}: `replay close --session {result['session']}` publishes {repair['target']}"
+    elif result.repair is not None:
+        repair = result.repair
+        text += f"\nrepair {repair.state}: `replay close --session {result.session}` publishes {repair.target}"
     return text
 
 

@@ -7,44 +7,40 @@ import json
 import os
 import signal
 import sys
-from typing import Any
 
 import click
 
 from replay.cli.app import handles_errors, json_option, main, session_option
 from replay.errors import InvalidArgs, SessionNotFound
+from replay.results import RecordEvent
 
 
-def _say(as_json: bool, event: dict[str, Any]) -> None:
+def _say(as_json: bool, event: RecordEvent) -> None:
     """One event: a JSON line, or the line a person reads (the step as written, as `replay click` says it)."""
     if as_json:
         sys.stdout.write(json.dumps(event, ensure_ascii=False) + "\n")
-    else:
-        kind = event.get("event")
-        if kind == "ready":
-            sys.stdout.write(
-                f"recording in session {event['session']}: use the browser; Ctrl+C (or closing the window) "
-                f"writes the script\n  DevTools: {event.get('cdp')}\n"
-            )
-        elif kind == "step":
-            sys.stdout.write(f"{event['step']:>3}  {event.get('line')}  ({event.get('verification', '')})\n")
-            if event.get("effect"):
-                sys.stdout.write(f"       effect: {event['effect']}\n")
-            if event.get("warning"):
-                sys.stdout.write(f"       warning: {event['warning']}\n")
-        elif kind == "variable":
-            sys.stdout.write(f"       a secret: written as ${{{event['name']}}} (give it when the script runs)\n")
-        elif kind == "refused":
-            sys.stdout.write(f"  not recorded: {event.get('code')}: {event.get('message')}\n")
-            if event.get("hint"):
-                sys.stdout.write(f"    hint: {event['hint']}\n")
-        elif kind == "stopped":
-            names = event.get("variables") or []
-            written = event.get("script")
-            sys.stdout.write(f"script written to {written}\n" if written else "nothing written\n")
-            if names:
-                given = ", ".join(f"-e {n}=… (or REPLAY_VAR_{n})" for n in names)
-                sys.stdout.write(f"replaying it needs {given}\n")
+    elif event.event == "ready":
+        sys.stdout.write(
+            f"recording in session {event.session}: use the browser; Ctrl+C (or closing the window) "
+            f"writes the script\n  DevTools: {event.cdp}\n"
+        )
+    elif event.event == "step":
+        sys.stdout.write(f"{event.step:>3}  {event.line}  ({event.verification})\n")
+        if event.effect:
+            sys.stdout.write(f"       effect: {event.effect}\n")
+        if event.warning:
+            sys.stdout.write(f"       warning: {event.warning}\n")
+    elif event.event == "variable":
+        sys.stdout.write(f"       a secret: written as ${{{event.name}}} (give it when the script runs)\n")
+    elif event.event == "refused":
+        sys.stdout.write(f"  not recorded: {event.code}: {event.message}\n")
+        if event.hint:
+            sys.stdout.write(f"    hint: {event.hint}\n")
+    elif event.event == "stopped":
+        sys.stdout.write(f"script written to {event.script}\n" if event.script else "nothing written\n")
+        if event.variables:
+            given = ", ".join(f"-e {n}=… (or REPLAY_VAR_{n})" for n in event.variables)
+            sys.stdout.write(f"replaying it needs {given}\n")
     sys.stdout.flush()
 
 
@@ -94,16 +90,16 @@ def record_cmd(
         else:
             given = dict(parse_cli_assignment(p) for p in values)
             opened = client.record(None, save_script=saved, headless=headless, flow=flow, start=from_step, values=given)
-        _say(as_json, {"event": "ready", "session": opened.get("session"), "cdp": opened.get("devtools")})
+        _say(as_json, RecordEvent(event="ready", session=opened.session, cdp=opened.devtools))
         while True:
             got = client.record_events(since, wait_ms=1000)
-            for event in got["events"]:
+            for event in got.events:
                 _say(as_json, event)
-            since = int(got["next"])
-            if got["ended"]:
+            since = got.next
+            if got.ended:
                 return
     except KeyboardInterrupt:
         with contextlib.suppress(SessionNotFound):  # (stopped before it started: nothing to publish)
             client.close()  # publishes the recording; its last event says where
-            for event in client.record_events(since, wait_ms=0)["events"]:
+            for event in client.record_events(since, wait_ms=0).events:
                 _say(as_json, event)

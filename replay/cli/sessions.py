@@ -87,8 +87,8 @@ def open_cmd(
     if timeout:
         options["timeout"] = timeout
     result = _client(session).command("open", *args, **options)
-    text = f"opened {args[0] if args else ''} in session {shown_name(str(result.get('session')))}"
-    if result.get("recording"):
+    text = f"opened {args[0] if args else ''} in session {shown_name(result.session)}"
+    if result.recording:
         text += " (recording)"
     emit(as_json, {"result": result}, text)
 
@@ -105,28 +105,28 @@ def close_cmd(save_script: str | None, discard: bool, verify: bool, session: str
     result = _client(session).close(
         save_script=os.path.abspath(save_script) if save_script else None, discard=discard, verify=verify
     )
-    text = f"closed session {shown_name(str(result.get('closed')))}"
-    if result.get("script"):
-        text += f"\nscript written to {result['script']}"
-    if result.get("healed"):
-        text += f"\nhealed script written to {result['healed']}"
-    if result.get("rejected"):
-        text += f"\nnot verified: the heal was left for review as {result['rejected']}"
-    if result.get("aborted"):
-        text += f"\n{result['aborted']}"
-    if result.get("warning"):
-        text += f"\nwarning: {result['warning']}"
-    check = result.get("verify")
+    text = f"closed session {shown_name(result.closed)}"
+    if result.script:
+        text += f"\nscript written to {result.script}"
+    if result.healed:
+        text += f"\nhealed script written to {result.healed}"
+    if result.rejected:
+        text += f"\nnot verified: the heal was left for review as {result.rejected}"
+    if result.aborted:
+        text += f"\n{result.aborted}"
+    if result.warning:
+        text += f"\nwarning: {result.warning}"
+    check = result.verify
     if check is not None:
         text += "\n" + (
-            f"verified: the healed script passes in a fresh session ({check['steps']} steps)"
-            if check["passed"]
-            else f"verification FAILED: {check['divergence']['kind']} at step {check['divergence']['step']['index']}"
-            if "divergence" in check
-            else f"verification did not run: {check['error']['message']}"
+            f"verified: the healed script passes in a fresh session ({check.steps} steps)"
+            if check.passed
+            else f"verification FAILED: {check.divergence_kind} at step {check.divergence_step}"
+            if check.diverged
+            else f"verification did not run: {check.error_message}"
         )
     emit(as_json, {"result": result}, text)
-    if check is not None and not check["passed"]:
+    if check is not None and not check.passed:
         sys.exit(3)
 
 
@@ -145,11 +145,10 @@ def session_list(as_json: bool) -> None:
     sessions = Client().sessions()
     lines = [
         (
-            f"{s['name']}\torphaned recording of {s.get('actions')} action(s), left by a stopped daemon: "
-            f"`replay close --session {s['name']}` publishes it, --discard drops it"
-            if s.get("orphaned")
-            else f"{s['name']}\t{s.get('url') or ''}\t{'recording' if s.get('recording') else ''}\t"
-            f"idle {s.get('idleSeconds')}s"
+            f"{s.name}\torphaned recording of {s.actions} action(s), left by a stopped daemon: "
+            f"`replay close --session {s.name}` publishes it, --discard drops it"
+            if s.orphaned
+            else f"{s.name}\t{s.url}\t{'recording' if s.recording else ''}\tidle {s.idle_seconds}s"
         )
         for s in sessions
     ]

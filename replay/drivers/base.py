@@ -67,6 +67,112 @@ class Backend(Protocol):
         ...
 
 
+@dataclass(frozen=True)
+class Gesture:
+    """What an element action does to its element (``Driver.act``): one of the kinds below, each with
+    its own fields; ``op`` names it (in messages, and in the `.ad` command it performs)."""
+
+    @property
+    def op(self) -> str:
+        return _OPS[type(self)]
+
+
+@dataclass(frozen=True)
+class Click(Gesture):
+    button: str = "left"  # left, right (a context click), middle
+
+
+@dataclass(frozen=True)
+class DoubleClick(Gesture):
+    pass
+
+
+@dataclass(frozen=True)
+class Hover(Gesture):
+    pass
+
+
+@dataclass(frozen=True)
+class Drag(Gesture):
+    """The button goes down on the element and the pointer starts moving (its ``Drop`` follows)."""
+
+
+@dataclass(frozen=True)
+class Drop(Gesture):
+    """What ``Drag`` holds is let go on the element's centre."""
+
+
+@dataclass(frozen=True)
+class Fill(Gesture):
+    text: str  # the field is cleared, then holds this
+
+
+@dataclass(frozen=True)
+class Check(Gesture):
+    on: bool  # checked after it (a click only when it is not so already)
+
+    @property
+    def op(self) -> str:
+        return "check" if self.on else "uncheck"
+
+
+@dataclass(frozen=True)
+class Select(Gesture):
+    value: str  # an option's value, else its label
+
+
+@dataclass(frozen=True)
+class Upload(Gesture):
+    path: str  # a local file, absolute
+
+
+@dataclass(frozen=True)
+class ScrollTo(Gesture):
+    """Scrolled into view."""
+
+
+@dataclass(frozen=True)
+class Read(Gesture):
+    what: str  # text, value, attrs: what ``act`` returns
+
+    @property
+    def op(self) -> str:
+        return f"get_{self.what}"
+
+
+_OPS: dict[type[Gesture], str] = {
+    Click: "click",
+    DoubleClick: "dblclick",
+    Hover: "hover",
+    Drag: "drag",
+    Drop: "drop",
+    Fill: "fill",
+    Select: "select",
+    Upload: "upload",
+    ScrollTo: "scroll",
+}
+
+
+def gesture(op: str, params: dict[str, str]) -> Gesture:
+    """The gesture of element op ``op`` (a `.ad` command's) with its parameters."""
+    if op in ("check", "uncheck"):
+        return Check(op == "check")
+    if op.startswith("get_"):
+        return Read(op.removeprefix("get_"))
+    if op == "click":
+        return Click(params.get("button", "left"))
+    if op == "fill":
+        return Fill(params["text"])
+    if op == "select":
+        return Select(params["value"])
+    if op == "upload":
+        return Upload(params["path"])
+    kinds = {name: kind for kind, name in _OPS.items()}
+    if op not in kinds:
+        raise ValueError(f"{op!r} is not an element op")
+    return kinds[op]()
+
+
 class Driver(Protocol):
     """One live page (web) or device screen (android) of one session: the core every backend has (the
     capabilities below are optional)."""
@@ -79,13 +185,9 @@ class Driver(Protocol):
         """
         ...
 
-    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
-        """Perform element op ``command`` on node ``index`` of ``generation`` through actionability checks.
-
-        Ops: click, dblclick, hover, fill (``params["text"]``), check, uncheck, select
-        (``params["value"]``), scroll (into view), focus; ``get_text``, ``get_value`` and
-        ``get_attrs`` return what they read.
-        """
+    async def act(self, generation: int, index: int, gesture: Gesture, timeout_ms: int) -> Any:
+        """Perform ``gesture`` on node ``index`` of ``generation`` through actionability checks; a
+        ``Read`` returns what it read. A gesture the backend cannot perform is ``ACTION_FAILED``."""
         ...
 
     async def locate(self, generation: int, index: int, in_generation: int) -> int | None:

@@ -27,6 +27,8 @@ class Reported:
     resume_from: int
     alternate_from: int | None  # skipping the step (caution, manual)
     plan_digest: str
+    session: str  # the session it stopped in ("" when it names none)
+    effect: tuple[str, str] | None  # a step that acted and did not do what it did: (expected, observed) — SPEC §15
     json: dict[str, Any]
 
     @classmethod
@@ -34,6 +36,7 @@ class Reported:
         """The divergence of a ``DivergenceError`` (``err.divergence``) or of a stored report."""
         resume = d["resume"]
         skip = resume.get("alternateFrom")
+        effect = d.get("effect")
         return cls(
             kind=DivergenceKind(d["kind"]),
             index=int(d["step"]["index"]),
@@ -42,6 +45,8 @@ class Reported:
             resume_from=int(resume["from"]),
             alternate_from=int(skip) if skip is not None else None,
             plan_digest=str(resume["planDigest"]),
+            session=str(d.get("session") or ""),
+            effect=(str(effect.get("expected")), str(effect.get("observed"))) if isinstance(effect, dict) else None,
             json=d,
         )
 

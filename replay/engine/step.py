@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from replay.drivers.base import DeviceCommands, OpenRequest
+from replay.drivers.base import DeviceCommands, OpenRequest, Read, gesture
 from replay.engine import dialogs, effects, observe, tabs
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
@@ -359,7 +359,7 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
             params = {k.lstrip("-"): v for k, v in (*step.action.params, *step.action.flags) if isinstance(v, str)}
             if step.form.op == "upload":
                 params["path"] = local_file(params["path"], state.cwd)
-            await state.driver.act(generation, index, str(step.form.op), params, step.timeout_ms)
+            await state.driver.act(generation, index, gesture(str(step.form.op), params), step.timeout_ms)
     except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
         state.journal.retract(entry)  # it failed: it did not happen
         if isinstance(exc, StaleRef) and target.ref is None and rebind:
@@ -387,10 +387,10 @@ async def _read(state: StepState, step: Step, node: Node | None, generation: int
     never what was typed — whoever holds the session (a CLI, MCP, a heal agent) reads no secret."""
     what = step.action.param("what")
     if node is None or node.input_type != "password":
-        return await state.driver.act(generation, index, f"get_{what}", {}, step.timeout_ms)
+        return await state.driver.act(generation, index, Read(str(what)), step.timeout_ms)
     if what == "value":
         return node.value or ""
-    read = await state.driver.act(generation, index, f"get_{what}", {}, step.timeout_ms)
+    read = await state.driver.act(generation, index, Read(str(what)), step.timeout_ms)
     if what == "attrs" and isinstance(read, dict):
         read = {k: (node.value or "") if k in ("value", "text") else v for k, v in read.items()}
     return read

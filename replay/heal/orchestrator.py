@@ -36,6 +36,7 @@ from replay.heal.audit import (
     Round,
     Strategy,
 )
+from replay.results import StepResult
 from replay.script.redact import bounded, script_secrets, scrub
 from replay.session import gate
 from replay.session.repair import default_target
@@ -224,19 +225,17 @@ class HealRun:
         if self.options.agent == BUILTIN:
             try:
                 with self._timed("healer"):
-                    acted = self.client.request({"op": "heal_builtin", "session": self.client.session})
+                    acted = self.client.heal_builtin()
             except ReplayError as err:  # it acted, and the step failed (a disabled button): not a heal
-                acted = {"acted": False, "reason": f"performing the step failed: {err.message}"}
+                acted = StepResult(acted=False, reason=f"performing the step failed: {err.message}")
             label = f"{self._label(d, k)}: built-in healer"
-            if not acted.get("acted"):
-                self._record(
-                    d, k, ESCALATE, f"abstained: {acted.get('reason')}", Outcome.ABSTAINED, time.monotonic(), None
-                )
-                raise _Escalate(f"step {d.index}: the built-in healer abstained ({acted.get('reason')})")
-            self.say(f"{label} performed the step on {acted.get('target')} ({acted.get('reason')})")
+            if not acted.acted:
+                self._record(d, k, ESCALATE, f"abstained: {acted.reason}", Outcome.ABSTAINED, time.monotonic(), None)
+                raise _Escalate(f"step {d.index}: the built-in healer abstained ({acted.reason})")
+            self.say(f"{label} performed the step on {acted.target} ({acted.reason})")
             skip = d.alternate_from if d.alternate_from is not None else d.resume_from
             frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
-            return Move(DECOMPOSE, f"performed on {acted.get('target')} (score {acted.get('score')})", frm)
+            return Move(DECOMPOSE, f"performed on {acted.target} (score {acted.score})", frm)
         before = self._recorded()
         turn = self._agent_turn(d, k)
         if turn.transport is not None:  # its retries spent: another round would only start it again
@@ -254,8 +253,8 @@ class HealRun:
 
     def _recorded(self) -> int:
         """How many script-bound actions the heal's session has recorded so far."""
-        mine = [s for s in self.client.sessions() if s.get("name") == self.client.session]
-        return int(mine[0].get("recorded") or 0) if mine else 0
+        mine = [s for s in self.client.sessions() if s.name == self.client.session]
+        return mine[0].recorded if mine else 0
 
     def _agent_turn(self, d: Reported, k: int) -> protocol.Turn:
         """One agent turn, its transport failures retried (they do not count as rounds)."""
@@ -346,7 +345,7 @@ class HealRun:
     def _publish_and_gate(self) -> HealOutcome:
         """Commit the healed script as a staged, unverified copy, replay it in a fresh session (the
         acceptance gate), and only then give it the healed name; else it stays rejected, saying why."""
-        staged = str(self.client.close().get("healed") or "")
+        staged = self.client.close().healed or ""
         fresh = Client(home=self.client.home, cwd=self.cwd, fresh=True, backend=self.options.backend)
         try:
             with self._timed("acceptance"):

@@ -75,9 +75,7 @@ async def _in_thread(fn: Callable[[], dict[str, Any]]) -> dict[str, Any]:
         IN_FLIGHT.discard(cancel)
 
 
-async def _call(
-    fn: Callable[[], dict[str, Any]], render: Callable[[dict[str, Any]], str] | None = None
-) -> CallToolResult:
+async def _call(fn: Callable[[], dict[str, Any]], render: Callable[[Any], str] | None = None) -> CallToolResult:
     """Run one blocking client call off the event loop and project its outcome."""
     try:
         result = await _in_thread(fn)
@@ -162,7 +160,7 @@ def build_server() -> MCPServer:
         session: str | None = None, interactive: bool = True, scope: str | None = None
     ) -> CallToolResult:
         return await _call(
-            lambda: _client(session).snapshot(interactive=interactive, scope=scope), lambda r: str(r.get("text", ""))
+            lambda: _client(session).snapshot(interactive=interactive, scope=scope), lambda r: str(r.text)
         )
 
     @server.tool(description=_about("click", " TARGET: a ref (@e7) or a selector expression."))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from replay.platforms import DEFAULT_PLATFORM
 from replay.script.evidence import TargetEvidence
 from replay.script.selector import Selector
 
@@ -101,6 +102,11 @@ class Script:
     context: dict[str, str] = field(default_factory=dict)
     env: dict[str, str] = field(default_factory=dict)
     source: str | None = None  # the resolved path the digest covers; defaults to ``path``
+
+    @property
+    def platform(self) -> str:
+        """Its ``context platform=`` (else the default platform)."""
+        return self.context.get("platform", DEFAULT_PLATFORM)
 
     @property
     def actions(self) -> tuple[Action, ...]:

@@ -44,7 +44,9 @@ def _wait_ms(value: object) -> int:
 SESSION = Option("session", required=True, check=_session, flag=None, help="The session.")
 BACKEND = Option("backend", "object", check=check_backend, flag=None, help="The backend's options (opaque here).")
 TIMEOUT = Option("timeout", "ms", metavar="MS", help="Step timeout (default: the script's context, else 5000).")
-VALUES = Option("values", "values", check=check_values, flag="-e", metavar="KEY=VALUE", help="Set a variable.")
+VALUES = Option(
+    "values", "values", check=check_values, flag="-e", metavar="KEY=VALUE", help="Set a variable (highest precedence)."
+)
 LEVEL = Option("level", default="default", choices=LEVELS, check=check_level, help="Divergence detail.")
 CWD = Option("cwd", caller=False, flag=None, help="The caller's working directory: relative paths are theirs.")
 SHELL = Option("shell", "values", caller=False, flag=None, help="The caller's REPLAY_VAR_* variables.")
@@ -93,11 +95,28 @@ RUN = (
         metavar="[OUT]",
         help="Arm a repair: the session's actions become OUT (default <stem>.healed.ad) when complete.",
     ),
-    Option("trace_path", path=True, flag="--trace", metavar="PATH", help="Keep a trace there when it fails."),
+    Option(
+        "trace_path",
+        path=True,
+        flag="--trace",
+        metavar="PATH",
+        help="Keep a Playwright trace there when the run does not pass.",
+    ),
     Option("trace_always", "bool", False, help="Keep the trace (--trace) when it passes too."),
     Option("deadline_ms", "ms", flag="--deadline", metavar="MS", help="Bound the whole run (TIMEOUT beyond it)."),
-    Option("screenshot_path", path=True, flag="--screenshot", metavar="PATH", help="A PNG where it stopped."),
-    Option("artifacts_dir", path=True, metavar="DIR", help="The run's reports (default: the daemon's)."),
+    Option(
+        "screenshot_path",
+        path=True,
+        flag="--screenshot",
+        metavar="PATH",
+        help="Save the screen where a run that does not pass stopped (PNG).",
+    ),
+    Option(
+        "artifacts_dir",
+        path=True,
+        metavar="DIR",
+        help="Where the run's reports go (default: $REPLAY_HOME/artifacts/SESSION).",
+    ),
     Option("effects", "bool", True, flag="--no-effects", help="Do not check what each step did (SPEC §15)."),
     BACKEND,
 )

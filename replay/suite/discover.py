@@ -10,7 +10,6 @@ import re
 from dataclasses import dataclass
 
 from replay.errors import FileNotFound, InvalidArgs
-from replay.platforms import DEFAULT_PLATFORM
 from replay.script.ast import Script
 from replay.script.loader import load
 from replay.session.gate import HEALED_SUFFIX, STAGED_SUFFIX
@@ -140,7 +139,7 @@ def entries(paths: list[str], platform: str | None = None) -> list[Entry]:
     found = discover(paths)
     for path, name in zip(found, unique_slugs(found), strict=True):
         script = load_flow(path)
-        script_platform = script.context.get("platform", DEFAULT_PLATFORM)
+        script_platform = script.platform
         if platform is not None and script_platform != platform:
             continue
         retries = script.context.get("retries")

@@ -76,7 +76,7 @@ class AdFile(pytest.File):
     def collect(self) -> Any:
         from replay.script.loader import load
 
-        platform = load(str(self.path)).context.get("platform", DEFAULT_PLATFORM)
+        platform = load(str(self.path)).platform
         item = AdItem.from_parent(self, name=self.path.stem)
         item.add_marker(getattr(pytest.mark, platform))
         yield item

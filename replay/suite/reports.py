@@ -46,7 +46,7 @@ def write_junit(suite: SuiteResult, path: str) -> str:
     for r in suite.results:
         case = ET.SubElement(ts, "testcase", classname="replay", name=r.path, time=f"{r.seconds:.3f}")
         if r.status in (DIVERGED, FAILED):
-            kind = r.last.divergence.kind if r.last.divergence else str((r.last.error or {}).get("code"))
+            kind = r.last.divergence.kind if r.last.divergence else str(r.last.error["code"] if r.last.error else "")
             failure = ET.SubElement(case, "failure", message=r.why(), type=kind)
             failure.text = _failure_text(r)
         if r.status == FLAKY or r.heal_status:
@@ -118,11 +118,11 @@ def _timeline(a: Attempt) -> str:
     """The attempt's steps, one bar each, longest = full width."""
     if not a.timings:
         return "<p>no step ran</p>"
-    longest = max(float(t.get("ms") or 0) for t in a.timings) or 1.0
+    longest = max(t.ms for t in a.timings) or 1.0
     rows = "".join(
-        f"<tr><td>{t['index']}</td><td>{html.escape(str(t['command']))}</td><td>line {t['line']}</td>"
-        f'<td>{float(t["ms"]):.0f} ms</td><td style="width:320px"><div class="bar" '
-        f'style="width:{100 * float(t["ms"]) / longest:.0f}%"></div></td></tr>'
+        f"<tr><td>{t.index}</td><td>{html.escape(t.command)}</td><td>line {t.line}</td>"
+        f'<td>{t.ms:.0f} ms</td><td style="width:320px"><div class="bar" '
+        f'style="width:{100 * t.ms / longest:.0f}%"></div></td></tr>'
         for t in a.timings
     )
     return f'<table class="timeline">{rows}</table>'
@@ -143,12 +143,13 @@ def _section(r: ScriptResult, directory: str) -> str:
     parts = ["<h3>Steps</h3>", _timeline(a)]
     if r.status in (DIVERGED, FAILED):
         parts += ["<h3>Why</h3>", f"<pre>{html.escape(_failure_text(r))}</pre>"]
-        effect = a.divergence.json.get("effect") if a.divergence is not None else None
-        if isinstance(effect, dict):  # a step that acted and did not do what it did (SPEC §15)
+        effect = a.divergence.effect if a.divergence is not None else None
+        if effect is not None:  # a step that acted and did not do what it did (SPEC §15)
+            expected, observed = effect
             parts.append(
                 '<table class="effect"><tr><th>expected</th><td>'
-                f"{html.escape(str(effect.get('expected')))}</td></tr><tr><th>observed</th><td>"
-                f"{html.escape(str(effect.get('observed')))}</td></tr></table>"
+                f"{html.escape(expected)}</td></tr><tr><th>observed</th><td>"
+                f"{html.escape(observed)}</td></tr></table>"
             )
         if a.screenshot:
             parts.append(f'<img src="{rel(a.screenshot)}" alt="the screen when {html.escape(r.path)} stopped">')

@@ -24,6 +24,7 @@ from replay.client import Client
 from replay.engine.report import Reported
 from replay.errors import DivergenceError, ReplayError, TargetExists
 from replay.files import open_private
+from replay.results import Timing, timings_of
 from replay.script.loader import read_text
 from replay.script.redact import script_excerpt
 from replay.session.protocol import replay_home
@@ -55,7 +56,7 @@ class Attempt:
     divergence: Reported | None = None
     error: dict[str, Any] | None = None
     screenshot: str | None = None
-    timings: list[dict[str, Any]] = field(default_factory=list)
+    timings: list[Timing] = field(default_factory=list)
 
 
 @dataclass
@@ -271,16 +272,15 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
             screenshot_path=shot,
             artifacts_dir=directory,
         )
-        attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=list(result["timings"]))
+        attempt = Attempt(number, PASSED, time.monotonic() - t0, directory, timings=result.timings)
     except DivergenceError as err:
         reported = Reported.from_dict(err.divergence)
         attempt = Attempt(number, DIVERGED, time.monotonic() - t0, directory, divergence=reported)
-        attempt.timings = list(err.details.get("timings") or [])
-        _keep_divergence(home, reported.json, directory)
+        attempt.timings = timings_of(err.details)
+        _keep_divergence(home, reported, directory)
     except ReplayError as err:
-        attempt = Attempt(
-            number, FAILED, time.monotonic() - t0, directory, timings=list(err.details.pop("timings", []))
-        )
+        attempt = Attempt(number, FAILED, time.monotonic() - t0, directory, timings=timings_of(err.details))
+        err.details.pop("timings", None)
         attempt.error = err.to_dict()
     if attempt.status != PASSED and os.path.exists(shot):
         attempt.screenshot = shot
@@ -288,12 +288,12 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
     return attempt
 
 
-def _keep_divergence(home: str, d: dict[str, Any], directory: str) -> None:
+def _keep_divergence(home: str, d: Reported, directory: str) -> None:
     """Write the divergence, then close its session: a suite keeps the evidence, not the session."""
     with open_private(os.path.join(directory, "divergence.json")) as fh:
-        json.dump(d, fh, ensure_ascii=False, indent=2)
+        json.dump(d.json, fh, ensure_ascii=False, indent=2)
     try:
-        Client(str(d.get("session") or ""), home=home).close(discard=True)
+        Client(d.session, home=home).close(discard=True)
     except ReplayError:
         pass
 

@@ -51,7 +51,6 @@ from replay.tree.place import (
     region_of,
     sibling_of,
 )
-from replay.tree.verdict import VERIFIED as VERIFIED_KIND
 from replay.tree.verdict import DivergenceKind
 
 
@@ -231,7 +230,7 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
 class Verdict:
     """The outcome of verification before acting."""
 
-    kind: str  # VERIFIED_KIND or a DivergenceKind
+    kind: str  # VERIFIED or a DivergenceKind
     match_count: int | None = None
     winner: Node | None = None
     target: Node | None = None
@@ -244,7 +243,7 @@ class Verdict:
     @property
     def verified(self) -> bool:
         """True only on the path that may act."""
-        return self.kind == VERIFIED_KIND
+        return self.kind == VERIFIED
 
     def candidates(self) -> list[str]:
         """Up to 5 candidate lines."""
@@ -294,10 +293,10 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     if len(members) == 1:
         target = members[0]
         if winner is target:
-            return make(VERIFIED_KIND, target=target, resolution=resolution, drift=ancestry_drift(target, ev))
+            return make(VERIFIED, target=target, resolution=resolution, drift=ancestry_drift(target, ev))
         if winner is None:
             by = Resolution.by_evidence(len(matches), "identity")
-            return make(VERIFIED_KIND, target=target, resolution=by, drift=ancestry_drift(target, ev))
+            return make(VERIFIED, target=target, resolution=by, drift=ancestry_drift(target, ev))
         return make(
             DivergenceKind.IDENTITY_MISMATCH,
             resolution=resolution,
@@ -310,9 +309,9 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     if winner is None:
         assert signal is not None
         by = Resolution.by_evidence(len(matches), signal)
-        return make(VERIFIED_KIND, target=isolated, resolution=by, drift=ancestry_drift(isolated, ev))
+        return make(VERIFIED, target=isolated, resolution=by, drift=ancestry_drift(isolated, ev))
     if winner is isolated:
-        return make(VERIFIED_KIND, target=isolated, resolution=resolution, drift=ancestry_drift(isolated, ev))
+        return make(VERIFIED, target=isolated, resolution=resolution, drift=ancestry_drift(isolated, ev))
     return make(
         DivergenceKind.IDENTITY_MISMATCH,
         resolution=resolution,

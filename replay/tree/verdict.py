@@ -15,6 +15,3 @@ class DivergenceKind(StrEnum):
     IDENTITY_MISMATCH = "identity-mismatch"
     IDENTITY_UNVERIFIABLE = "identity-unverifiable"
     ACTION_FAILURE = "action-failure"
-
-
-VERIFIED = "verified"  # the one verification outcome that may act

@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from replay.drivers.base import OpenRequest
+from replay.drivers.base import Gesture, OpenRequest
 from replay.drivers.web.capture import page_path
 from replay.errors import ReplayError, StaleRef
 from replay.tree.model import Capture, build_capture
@@ -33,9 +33,9 @@ class FakeDriver:
         self.screens = list(screens)
         self.timeline = list(timeline or [0])
         self.calls: list[tuple[Any, ...]] = []
-        self.failures: dict[str, ReplayError] = {}  # element op → the error ``act`` raises
-        self.fail_once: dict[str, ReplayError] = {}  # element op → the error the next ``act`` of it raises
-        self.values: dict[str, Any] = {"get_text": "text", "get_value": "value", "get_attrs": {}}
+        self.failures: dict[str, ReplayError] = {}  # gesture op → the error ``act`` raises
+        self.fail_once: dict[str, ReplayError] = {}  # gesture op → the error the next ``act`` of it raises
+        self.values: dict[str, Any] = {"get_text": "text", "get_value": "value", "get_attrs": {}}  # by gesture op
         self.shown: dict[int, int] = {}  # generation → screen index
         self.captures = 0
         self.closed = False
@@ -58,8 +58,9 @@ class FakeDriver:
         raw = {**self.screens[index], "generation": generation}
         return build_capture(raw, page_path(str(raw["url"]), self.base))  # (as the web driver does)
 
-    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
-        self.calls.append(("act", generation, index, command, dict(params)))
+    async def act(self, generation: int, index: int, gesture: Gesture, timeout_ms: int) -> Any:
+        self.calls.append(("act", generation, index, gesture))
+        command = gesture.op
         if generation not in self.shown:
             raise StaleRef(f"@e{index} is no longer on the page (navigated away)", hint="take a new snapshot")
         if command in self.failures:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.drivers.base import OpenRequest
+from replay.drivers.base import Check, Click, Fill, OpenRequest, Read
 from replay.tree.identity import record_evidence
 from replay.tree.model import F_DOM_ID, F_OVERLAY, Capture
 
@@ -84,7 +84,7 @@ def test_password_values_are_masked_in_the_capture(web: str, chromium: Chromium)
         async with chromium.page(f"{web}/shop/checkout.html") as d:
             cap = await d.capture(1)
             pw = next(n for n in cap.nodes if n.label == "Password")
-            await d.act(1, pw.position, "fill", {"text": "hunter2-secret"}, 5000)
+            await d.act(1, pw.position, Fill("hunter2-secret"), 5000)
             return await d.capture(2)
 
     cap = chromium.run(go)
@@ -216,8 +216,8 @@ def test_a_node_captured_through_evaluate_is_acted_on_in_the_main_world(web: str
             d._cdp_usable = False  # as on Firefox or WebKit
             cap = await d.capture(1)
             email = next(n for n in cap.nodes if n.label == "Email")
-            await d.act(1, email.position, "fill", {"text": "ada@example.com"}, 5000)
-            return d._world_of[1], await d.act(1, email.position, "get_value", {}, 5000)
+            await d.act(1, email.position, Fill("ada@example.com"), 5000)
+            return d._world_of[1], await d.act(1, email.position, Read("value"), 5000)
 
     assert chromium.run(go) == ("main", "ada@example.com")
 
@@ -280,7 +280,7 @@ def test_a_node_in_an_iframe_is_acted_on_in_the_frame_at_its_url_without_asking_
         async with chromium.page(f"{web}/shop/index.html") as d:
             cap = await d.capture(1)
             question = next(n for n in cap.nodes if n.label == "Question")
-            await d.act(1, question.position, "fill", {"text": "Where is my mug?"}, 5000)
+            await d.act(1, question.position, Fill("Where is my mug?"), 5000)
             return await d.page.frames[1].locator("#question").input_value()
 
     assert chromium.run(go) == "Where is my mug?"
@@ -302,7 +302,7 @@ def test_nodes_in_iframes_at_one_url_are_each_acted_on_in_their_own_frame(chromi
             notes = [n for n in cap.nodes if n.role == "textbox"]
             assert len(notes) == 2 and [n.frame for n in notes] == [1, 2]
             for n, text in zip(notes, ("first", "second"), strict=True):
-                await d.act(1, n.position, "fill", {"text": text}, 5000)
+                await d.act(1, n.position, Fill(text), 5000)
             return [await f.locator("input").input_value() for f in d.page.frames[1:]]
 
     assert chromium.run(go) == ["first", "second"]
@@ -389,7 +389,7 @@ def test_a_node_whose_frame_loaded_a_new_document_is_stale_at_once_not_waited_fo
             side = next(f for f in d.page.frames if f.url.endswith("/side.html"))
             await side.goto(f"{web}/ops/side.html")
             try:
-                await d.act(1, save.position, "click", {}, 2000)
+                await d.act(1, save.position, Click(), 2000)
             except StaleRef as exc:
                 return str(exc)
             return "acted"
@@ -439,7 +439,7 @@ def test_check_clicks_through_a_box_its_own_label_paints_over_the_input(web: str
         async with chromium.page(f"{web}/widgets/terms/b4/index.html") as d:
             cap = await d.capture(1)
             box = next(n for n in cap.nodes if n.role == "checkbox")
-            await d.act(1, box.position, "check", {}, 1500)
+            await d.act(1, box.position, Check(True), 1500)
             return bool(await d.page.locator("#agree").is_checked())
 
     assert chromium.run(go)

@@ -16,7 +16,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-from replay.drivers.base import Driver, OpenRequest, Views
+from replay.drivers.base import Click, Driver, OpenRequest, Views
 from replay.errors import StaleRef
 from replay.tree.model import Capture, Node
 
@@ -122,7 +122,7 @@ def test_a_capture_is_the_tree_of_its_generation_with_its_screen(harness: Harnes
 def test_a_captured_node_is_acted_on_by_its_generation_and_position(harness: Harness) -> None:
     async def test(driver: Driver) -> bool:
         taken = await driver.capture(1)
-        await driver.act(1, control(harness, taken).position, "click", {}, 5000)
+        await driver.act(1, control(harness, taken).position, Click(), 5000)
         return await driver.is_attached(1, control(harness, taken).position)
 
     assert harness.with_driver(test)
@@ -131,7 +131,7 @@ def test_a_captured_node_is_acted_on_by_its_generation_and_position(harness: Har
 def test_a_node_of_a_generation_never_captured_is_stale(harness: Harness) -> None:
     async def test(driver: Driver) -> None:
         taken = await driver.capture(1)
-        await driver.act(99, control(harness, taken).position, "click", {}, 5000)
+        await driver.act(99, control(harness, taken).position, Click(), 5000)
 
     with pytest.raises(StaleRef):
         harness.with_driver(test)

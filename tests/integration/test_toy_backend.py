@@ -17,6 +17,8 @@ import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 
+from .conftest import private_home, stop_daemon
+
 ROOT = Path(__file__).resolve().parents[2]
 
 # the toy: one screen whose button greets with the toy's own option, `greeting`
@@ -64,8 +66,10 @@ class ToyDriver:
         raw = {"generation": generation, "url": self.url, "title": "Toy", "viewport": [400, 300], "xml": xml}
         return build_capture(raw, "/")
 
-    async def act(self, generation, index, command, params, timeout_ms):
-        if command == "click" and index == 1:
+    async def act(self, generation, index, gesture, timeout_ms):
+        from replay.drivers.base import Click
+
+        if isinstance(gesture, Click) and index == 1:
             self.greeted = True
         return None
 
@@ -125,10 +129,14 @@ def toy(tmp_path_factory: pytest.TempPathFactory) -> Any:
     text = platforms.read_text(encoding="utf-8")
     platforms.write_text(text.replace("BACKENDS = {\n", 'BACKENDS = {\n    "toy": "replay.drivers.toy",\n'))
     (base / "flow.ad").write_text(FLOW, encoding="utf-8")
-    env = {**os.environ, "PYTHONPATH": str(src), "REPLAY_HOME": str(base / "home"), "REPLAY_DAEMON_LINGER": "60"}
-    env.pop("REPLAY_SESSION", None)
-    yield base, env
-    subprocess.run([sys.executable, "-m", "replay", "daemon", "stop"], env=env, cwd=base, capture_output=True)
+    with private_home() as home:
+        env = {**os.environ, "PYTHONPATH": str(src), "REPLAY_HOME": home, "REPLAY_DAEMON_LINGER": "60"}
+        for inherited in ("REPLAY_SESSION", "PYTEST_XDIST_WORKER"):  # (the plugin's daemon: workers/pytest-main)
+            env.pop(inherited, None)
+        try:
+            yield base, env
+        finally:
+            stop_daemon(os.path.join(home, "workers", "pytest-main"))
 
 
 def replay(base: Path, env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from replay.drivers.base import OpenRequest
+from replay.drivers.base import Gesture, OpenRequest
 from replay.engine.bind import view_spec
 from replay.script.evidence import TargetEvidence
 from replay.script.selector import Alternative, Selector, Term
@@ -236,9 +236,9 @@ class Counted:
         self.looks.append("capture")
         return await self.inner.capture(generation, keep)
 
-    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
+    async def act(self, generation: int, index: int, gesture: Gesture, timeout_ms: int) -> Any:
         self.looks.append("act")
-        return await self.inner.act(generation, index, command, params, timeout_ms)
+        return await self.inner.act(generation, index, gesture, timeout_ms)
 
 
 @pytest.fixture(scope="module")

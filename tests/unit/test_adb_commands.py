@@ -12,7 +12,7 @@ import pytest
 
 from replay.drivers.android import adb
 from replay.drivers.android.adb import SubprocessAdb
-from replay.errors import ActionFailed, BrowserUnavailable, InvalidArgs
+from replay.errors import ActionFailed, DeviceUnavailable, InvalidArgs
 
 
 @pytest.mark.parametrize(
@@ -137,11 +137,11 @@ def test_an_adb_command_whose_step_is_cancelled_is_killed_and_reaped(tmp_path: P
 def test_an_adb_binary_that_cannot_be_run_is_said(tmp_path: Path, watcher: str) -> None:
     fake = _fake_adb(tmp_path, "true")
     os.chmod(fake, 0o644)
-    with pytest.raises(BrowserUnavailable, match="cannot be run: Permission denied"):
+    with pytest.raises(DeviceUnavailable, match="cannot be run: Permission denied"):
         asyncio.run(SubprocessAdb("emulator-5554", binary=fake).run(["shell", "true"], 1))
 
 
 def test_a_missing_adb_binary_is_said_with_how_to_install_it(tmp_path: Path, watcher: str) -> None:
-    with pytest.raises(BrowserUnavailable, match="is not installed") as err:
+    with pytest.raises(DeviceUnavailable, match="is not installed") as err:
         asyncio.run(SubprocessAdb("emulator-5554", binary=str(tmp_path / "no-adb")).run(["shell", "true"], 1))
     assert "apt-get install adb" in (err.value.hint or "")

@@ -14,7 +14,7 @@ from fixtures.android import shop_app
 from fixtures.android.device import Device
 from replay.drivers.android.adb import Result
 from replay.drivers.android.driver import AndroidDriver
-from replay.drivers.base import OpenRequest
+from replay.drivers.base import Click, Fill, OpenRequest
 from replay.engine import step as pipeline
 from replay.errors import ActionFailed, InvalidArgs, StaleRef
 from replay.script.parser import parse_argv
@@ -57,7 +57,7 @@ def test_a_tap_goes_to_the_centre_of_the_node_found_again_in_a_fresh_dump() -> N
     device, driver = opened()
     taken = run(driver.capture(1))
     button = labeled(taken, "Sign in")
-    run(driver.act(1, button.position, "click", {}, 5000))
+    run(driver.act(1, button.position, Click(), 5000))
     x, y = button.center
     assert ["shell", "input", "tap", str(round(x)), str(round(y))] in device.log
     assert labeled(run(driver.capture(2)), "Orders").role == "textview"
@@ -68,8 +68,8 @@ def test_fill_replaces_the_fields_text_and_a_password_never_shows() -> None:
     taken = run(driver.capture(1))
     email = next(n for n in taken.nodes if n.test_id == shop_app.rid("email"))
     password = next(n for n in taken.nodes if n.test_id == shop_app.rid("password"))
-    run(driver.act(1, email.position, "fill", {"text": "ada@example.com"}, 5000))
-    run(driver.act(1, password.position, "fill", {"text": "s3cret pass"}, 5000))
+    run(driver.act(1, email.position, Fill("ada@example.com"), 5000))
+    run(driver.act(1, password.position, Fill("s3cret pass"), 5000))
     again = run(driver.capture(2))
     assert next(n for n in again.nodes if n.test_id == shop_app.rid("email")).value == "ada@example.com"
     shown = next(n for n in again.nodes if n.test_id == shop_app.rid("password"))
@@ -80,9 +80,9 @@ def test_fill_replaces_the_fields_text_and_a_password_never_shows() -> None:
 def test_a_node_whose_screen_is_gone_is_stale() -> None:
     _, driver = opened()
     taken = run(driver.capture(1))
-    run(driver.act(1, labeled(taken, "Sign in").position, "click", {}, 5000))
+    run(driver.act(1, labeled(taken, "Sign in").position, Click(), 5000))
     with pytest.raises(StaleRef):
-        run(driver.act(1, labeled(taken, "Remember me").position, "click", {}, 5000))
+        run(driver.act(1, labeled(taken, "Remember me").position, Click(), 5000))
 
 
 def dumps(device: Device) -> int:
@@ -93,7 +93,7 @@ def test_a_node_in_a_capture_just_taken_is_tapped_without_a_second_dump() -> Non
     device, driver = opened()
     taken = run(driver.capture(1))
     before = dumps(device)
-    run(driver.act(1, labeled(taken, "Sign in").position, "click", {}, 5000))
+    run(driver.act(1, labeled(taken, "Sign in").position, Click(), 5000))
     assert dumps(device) == before and device.log[-1][:3] == ["shell", "input", "tap"]
 
 
@@ -102,7 +102,7 @@ def test_a_node_in_an_older_capture_is_found_again_in_a_fresh_dump() -> None:
     taken = run(driver.capture(1))
     driver.clock.advance(0.6)  # type: ignore[attr-defined] - past FRESH_S
     before = dumps(device)
-    run(driver.act(1, labeled(taken, "Sign in").position, "click", {}, 5000))
+    run(driver.act(1, labeled(taken, "Sign in").position, Click(), 5000))
     assert dumps(device) == before + 1 and device.log[-1][:3] == ["shell", "input", "tap"]
 
 
@@ -111,7 +111,7 @@ def test_a_node_in_a_capture_taken_before_something_was_sent_is_found_again() ->
     taken = run(driver.capture(1))
     run(driver.keyboard("type", "x"))  # sent since the capture: the screen may have moved
     before = dumps(device)
-    run(driver.act(1, labeled(taken, "Sign in").position, "click", {}, 5000))
+    run(driver.act(1, labeled(taken, "Sign in").position, Click(), 5000))
     assert dumps(device) == before + 1
 
 
@@ -159,7 +159,7 @@ def test_keyboard_dismiss_presses_escape_only_while_the_keyboard_shows() -> None
     assert run(driver.device("keyboard", {"what": "status"})) == "keyboard: hidden"
     run(driver.device("keyboard", {"what": "dismiss"}))
     assert ["shell", "input", "keyevent", "111"] not in device.log
-    run(driver.act(1, email.position, "click", {}, 5000))
+    run(driver.act(1, email.position, Click(), 5000))
     assert run(driver.device("keyboard", {"what": "status"})) == "keyboard: shown"
     run(driver.device("keyboard", {"what": "dismiss"}))
     assert ["shell", "input", "keyevent", "111"] in device.log and not device.keyboard
@@ -210,7 +210,7 @@ def test_open_with_clear_state_clears_the_apps_data_then_starts_it() -> None:
 
 def test_back_pops_the_screen() -> None:
     _, driver = opened()
-    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))
+    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, Click(), 5000))
     run(driver.history("back", 5000))
     assert labeled(run(driver.capture(3)), "Sign in").role == "button"
 
@@ -275,7 +275,7 @@ def lagging(lag: int) -> tuple[Lagging, AndroidDriver, FakeClock]:
 
 def test_a_dump_taken_before_the_tapped_screen_is_drawn_is_taken_again() -> None:
     _, driver, clock = lagging(2)
-    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))
+    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, Click(), 5000))
     slept = clock.slept
     assert labeled(run(driver.capture(2)), "Orders").role == "textview"
     assert clock.slept - slept == pytest.approx(0.25 + 0.4)  # agent-device's pauses, until it moved
@@ -288,9 +288,9 @@ def test_a_tap_that_changes_the_screen_in_place_waits_one_pause_for_it_to_hold_s
     device = Device(lab_app.app())
     driver = AndroidDriver(device, clock)
     run(driver.navigate(OpenRequest(target=lab_app.PACKAGE), 5000))
-    run(driver.act(1, labeled(run(driver.capture(1)), "Checkout form").position, "click", {}, 5000))
+    run(driver.act(1, labeled(run(driver.capture(1)), "Checkout form").position, Click(), 5000))
     pickup = labeled(run(driver.capture(2)), "Pickup")
-    run(driver.act(2, pickup.position, "click", {}, 5000))
+    run(driver.act(2, pickup.position, Click(), 5000))
     slept = clock.slept
     assert labeled(run(driver.capture(3)), "Pickup").selected  # one node of more than ten changed
     assert clock.slept - slept == pytest.approx(0.25)
@@ -298,7 +298,7 @@ def test_a_tap_that_changes_the_screen_in_place_waits_one_pause_for_it_to_hold_s
 
 def test_a_tap_that_leaves_the_screen_as_it_was_waits_at_most_the_settle_deadline() -> None:
     _, driver, clock = lagging(0)
-    run(driver.act(1, labeled(run(driver.capture(1)), "Welcome").position, "click", {}, 5000))
+    run(driver.act(1, labeled(run(driver.capture(1)), "Welcome").position, Click(), 5000))
     slept = clock.slept
     assert labeled(run(driver.capture(2)), "Welcome").role == "textview"
     assert clock.slept - slept == pytest.approx(0.25 + 0.4 + 0.6)  # agent-device's pauses, all within 1.5 s
@@ -306,7 +306,7 @@ def test_a_tap_that_leaves_the_screen_as_it_was_waits_at_most_the_settle_deadlin
 
 def test_a_look_long_after_the_action_or_after_typing_is_not_held() -> None:
     device, driver, clock = lagging(1)
-    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, "click", {}, 5000))
+    run(driver.act(1, labeled(run(driver.capture(1)), "Sign in").position, Click(), 5000))
     clock.advance(3.0)  # past agent-device's 2.5 s window: what the dump shows is what is there
     slept = clock.slept
     assert labeled(run(driver.capture(2)), "Sign in").role == "button" and clock.slept == slept

@@ -91,3 +91,30 @@ def test_no_backend_option_is_named_by_an_operation() -> None:
     named = {o.name for options in OPERATIONS.values() for o in options}
     assert named.isdisjoint(o.name for o in backend_options())
     assert all(isinstance(o, Option) for o in backend_options())
+
+
+def test_an_answer_is_the_daemons_object_with_its_fields_typed() -> None:
+    from replay.results import Closed, RunResult, StepResult
+
+    sent = {"planDigest": "d", "ran": 3, "elapsedSeconds": 1.25, "timings": [{"index": 1, "ms": 4.5, "drift": ["x"]}]}
+    run = RunResult(sent)
+    assert json.loads(json.dumps(run)) == sent and run["ran"] == 3  # printed and read as it was sent
+    assert (run.ran, run.elapsed_seconds, run.timings[0].ms, run.timings[0].drift, run.repair) == (
+        3,
+        1.25,
+        4.5,
+        ["x"],
+        None,
+    )
+    step = StepResult({"command": "click", "resolution": {"kind": "tree", "matchCount": 2}})
+    assert (step.command, step.resolution_kind, step.match_count, step.effect, step.has_value) == (
+        "click",
+        "tree",
+        2,
+        None,
+        False,
+    )
+    closed = Closed(
+        {"closed": "s", "verify": {"passed": False, "divergence": {"kind": "not-found", "step": {"index": 4}}}}
+    )
+    assert closed.verify is not None and (closed.verify.diverged, closed.verify.divergence_step) == (True, 4)

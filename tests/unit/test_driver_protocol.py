@@ -102,3 +102,17 @@ def test_replay_chromium_wins_over_every_browser_on_path(tmp_path: Path, monkeyp
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setenv("REPLAY_CHROMIUM", str(tmp_path / "mine"))
     assert find_chromium(headless=True) == str(tmp_path / "mine")
+
+
+def test_every_element_command_acts_through_a_typed_gesture() -> None:
+    from replay.drivers.base import Gesture, gesture
+    from replay.engine.step import ACTING  # the ops the pipeline's element stage performs
+    from replay.script.registry import REGISTRY
+
+    ops = {str(form.op) for cmd in REGISTRY.commands.values() for form in cmd.forms if form.op in ACTING}
+    assert {"click", "fill", "check", "uncheck", "select", "upload", "drag", "drop"} <= ops
+    params = {"text": "t", "value": "v", "path": "/f"}
+    made = {op: gesture(op, params) for op in sorted({*ops, *ACTING})}
+    assert all(isinstance(g, Gesture) and g.op == op for op, g in made.items()), made
+    with pytest.raises(ValueError, match="not an element op"):
+        gesture("focus", {})

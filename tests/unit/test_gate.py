@@ -11,6 +11,7 @@ import pytest
 from replay.errors import ReplayError, TargetExists
 from replay.heal import orchestrator
 from replay.heal.orchestrator import HealOptions, HealRun
+from replay.results import Closed
 from replay.session import gate
 from replay.session.repair import RepairTransaction, healed_text
 
@@ -59,8 +60,8 @@ class _Closing:
     def __init__(self, path: str) -> None:
         self.path = path
 
-    def close(self, **_: Any) -> dict[str, Any]:
-        return {"healed": self.path}
+    def close(self, **_: Any) -> Closed:
+        return Closed(healed=self.path)
 
 
 class _DeadDaemon:

@@ -10,6 +10,7 @@ from typing import Any, TypeVar
 
 import pytest
 
+from replay.drivers.base import Click, Fill
 from replay.engine import step as pipeline
 from replay.engine.journal import PLAN, read_journal
 from replay.engine.runner import Runner, RunOptions
@@ -83,7 +84,7 @@ def test_a_ref_acts_on_its_element_in_the_fresh_capture(tmp_path: Path) -> None:
     s = session(tmp_path, ROWS)
     typed(s, "snapshot", "-i")
     result = typed(s, "click", "@e7")
-    assert fake(s).acts() == [("act", 2, 7, "click", {})]
+    assert fake(s).acts() == [("act", 2, 7, Click())]
     assert result["resolution"] == {"kind": "ref", "matchCount": 1, "ref": "@e7", "refsGeneration": 1}
 
 
@@ -149,7 +150,7 @@ def test_a_recorded_element_nothing_identifies_is_warned_about_as_such_not_as_a_
 def test_a_unique_selector_acts_on_its_match(tmp_path: Path) -> None:
     s = session(tmp_path, ROWS)
     result = typed(s, "click", "id=save")
-    assert fake(s).acts() == [("act", 1, 7, "click", {})] and result["resolution"]["kind"] == "unique"
+    assert fake(s).acts() == [("act", 1, 7, Click())] and result["resolution"]["kind"] == "unique"
 
 
 def test_matches_in_distinct_places_fail_at_once_without_waiting(tmp_path: Path) -> None:
@@ -178,7 +179,7 @@ def test_a_late_element_is_found_by_polling(tmp_path: Path) -> None:
 def test_typed_text_reaches_the_driver_resolved_but_the_journal_keeps_the_variable(tmp_path: Path) -> None:
     s = session(tmp_path, ROWS)
     run(pipeline.execute(s, parse_action('fill id=name "${WHO}"', Location("<line>", 1)), values={"WHO": "Ada"}))
-    assert fake(s).acts()[0][4] == {"text": "Ada"}
+    assert fake(s).acts()[0][3] == Fill("Ada")
     line = s.journal.entries[-1].line or ""
     assert line.endswith(' "${WHO}"') and "Ada" not in line
 
@@ -190,7 +191,7 @@ def test_a_verified_plan_step_acts_and_keeps_its_own_line_and_evidence(tmp_path:
     s = session(tmp_path, ROWS)
     result = planned(s, annotated(SAVE, "click id=save"))
     entry = s.journal.entries[-1]
-    assert fake(s).acts() == [("act", 1, 7, "click", {})] and result["resolution"]["kind"] == "unique"
+    assert fake(s).acts() == [("act", 1, 7, Click())] and result["resolution"]["kind"] == "unique"
     assert entry.line == 'click id="save"' and entry.evidence == encode(SAVE) and entry.provenance == PLAN
 
 
@@ -247,7 +248,7 @@ def test_evidence_isolates_the_recorded_row_among_distinct_matches(tmp_path: Pat
     s = session(tmp_path, ROWS)
     bob = TargetEvidence(role="button", label="Delete", sibling=0, viewport_order=1)
     result = planned(s, annotated(bob, 'click "Delete"'))
-    assert fake(s).acts() == [("act", 1, 5, "click", {})]
+    assert fake(s).acts() == [("act", 1, 5, Click())]
     assert result["resolution"] == {"kind": "evidence", "matchCount": 2, "signal": "viewportOrder"}
 
 

@@ -161,7 +161,7 @@ def test_a_fast_run_imports_neither_click_nor_the_script_language_nor_typing(tmp
     code = (
         "import sys\nimport replay.client\n"
         # the daemon's answer, so that no daemon starts: what is imported on the way is the point
-        "replay.client.Client.run = lambda self, *a, **k: {'ran': 1, 'elapsedSeconds': 0.1}\n"
+        "replay.client.Client.run = lambda self, *a, **k: replay.client.RunResult(ran=1, elapsedSeconds=0.1)\n"
         f"from replay.cli.fast import fast\nfast(['run', {str(flow)!r}, '-e', 'A=1'])\n"
         "print('LOADED', sorted(m for m in sys.modules if m.split('.')[0] in ('click', 'lxml', 'playwright', 'typing')"
         " or m.startswith('replay.script') or m.startswith('replay.engine')))\n"
@@ -173,8 +173,9 @@ def test_a_fast_run_imports_neither_click_nor_the_script_language_nor_typing(tmp
 def test_a_run_whose_own_session_published_the_healed_script_says_how_to_verify_it() -> None:
     # the session is gone with the run: `replay close --verify` has nothing to close
     from replay.cli.output import run_text
+    from replay.results import RunResult
 
-    text = run_text({"ran": 2, "elapsedSeconds": 0.1, "healed": "/tmp/my flows/a.healed.ad", "session": "run-1"})
+    text = run_text(RunResult(ran=2, elapsedSeconds=0.1, healed="/tmp/my flows/a.healed.ad", session="run-1"))
     assert text.splitlines()[1:] == [
         "healed script written to /tmp/my flows/a.healed.ad",
         "  the run's session is closed; check the script in a fresh one: replay verify '/tmp/my flows/a.healed.ad'",

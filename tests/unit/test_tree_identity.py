@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.script.evidence import Ancestor, TargetEvidence
+from replay.script.evidence import VERIFIED, Ancestor, TargetEvidence
 from replay.script.selector import format_selector, parse_selector
 from replay.tree.identity import (
     evidence_target,
@@ -13,7 +13,6 @@ from replay.tree.identity import (
 from replay.tree.materialize import materialize
 from replay.tree.model import Capture
 from replay.tree.suggest import rank
-from replay.tree.verdict import VERIFIED as VERIFIED_KIND
 from replay.tree.verdict import DivergenceKind
 
 from .treebuild import N, by_label, capture
@@ -229,7 +228,7 @@ def test_test_id_that_moved_to_another_kind_of_control_is_a_mismatch() -> None:
 def test_path_4_one_member_that_is_the_winner_is_verified() -> None:
     cap = capture(N("button", label="Pay"))
     v = verify(cap, parse_selector('label="Pay"'), _ev())
-    assert v.kind == VERIFIED_KIND and v.target is by_label(cap, "Pay")
+    assert v.kind == VERIFIED and v.target is by_label(cap, "Pay")
 
 
 def test_path_5_one_member_but_another_winner_is_identity_mismatch() -> None:
@@ -245,7 +244,7 @@ def test_path_6_sibling_isolates_one_member_among_distinct_subtrees() -> None:
         N("group", label="G")(N("paragraph", text="x"), N("button", label="Pay")),
     )
     v = verify(cap, parse_selector('label="Pay"'), _ev(sibling=1))
-    assert v.kind == VERIFIED_KIND and v.target is by_label(cap, "Pay", 1)
+    assert v.kind == VERIFIED and v.target is by_label(cap, "Pay", 1)
     assert v.resolution is not None
     assert v.resolution.to_dict() == {"kind": "evidence", "matchCount": 2, "signal": "sibling"}
 
@@ -256,7 +255,7 @@ def test_path_6_viewport_order_isolates_when_sibling_does_not() -> None:
         N("group")(N("button", label="Pay", rect=(0, 100, 10, 10))),
     )
     v = verify(cap, parse_selector('label="Pay"'), _ev(sibling=0, viewport_order=0))
-    assert v.kind == VERIFIED_KIND and v.target is by_label(cap, "Pay", 1)
+    assert v.kind == VERIFIED and v.target is by_label(cap, "Pay", 1)
     assert v.resolution is not None and v.resolution.signal == "viewportOrder"
 
 
@@ -335,7 +334,7 @@ def test_on_resorted_rows_verification_finds_the_recorded_row() -> None:
     ev = record_evidence(cap, _bob(cap))
     resorted = _members("Carol", "Alice", "Bob")
     v = verify(resorted, parse_selector('role=button label="Delete"'), ev)  # a legacy, row-blind selector
-    assert v.kind == VERIFIED_KIND and v.target is _bob(resorted)
+    assert v.kind == VERIFIED and v.target is _bob(resorted)
 
 
 def test_with_the_recorded_row_gone_no_look_alike_is_the_recorded_element() -> None:
@@ -357,7 +356,7 @@ def test_position_signals_only_separate_nodes_that_share_the_anchor() -> None:
 def test_a_legacy_annotation_without_an_anchor_verifies_as_before() -> None:
     cap = capture(N("form", label="Checkout")(N("button", label="Pay", id="pay")))
     legacy = TargetEvidence(role="button", id="pay", label="Pay", ancestry=(Ancestor("form", "Checkout"),))
-    assert verify(cap, parse_selector("id=pay"), legacy).kind == VERIFIED_KIND
+    assert verify(cap, parse_selector("id=pay"), legacy).kind == VERIFIED
 
 
 def _identity_checks(look_alikes: int, monkeypatch: Any) -> int:
@@ -376,7 +375,7 @@ def _identity_checks(look_alikes: int, monkeypatch: Any) -> int:
 
     monkeypatch.setattr(identity, "carries_identity", counted)
     v = verify(cap, parse_selector('label="Delete"'), _ev(label="Delete", sibling=0, viewport_order=look_alikes - 1))
-    assert v.kind == VERIFIED_KIND
+    assert v.kind == VERIFIED
     return calls
 
 

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Protocol
 
-from replay.errors import ActionFailed, BrowserUnavailable, InvalidArgs
+from replay.errors import ActionFailed, DeviceUnavailable, InvalidArgs
 
 DUMP_PATH = "/sdcard/window_dump.xml"
 TEXT_CHUNK = 8  # characters per `input text` (agent-device: longer ones drop characters on some devices)
@@ -82,11 +82,11 @@ class SubprocessAdb:
             run = _spawned if hasattr(os, "pidfd_open") and hasattr(os, "memfd_create") else _in_thread
             code, out, err = await run([self._path, *argv], self.env, timeout_s)
         except FileNotFoundError:
-            raise BrowserUnavailable(
+            raise DeviceUnavailable(
                 f"`{self.binary}` is not installed", hint="install the Android platform tools (apt-get install adb)"
             ) from None
         except PermissionError as exc:
-            raise BrowserUnavailable(
+            raise DeviceUnavailable(
                 f"`{self.binary}` cannot be run: {exc.strerror}", hint=f"make {self._path} executable"
             ) from None
         except TimeoutError:  # killed and reaped

@@ -6,7 +6,7 @@ from collections.abc import Mapping
 
 from replay.drivers.android.adb import COMMAND_S, SubprocessAdb, devices, listed
 from replay.drivers.android.driver import AndroidDriver
-from replay.errors import BrowserUnavailable
+from replay.errors import DeviceUnavailable
 
 
 class AndroidBackend:
@@ -19,13 +19,13 @@ class AndroidBackend:
         """Resolve the serial: the one asked for must be listed, else exactly one device must be."""
         listed = attached(await SubprocessAdb("", self.binary, self.env).run_global(devices(), COMMAND_S))
         if self.serial is not None and self.serial not in listed:
-            raise BrowserUnavailable(
+            raise DeviceUnavailable(
                 f"no Android device {self.serial!r} is attached (adb devices lists {', '.join(listed) or 'none'})",
                 hint="connect it, or give the serial `adb devices` shows (--serial)",
             )
         if self.serial is None:
             if len(listed) != 1:
-                raise BrowserUnavailable(
+                raise DeviceUnavailable(
                     f"{'no Android device is' if not listed else f'{len(listed)} Android devices are'} attached",
                     hint="connect one (`adb devices` lists it), or choose one with --serial",
                 )

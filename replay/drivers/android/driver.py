@@ -14,7 +14,7 @@ from typing import Any
 from replay.clock import SYSTEM_CLOCK, Clock
 from replay.drivers.android import adb
 from replay.drivers.android.uix import parse_dump
-from replay.drivers.base import OpenRequest
+from replay.drivers.base import Check, Click, DoubleClick, Fill, Gesture, OpenRequest, Read, ScrollTo
 from replay.errors import ActionFailed, InvalidArgs, StaleRef
 from replay.files import make_private
 from replay.script import apps
@@ -150,30 +150,32 @@ class AndroidDriver:
 
     # acting -------------------------------------------------------------------------------------
 
-    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
-        """Tap (click, double tap, long press), fill, check/uncheck, focus; read text, value, fields."""
+    async def act(self, generation: int, index: int, gesture: Gesture, timeout_ms: int) -> Any:
+        """Tap (click, double tap), fill, check/uncheck; read text, value, fields."""
         node = await self._live(generation, index)
         x, y = node.center
-        if command in ("get_text", "get_value", "get_attrs"):
-            return _read(node, command)
-        if not node.enabled and command != "scroll":
+        command = gesture.op
+        if isinstance(gesture, Read):
+            return _read(node, gesture.what)
+        if not node.enabled and not isinstance(gesture, ScrollTo):
             raise ActionFailed(f"{command}: the element is disabled", hint="bring the app to where it is enabled")
-        if command in ("click", "dblclick"):
-            self._moving(self._latest)
-        if command in ("click", "focus"):
-            await self._run(adb.tap(x, y), command)
-        elif command == "dblclick":
-            await self._run(adb.tap(x, y), command)
-            await self._run(adb.tap(x, y), command)
-        elif command in ("check", "uncheck"):
-            if node.checked != (command == "check"):
+        match gesture:
+            case Click():
+                self._moving(self._latest)
                 await self._run(adb.tap(x, y), command)
-        elif command == "fill":
-            await self._fill(node, str(params["text"]))
-        elif command == "scroll":
-            return None  # a node in a dump is on the screen already
-        else:
-            raise ActionFailed(f"{command} is not an Android element action", hint="see docs/android.md")
+            case DoubleClick():
+                self._moving(self._latest)
+                await self._run(adb.tap(x, y), command)
+                await self._run(adb.tap(x, y), command)
+            case Check(on=on):
+                if node.checked != on:
+                    await self._run(adb.tap(x, y), command)
+            case Fill(text=text):
+                await self._fill(node, text)
+            case ScrollTo():
+                return None  # a node in a dump is on the screen already
+            case _:
+                raise ActionFailed(f"{command} is not an Android element action", hint="see docs/android.md")
         return None
 
     async def _fill(self, node: Node, text: str) -> None:
@@ -362,9 +364,9 @@ def _signatures(taken: Capture) -> Signatures:
     return out
 
 
-def _read(node: Node, command: str) -> Any:
-    if command == "get_text":
+def _read(node: Node, what: str) -> Any:
+    if what == "text":
         return node.content or node.label or ""
-    if command == "get_value":
+    if what == "value":
         return node.value or ""
     return {k: v for k, v in node.attrib.items() if k not in ("i", "f")}

@@ -7,6 +7,20 @@ from typing import Any
 
 from playwright.async_api import Locator
 
+from replay.drivers.base import (
+    Check,
+    Click,
+    DoubleClick,
+    Drag,
+    Drop,
+    Fill,
+    Gesture,
+    Hover,
+    Read,
+    ScrollTo,
+    Select,
+    Upload,
+)
 from replay.drivers.web.errors import STALE
 from replay.drivers.web.page_scripts import COVERED_BY_ITS_OWN_JS
 from replay.errors import ActionFailed, ReplayError, StaleRef
@@ -14,56 +28,57 @@ from replay.errors import ActionFailed, ReplayError, StaleRef
 DRAG_START_PX = 6  # how far ``drag`` moves off the pressed point (past the usual drag thresholds)
 
 
-async def act_on(
-    el: Locator, command: str, params: dict[str, Any], timeout_ms: int, failed: Callable[..., ReplayError]
-) -> Any:
-    """One element op through Playwright's actionability checks (``Driver.act``'s ops); ``failed`` maps
+ATTRIBUTES_JS = "e => Object.fromEntries(Array.from(e.attributes).map(a => [a.name, a.value]))"
+
+
+async def act_on(el: Locator, gesture: Gesture, timeout_ms: int, failed: Callable[..., ReplayError]) -> Any:
+    """One gesture through Playwright's actionability checks (``Driver.act``); ``failed`` maps
     Playwright's failure to ours."""
     try:
-        if command == "click":
-            await el.click(timeout=timeout_ms, button=params.get("button", "left"))
-        elif command == "dblclick":
-            await el.dblclick(timeout=timeout_ms)
-        elif command == "hover":
-            await el.hover(timeout=timeout_ms)
-        elif command in ("drag", "drop"):
-            await _drag(el, command, timeout_ms)
-        elif command == "upload":
-            await _upload(el, str(params["path"]), timeout_ms)
-        elif command == "fill":
-            await el.fill(str(params["text"]), timeout=timeout_ms)
-        elif command in ("check", "uncheck"):
-            # a click when the state differs: Playwright's own check() then re-reads the state from
-            # the same element, which an app that re-renders the row on change has just replaced
-            if await el.is_checked(timeout=timeout_ms) != (command == "check"):
-                # a styled box over the native input, that belongs to the same control (its label,
-                # its component's host), takes the click as a person's would: click through it
-                covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
-                await el.click(timeout=timeout_ms, force=bool(covered))
-        elif command == "select":
-            value = str(params["value"])
-            try:
-                await el.select_option(value=value, timeout=timeout_ms)
-            except Exception:  # noqa: BLE001 - fall back to the option's label
-                await el.select_option(label=value, timeout=timeout_ms)
-        elif command == "scroll":
-            await el.scroll_into_view_if_needed(timeout=timeout_ms)
-        elif command == "focus":
-            await el.focus()
-        elif command == "get_text":
-            return await el.inner_text()
-        elif command == "get_value":
-            return await el.input_value()
-        elif command == "get_attrs":
-            return await el.evaluate("e => Object.fromEntries(Array.from(e.attributes).map(a => [a.name, a.value]))")
-        else:
-            raise ActionFailed(f"{command} is not an element action", hint="see docs/ad-format.md")
+        match gesture:
+            case Click(button=button):
+                await el.click(timeout=timeout_ms, button=button)  # type: ignore[arg-type]
+            case DoubleClick():
+                await el.dblclick(timeout=timeout_ms)
+            case Hover():
+                await el.hover(timeout=timeout_ms)
+            case Drag() | Drop():
+                await _drag(el, gesture.op, timeout_ms)
+            case Upload(path=path):
+                await _upload(el, path, timeout_ms)
+            case Fill(text=text):
+                await el.fill(text, timeout=timeout_ms)
+            case Check(on=on):
+                # a click when the state differs: Playwright's own check() then re-reads the state from
+                # the same element, which an app that re-renders the row on change has just replaced
+                if await el.is_checked(timeout=timeout_ms) != on:
+                    # a styled box over the native input, that belongs to the same control (its label,
+                    # its component's host), takes the click as a person's would: click through it
+                    covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
+                    await el.click(timeout=timeout_ms, force=bool(covered))
+            case Select(value=value):
+                try:
+                    await el.select_option(value=value, timeout=timeout_ms)
+                except Exception:  # noqa: BLE001 - fall back to the option's label
+                    await el.select_option(label=value, timeout=timeout_ms)
+            case ScrollTo():
+                await el.scroll_into_view_if_needed(timeout=timeout_ms)
+            case Read(what="text"):
+                return await el.inner_text()
+            case Read(what="value"):
+                return await el.input_value()
+            case Read(what="attrs"):
+                return await el.evaluate(
+                    "e => Object.fromEntries(Array.from(e.attributes).map(a => [a.name, a.value]))"
+                )
+            case _:
+                raise ActionFailed(f"{gesture.op} is not an element action", hint="see docs/ad-format.md")
     except (ActionFailed, StaleRef):
         raise
     except Exception as exc:  # noqa: BLE001 - mapped in one place
         if STALE in str(exc):
             raise
-        raise failed(exc, action=command, timeout_ms=timeout_ms) from None
+        raise failed(exc, action=gesture.op, timeout_ms=timeout_ms) from None
     return None
 
 

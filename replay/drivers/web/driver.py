@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, Page
 
-from replay.drivers.base import OpenRequest
+from replay.drivers.base import Gesture, OpenRequest
 from replay.drivers.web.acts import act_on
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
 from replay.drivers.web.errors import STALE, from_playwright, raise_if_stale
@@ -281,11 +281,11 @@ class WebDriver:
             self._hands = WebHands(self, self.devtools)
         return self._hands
 
-    async def act(self, generation: int, index: int, command: str, params: dict[str, Any], timeout_ms: int) -> Any:
+    async def act(self, generation: int, index: int, gesture: Gesture, timeout_ms: int) -> Any:
         """Act on one node through Playwright's actionability checks: one call for a main-frame node."""
         located = await self._located(generation, index)
         try:  # a dialog the action opens ends it here: it finishes once a step answers the dialog
-            return await self.dialogs.during(act_on(located, command, params, timeout_ms, self._failed))
+            return await self.dialogs.during(act_on(located, gesture, timeout_ms, self._failed))
         except Exception as exc:  # noqa: BLE001 - the engine's refusal of a node that is gone
             raise_if_stale(exc, index)
             raise
