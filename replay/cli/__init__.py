@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
 def cli_main() -> Any:
     """The click application with every command registered (each module registers its own)."""
-    from replay.cli import maestro, record, runs, scripts, sessions, suite  # noqa: F401
+    from replay.cli import maestro, record, replaying, scripts, sessions, suite  # noqa: F401
     from replay.cli.app import main
 
     return main()
@@ -21,7 +21,7 @@ def cli_main() -> Any:
 
 def __getattr__(name: str) -> Any:
     if name == "main":  # ``from replay.cli import main``: the click group, commands registered
-        from replay.cli import maestro, record, runs, scripts, sessions, suite  # noqa: F401
+        from replay.cli import maestro, record, replaying, scripts, sessions, suite  # noqa: F401
         from replay.cli.app import main
 
         return main

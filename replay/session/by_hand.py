@@ -23,7 +23,7 @@ from replay.engine import step
 from replay.engine.state import capture
 from replay.errors import InvalidArgs, Location, ReplayError
 from replay.script.parser import parse_action, parse_argv
-from replay.session import runs
+from replay.session import run_request
 from replay.session.requests import Record, make
 from replay.session.session import Session
 from replay.tree.identity import record_evidence
@@ -271,12 +271,12 @@ async def attach(session: Session, on_closed: Callable[[], Awaitable[Any]]) -> B
     return recorder
 
 
-def prefix(home: str, sessions: Mapping[str, Session], request: Record) -> runs.Prepared:
+def prefix(home: str, sessions: Mapping[str, Session], request: Record) -> run_request.Prepared:
     """``replay record FLOW.ad --from N``: the flow's plan and values, checked before any session opens."""
     assert request.flow is not None
     given = {"path": request.flow, "cwd": request.options.cwd, "values": request.options.values, "shell": request.shell}
     run = make("run", given)
-    ready = runs.prepare(home, sessions, run)
+    ready = run_request.prepare(home, sessions, run)
     steps = [s for s in ready.plan.steps if not (s.action.command == "close" and s.index == len(ready.plan.steps))]
     start = request.from_step or len(steps) + 1
     if not 1 <= start <= len(steps) + 1:
@@ -289,7 +289,7 @@ def prefix(home: str, sessions: Mapping[str, Session], request: Record) -> runs.
 
 
 async def replay_prefix(
-    session: Session, ready: runs.Prepared, request: Record, forget: Callable[[str, Session], Awaitable[None]]
+    session: Session, ready: run_request.Prepared, request: Record, forget: Callable[[str, Session], Awaitable[None]]
 ) -> None:
     """The flow's steps before ``--from`` replay verified in the recording session (journaled as the
     recording's first steps); a divergence ends the session with nothing written, and is the answer."""
@@ -297,7 +297,7 @@ async def replay_prefix(
 
     session.cwd = request.options.cwd
     if session.recording is not None:  # the flow's context and env lines head what is written
-        session.recording.header = tuple(runs.header_of(ready.script))
+        session.recording.header = tuple(run_request.header_of(ready.script))
     options = RunOptions(values=ready.values, timeout_ms=ready.plan.timeout_ms, artifacts_dir=ready.artifacts)
     try:
         async with session.lock:

@@ -34,7 +34,7 @@ from replay.script import apps
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.script.plan import open_problem
-from replay.session import by_hand, gate, orphans, repair, requests, runs
+from replay.session import by_hand, gate, orphans, repair, requests, run_request
 from replay.session.heal_builtin import perform
 from replay.session.pool import BackendPool
 from replay.session.protocol import session_dir, shown_name
@@ -242,18 +242,20 @@ class Daemon:
         orphans.forget(self.home, name)  # a crashed session that recorded nothing: its typed text goes
 
     async def _run(self, request: requests.Run) -> Any:
-        """``replay run``: the preflight (``runs.prepare``), then the runner on its session."""
-        ready = runs.prepare(self.home, self.sessions, request)
+        """``replay run``: the preflight (``run_request.prepare``), then the runner on its session."""
+        ready = run_request.prepare(self.home, self.sessions, request)
         backend = BackendOptions.of(ready.plan.platform, request.backend)
         session = await self._session(
             ready.name, backend, create=True, ephemeral=not request.session, arming=ready.target is not None
         )
         if ready.target is not None:
-            tx = runs.new_transaction(ready.script, ready.plan, ready.display, request.path, ready.target, session)
+            tx = run_request.new_transaction(
+                ready.script, ready.plan, ready.display, request.path, ready.target, session
+            )
             repair.arm(session, tx)
         armed = session.repair is not None and session.repair.state == repair.ARMED
         async with session.lock:
-            result = await runs.run_locked(session, request, ready, armed, self.clock, self._forget)
+            result = await run_request.run_locked(session, request, ready, armed, self.clock, self._forget)
         out = result.to_dict()
         out["session"] = ready.shown
         if session.repair is not None:

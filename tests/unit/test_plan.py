@@ -163,7 +163,7 @@ def _counting_parse(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def test_a_run_of_an_unchanged_script_reuses_its_plan(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from replay.session.requests import make
-    from replay.session.runs import load_plan
+    from replay.session.run_request import load_plan
 
     calls = _counting_parse(monkeypatch)
     flow = tmp_path / "cached.ad"
@@ -175,7 +175,7 @@ def test_a_run_of_an_unchanged_script_reuses_its_plan(tmp_path: Path, monkeypatc
 
 def test_a_run_of_an_edited_script_plans_its_new_text(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     from replay.session.requests import make
-    from replay.session.runs import load_plan
+    from replay.session.run_request import load_plan
 
     calls = _counting_parse(monkeypatch)
     flow = tmp_path / "edited.ad"
