@@ -367,16 +367,13 @@ class Client:
         """Press a key or chord."""
         return self.command("press", key)
 
-    def close(self, *, save_script: str | None = None, discard: bool = False, verify: bool = False) -> Closed:
-        """Close the session: a complete repair publishes its healed script, a recording its script."""
-        payload = {
-            "op": "close",
-            "session": self.session,
-            "save_script": save_script,
-            "discard": discard,
-            "verify": verify,
-        }
-        return Closed(self._session_request(payload, start=False))
+    def close(self, **options: Any) -> Closed:
+        """Close the session: a complete repair publishes its healed script, a recording its script.
+        ``options``: ``save_script`` (a path: the script goes there instead), ``discard``, ``verify``."""
+        from replay.session.contract import OPERATIONS
+
+        given = self._given("close", OPERATIONS["close"], options, backend=False)
+        return Closed(self._session_request({"op": "close", "session": self.session, **given}, start=False))
 
     def sessions(self) -> list[SessionEntry]:
         """The open sessions, and the recordings a stopped daemon left (``orphaned``)."""

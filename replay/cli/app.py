@@ -38,13 +38,6 @@ session_option = click.option(
 )
 
 
-def save_script_option(metavar: str, help_text: str) -> Callable[[F], F]:
-    """``--save-script[=PATH]``: a flag that may take a value (``""`` when given bare)."""
-    return click.option(
-        "--save-script", "save_script", is_flag=False, flag_value="", default=None, metavar=metavar, help=help_text
-    )
-
-
 MS = click.IntRange(1, MAX_MS)  # a duration: 1 ms .. an hour
 timeout_option = click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout.")
 PASSTHROUGH = {"ignore_unknown_options": True, "help_option_names": ["--help"]}

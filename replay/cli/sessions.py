@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import sys
 from typing import Any
 
@@ -14,14 +13,12 @@ from replay.cli.app import (
     handles_errors,
     json_option,
     main,
-    save_script_option,
     session_option,
     timeout_option,
 )
 from replay.cli.offline import snapshot_dump, wants_dump
-from replay.cli.options import backend_flags
+from replay.cli.options import backend_flags, operation_options
 from replay.cli.output import action_text
-from replay.platforms import DEFAULT_PLATFORM, PLATFORMS
 from replay.session.protocol import shown_name
 
 # interactive commands ------------------------------------------------------------------------
@@ -61,32 +58,17 @@ def _register_interactive() -> None:
 
 @main.command("open", context_settings=PASSTHROUGH)
 @click.argument("args", nargs=-1, type=click.UNPROCESSED)
-@save_script_option(
-    "[PATH]", "Record this session; `close` writes the script (default $REPLAY_HOME/scripts/NAME-<time>.ad)."
-)
-@click.option("--platform", type=click.Choice(PLATFORMS), default=DEFAULT_PLATFORM, help="Where the session runs.")
+@operation_options("command")
 @backend_flags
 @session_option
-@timeout_option
 @json_option
 @handles_errors
 def open_cmd(
-    args: tuple[str, ...],
-    save_script: str | None,
-    platform: str,
-    backend: dict[str, Any],
-    session: str | None,
-    timeout: int | None,
-    as_json: bool,
+    args: tuple[str, ...], options: dict[str, Any], backend: dict[str, Any], session: str | None, as_json: bool
 ) -> None:
     """Open URL (web) or an app id or deep link (android) in a session (created on demand);
     --save-script records it."""
-    options: dict[str, Any] = {"platform": platform, "backend": backend}
-    if save_script is not None:
-        options["save_script"] = os.path.abspath(save_script) if save_script else ""
-    if timeout:
-        options["timeout"] = timeout
-    result = _client(session).command("open", *args, **options)
+    result = _client(session).command("open", *args, **options, backend=backend)
     text = f"opened {args[0] if args else ''} in session {shown_name(result.session)}"
     if result.recording:
         text += " (recording)"
@@ -94,17 +76,13 @@ def open_cmd(
 
 
 @main.command("close")
-@click.option("--save-script", "save_script", default=None, metavar="PATH", help="Write the script here instead.")
-@click.option("--discard", is_flag=True, help="Close without writing anything.")
-@click.option("--verify", is_flag=True, help="Replay the healed script in a fresh session (the acceptance gate).")
+@operation_options("close")
 @session_option
 @json_option
 @handles_errors
-def close_cmd(save_script: str | None, discard: bool, verify: bool, session: str | None, as_json: bool) -> None:
+def close_cmd(options: dict[str, Any], session: str | None, as_json: bool) -> None:
     """Close the session: a complete repair publishes its healed script; a recording writes its script."""
-    result = _client(session).close(
-        save_script=os.path.abspath(save_script) if save_script else None, discard=discard, verify=verify
-    )
+    result = _client(session).close(**options)
     text = f"closed session {shown_name(result.closed)}"
     if result.script:
         text += f"\nscript written to {result.script}"

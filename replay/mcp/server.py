@@ -24,7 +24,6 @@ from replay.errors import DivergenceError, ReplayError
 from replay.limits import check_amount, check_ms, check_repair, check_values
 from replay.mcp.params import takes
 from replay.options import backend_options
-from replay.platforms import DEFAULT_PLATFORM
 from replay.script.registry import REGISTRY
 from replay.session.contract import caller_options
 
@@ -141,19 +140,12 @@ def build_server() -> MCPServer:
             " link on the device serial (else ANDROID_SERIAL, else the only one attached); relaunch restarts the app.",
         )
     )
-    @takes(backend_options())
-    async def open(
-        url: str,
-        session: str | None = None,
-        save_script: str | None = None,
-        platform: str = DEFAULT_PLATFORM,
-        relaunch: bool = False,
-        **backend: Any,
-    ) -> CallToolResult:  # noqa: A001
+    @takes([o for o in caller_options("command") if o.flag], backend_options())
+    async def open(url: str, session: str | None = None, relaunch: bool = False, **options: Any) -> CallToolResult:  # noqa: A001
+        backend = {o.name: options.pop(o.name, None) for o in backend_options()}
+        given = {name: value for name, value in options.items() if value is not None}
         opening = _client(session).open
-        return await _call(
-            lambda: opening(url, save_script=save_script, relaunch=relaunch, platform=platform, backend=backend)
-        )
+        return await _call(lambda: opening(url, relaunch=relaunch, **given, backend=backend))
 
     @server.tool(description=_about("snapshot", " Issues refs (@eN) under a new generation."))
     async def snapshot(
@@ -285,10 +277,10 @@ def build_server() -> MCPServer:
         return await _call(healed)
 
     @server.tool(description=_about("close", " A complete repair publishes its healed script (verify=True gates it)."))
-    async def close(
-        session: str | None = None, save_script: str | None = None, discard: bool = False, verify: bool = False
-    ) -> CallToolResult:
-        return await _call(lambda: _client(session).close(save_script=save_script, discard=discard, verify=verify))
+    @takes(caller_options("close"))
+    async def close(session: str | None = None, **options: Any) -> CallToolResult:
+        given = {name: value for name, value in options.items() if value is not None}
+        return await _call(lambda: _client(session).close(**given))
 
     @server.tool(description="List the open sessions.")
     async def list_sessions() -> CallToolResult:

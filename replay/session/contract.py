@@ -58,9 +58,14 @@ FROM_STEP = Option(
 COMMAND_OPTIONS = (
     CWD,
     TIMEOUT,
-    Option("values", "values", help="${VAR} values of a script line."),
-    Option("text_only", "bool", False, wire="textOnly", help="The caller prints the text only."),
-    Option("save_script", help="`open --save-script`: record the session ('' for the default path)."),
+    Option("values", "values", flag=None, help="${VAR} values of a script line."),
+    Option("text_only", "bool", False, wire="textOnly", flag=None, help="The caller prints the text only."),
+    Option(
+        "save_script",
+        path=True,
+        metavar="[PATH]",
+        help="Record this session; `close` writes the script (default $REPLAY_HOME/scripts/NAME-<time>.ad).",
+    ),
     Option("platform", default=DEFAULT_PLATFORM, choices=PLATFORMS, help="Where the session runs."),
     BACKEND,
 )
@@ -134,9 +139,9 @@ OPERATIONS: dict[str, tuple[Option, ...]] = {
     "run": RUN,
     "close": (
         SESSION,
-        Option("save_script", help="Where a recording goes."),
-        Option("discard", "bool", False, help="Drop the recording."),
-        Option("verify", "bool", False, help="Replay it in a fresh session first."),
+        Option("save_script", path=True, metavar="PATH", help="Write the script here instead."),
+        Option("discard", "bool", False, help="Close without writing anything."),
+        Option("verify", "bool", False, help="Replay the healed script in a fresh session (the acceptance gate)."),
     ),
     "divergence": (SESSION, LEVEL),
     "heal_builtin": (SESSION,),
@@ -158,5 +163,7 @@ OPERATIONS: dict[str, tuple[Option, ...]] = {
 
 
 def caller_options(op: str) -> tuple[Option, ...]:
-    """The options of ``op`` a caller gives (every surface offers them; the backend's come apart)."""
-    return tuple(o for o in OPERATIONS[op] if o.caller and o is not BACKEND and o is not SESSION)
+    """The options of ``op`` a caller gives, those of its ``options`` group included (every surface
+    offers them; the session is each surface's own, the backends' come apart)."""
+    declared = [c for o in OPERATIONS[op] for c in (COMMAND_OPTIONS if o is OPTIONS else (o,))]
+    return tuple(o for o in declared if o.caller and o is not BACKEND and o is not SESSION)

@@ -62,6 +62,38 @@ def test_a_new_run_option_is_one_declaration_that_every_surface_offers(tmp_path:
     assert seen["fast"] == {"slow_mo": 50} and seen["read"] == 50
 
 
+CLOSE_ON_EVERY_SURFACE = r"""
+import asyncio, json
+from replay.options import Option
+from replay.session import contract
+
+contract.OPERATIONS["close"] = (*contract.OPERATIONS["close"], Option("force", "bool", False, help="Even so."))
+
+from replay.cli import main as cli
+from replay.client import Client
+from replay.mcp.server import build_server
+from replay.session.requests import parse
+
+tool = next(t for t in asyncio.run(build_server().list_tools()) if t.name == "close")
+sent = []
+client = Client("s")
+client._session_request = lambda payload, **_: sent.append(payload) or {}
+client.close(force=True)
+print(json.dumps({
+    "click": any("--force" in p.opts for p in cli.commands["close"].params),
+    "mcp": "force" in tool.input_schema["properties"],
+    "client": sent[0].get("force"),
+    "request": parse(sent[0]).force,
+}))
+"""
+
+
+def test_a_new_close_option_is_one_declaration_that_every_surface_offers() -> None:
+    done = subprocess.run([sys.executable, "-c", CLOSE_ON_EVERY_SURFACE], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {"click": True, "mcp": True, "client": True, "request": True}
+
+
 def test_a_request_field_nobody_declares_is_refused() -> None:
     import pytest
 
