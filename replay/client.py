@@ -229,6 +229,13 @@ class Client:
 
         return {"cwd": self.cwd, **self._given("command", COMMAND_OPTIONS, options, opening)}
 
+    def _payload(self, op: str, **options: Any) -> dict[str, Any]:
+        """The request ``op`` on this session with ``options`` (its declared ones: ``session.contract``)."""
+        from replay.session.contract import OPERATIONS
+
+        given = self._given(op, OPERATIONS[op], options, backend=False)
+        return {"op": op, "session": self.session, **given}
+
     def _given(self, op: str, declared: Any, options: dict[str, Any], backend: bool = True) -> dict[str, Any]:
         """``options`` (Python names) as ``op``'s wire keys, each backend option in ``backend``, the
         caller's paths made absolute; an option nobody declares is refused."""
@@ -293,11 +300,11 @@ class Client:
 
     def heal_builtin(self) -> StepResult:
         """The built-in healer performs the diverged step in this session, or abstains (``acted``)."""
-        return StepResult(self._session_request({"op": "heal_builtin", "session": self.session}, start=False))
+        return StepResult(self._session_request(self._payload("heal_builtin"), start=False))
 
     def divergence(self, level: str = "default") -> dict[str, Any]:
         """The session's latest divergence, projected at ``level`` (the same object `run` raised)."""
-        payload = {"op": "divergence", "session": self.session, "level": level}
+        payload = self._payload("divergence", level=level)
         return dict(self._session_request(payload, start=False)["divergence"])
 
     def _abspath(self, path: str) -> str:
@@ -347,7 +354,7 @@ class Client:
 
     def record_events(self, since: int = 0, *, wait_ms: int = 1000) -> RecordEvents:
         """A recording by hand's events from number ``since`` on: ``{"events", "next", "ended"}``."""
-        payload = {"op": "record_events", "session": self.session, "since": since, "wait_ms": wait_ms}
+        payload = self._payload("record_events", since=since, wait_ms=wait_ms)
         return RecordEvents(self._session_request(payload, start=False))
 
     def snapshot(self, *, interactive: bool = False, scope: str | None = None) -> StepResult:
@@ -370,10 +377,7 @@ class Client:
     def close(self, **options: Any) -> Closed:
         """Close the session: a complete repair publishes its healed script, a recording its script.
         ``options``: ``save_script`` (a path: the script goes there instead), ``discard``, ``verify``."""
-        from replay.session.contract import OPERATIONS
-
-        given = self._given("close", OPERATIONS["close"], options, backend=False)
-        return Closed(self._session_request({"op": "close", "session": self.session, **given}, start=False))
+        return Closed(self._session_request(self._payload("close", **options), start=False))
 
     def sessions(self) -> list[SessionEntry]:
         """The open sessions, and the recordings a stopped daemon left (``orphaned``)."""

@@ -11,7 +11,7 @@ from replay.cli.app import MS, emit, handles_errors, json_option, main, session_
 from replay.cli.options import backend_flags, operation_options
 from replay.cli.output import exit_with_divergence, run_text
 from replay.errors import ReplayError
-from replay.limits import LEVELS, MAX_REPAIR, check_amount
+from replay.limits import MAX_REPAIR, check_amount
 
 
 def _amount(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -45,15 +45,15 @@ def run_cmd(file: str, session: str | None, options: dict[str, Any], backend: di
 
 @main.command("divergence")
 @session_option
-@click.option("--level", type=click.Choice(LEVELS), default="default")
+@operation_options("divergence")
 @json_option
 @handles_errors
-def divergence_cmd(session: str | None, level: str, as_json: bool) -> None:
+def divergence_cmd(session: str | None, options: dict[str, Any], as_json: bool) -> None:
     """Show the session's latest divergence again (text, or --json)."""
     from replay.client import Client
     from replay.engine.report import render_text
 
-    d = Client(session).divergence(level)
+    d = Client(session).divergence(**options)
     if as_json:
         emit(True, {"divergence": d}, None)
         return
