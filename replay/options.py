@@ -31,7 +31,8 @@ class Option:
     the caller's directory by the client; ``check``: a function of the value that returns it (checked
     beyond its kind) or raises ``INVALID_ARGS``; ``caller``: False for a field the client fills in
     itself (the working directory, the script's path as typed), which no surface offers;
-    ``required``: a request without it is refused."""
+    ``required``: a request without it is refused. A ``metavar`` in brackets (``[PATH]``) makes a
+    flag that may be given bare (``--save-script``: its value is then ``""``)."""
 
     __slots__ = (
         "caller",
