@@ -141,6 +141,7 @@ class WebDriver:
         if self._cdp is None and self._cdp_usable:
             try:
                 self._cdp = await self.context.new_cdp_session(self.page)
+                await self.tabs.listen(self._cdp)
             except Exception:  # noqa: BLE001 - not Chromium: evaluate instead
                 self._cdp_usable = False
         if self._cdp is None or (self._capture_id is None and await self._utility_world() is None):
@@ -285,7 +286,9 @@ class WebDriver:
         """Act on one node through Playwright's actionability checks: one call for a main-frame node."""
         located = await self._located(generation, index)
         try:  # a dialog the action opens ends it here: it finishes once a step answers the dialog
-            return await self.dialogs.during(act_on(located, gesture, timeout_ms, self._failed))
+            done = await self.dialogs.during(act_on(located, gesture, timeout_ms, self._failed))
+            await self.tabs.arrival(timeout_ms)
+            return done
         except Exception as exc:  # noqa: BLE001 - the engine's refusal of a node that is gone
             raise_if_stale(exc, index)
             raise

@@ -4,6 +4,7 @@ from then on; ``tab N`` goes back. A tab that closes hands the front to the one 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import Callable
 from typing import Any
@@ -25,6 +26,7 @@ class Tabs:
         self._opener: dict[Page, Page] = {}
         self._closing: Page | None = None  # the tab a step closes (any other closed in the browser)
         self.on_front: Callable[[int], Any] | None = None  # a recording hears the person close the front tab
+        self.coming = 0  # tabs DevTools said are opening (``Page.windowOpen``) that have not arrived yet
         self.watch(driver.page)
         driver.context.on("page", self._popped)
 
@@ -36,7 +38,23 @@ class Tabs:
             page.on("close", self._closed)
         return self._dialogs[page]
 
+    async def listen(self, cdp: Any) -> None:
+        """Hear, through ``cdp`` (a DevTools session of the page in front), a tab about to open —
+        Chromium says so while the click that opens it is handled, before the tab exists."""
+        cdp.on("Page.windowOpen", lambda _: setattr(self, "coming", self.coming + 1))
+        with contextlib.suppress(Exception):  # (unheard: a late tab is then followed, unsaid)
+            await cdp.send("Page.enable")
+
+    async def arrival(self, timeout_ms: int) -> None:
+        """Wait (within ``timeout_ms``, at most 3 s) for the tabs an action is opening: the step that
+        opened one then says so, however late the browser hands it over."""
+        deadline = asyncio.get_running_loop().time() + min(timeout_ms, 3000) / 1000
+        while self.coming > 0 and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.01)
+        self.coming = 0
+
     def _popped(self, page: Page) -> None:
+        self.coming = max(0, self.coming - 1)
         self.opened.append(page)
         self._opener[page] = self.driver.page
         self.driver.show(page)
