@@ -398,6 +398,26 @@ def test_a_confirm_dialog_the_person_answers_is_recorded_as_alert_accept_and_rep
     assert dismissed.returncode != 0 and '"1 item"' in dismissed.stdout + dismissed.stderr
 
 
+def test_a_dialog_in_a_tab_the_app_opened_is_heard_when_the_person_answers_it(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/shop/checkout.html", "popup-confirm")
+    with rec.page.context.expect_page() as opened:
+        rec.click("text=Help (opens a tab)")
+    rec.steps()
+    rec.page = opened.value
+    rec.page.wait_for_load_state()
+    with rec.page.expect_event("dialog") as shown:  # in the new tab, in front
+        rec.click("#call-back")
+    shown.value.accept()
+    clicked, answered = rec.steps(2)
+    assert "a confirm dialog opened: 'Call you back?'" in clicked["effect"], clicked
+    assert answered["line"] == 'alert accept --message "Call you back?"', answered
+    rec.stop()
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
 def test_a_drag_and_drop_is_recorded_by_both_ends_and_replays_with_another_drag_library(
     cli: Cli, web: str, recorder: Any, tmp_path: Path
 ) -> None:

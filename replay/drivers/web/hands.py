@@ -3,6 +3,7 @@ the page's handlers and hands each gesture to the recorder through a Playwright 
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import hmac
 import json
@@ -37,7 +38,8 @@ class WebHands:
         self.driver = driver
         self._devtools = devtools
         self._pending: dict[str, Any] | None = None  # the gesture being performed (its frame holds input)
-        self._cdp: Any = None  # DevTools, for how the person answered a dialog
+        self._cdps: list[Any] = []  # DevTools sessions of its tabs, for how the person answered a dialog
+        self._later: set[asyncio.Future[None]] = set()  # (a new tab's: kept until done)
 
     def devtools(self) -> str | None:
         return self._devtools
@@ -61,16 +63,28 @@ class WebHands:
             with contextlib.suppress(Exception):
                 await frame.evaluate(script)
         page.on("close", lambda _: on_input({"kind": "closed"}))
-        # a dialog the person answers in the browser: DevTools says how (a step then takes that answer)
-        dialogs = self.driver.dialogs
+        # the front tab closed in the browser: the one in front now is where the person goes on
+        self.driver.tabs.on_front = lambda number: on_input({"kind": "tab", "number": number})
+        await self._hear_dialogs(page, on_input)  # … in every tab: the ones the page opens too
+
+        def opened(tab: Any) -> None:
+            hearing = asyncio.ensure_future(self._hear_dialogs(tab, on_input))
+            self._later.add(hearing)
+            hearing.add_done_callback(self._later.discard)
+
+        context.on("page", opened)
+
+    async def _hear_dialogs(self, page: Any, on_input: Callable[[dict[str, Any]], Any]) -> None:
+        """A dialog the person answers in ``page``: DevTools says how (a step then takes that answer)."""
+        dialogs = self.driver.tabs.dialogs_of(page)
         dialogs.on_answer = lambda answer: on_input(
             {"kind": "dialog", "accept": answer["accept"], "value": answer["text"], "dialog": answer["dialog"]}
         )
-        # the front tab closed in the browser: the one in front now is where the person goes on
-        self.driver.tabs.on_front = lambda number: on_input({"kind": "tab", "number": number})
-        self._cdp = await context.new_cdp_session(page)
-        self._cdp.on("Page.javascriptDialogClosed", dialogs.closed)
-        await self._cdp.send("Page.enable")
+        with contextlib.suppress(Exception):  # (a tab closed at once: nothing to hear)
+            cdp = await self.driver.context.new_cdp_session(page)
+            cdp.on("Page.javascriptDialogClosed", dialogs.closed)
+            await cdp.send("Page.enable")
+            self._cdps.append(cdp)
 
     async def pointed(self, generation: int, path: Any) -> list[int]:
         found = await self.driver.in_world_of(generation, POINTED_JS, [generation, path])
