@@ -237,30 +237,35 @@ class Client:
         return {"op": op, "session": self.session, **given}
 
     def _given(self, op: str, declared: Any, options: dict[str, Any], backend: bool = True) -> dict[str, Any]:
-        """``options`` (Python names) as ``op``'s wire keys, each backend option in ``backend``, the
-        caller's paths made absolute; an option nobody declares is refused."""
-        from replay.options import backend_options
-
-        by_name = {key: o for o in declared if o.caller for key in (o.name, o.wire)}
-        backends = {o.name: o for o in backend_options()}
+        """``options`` (Python names) as ``op``'s wire keys, the caller's paths made absolute, and — for an
+        op that makes a session (``backend``) — the backends' options in ``backend`` (each defaulting to its
+        environment variable); an option nobody declares is refused."""
+        by_name = {key: o for o in declared if o.caller and o.name != "backend" for key in (o.name, o.wire)}
         out: dict[str, Any] = {}
-        chosen = dict(self.backend)
+        rest: dict[str, Any] = {}
         for name, value in options.items():
             option = by_name.get(name)
-            if name == "backend":
-                chosen.update(value or {})
-            elif option is not None and option.name != "backend":
-                out[option.wire] = self._abspath(value) if option.path and value else value
-            elif name in backends:
-                if value is not None:
-                    chosen[name] = value
+            if option is None:
+                rest[name] = value
             else:
+                out[option.wire] = self._abspath(value) if option.path and value else value
+        if not backend:
+            if rest:
+                raise InvalidArgs(f"{op}: no option {next(iter(rest))!r}", hint=f"see `replay {op} --help`")
+            return out
+        from replay.options import backend_options  # (only where a session is made: the backends' packages)
+
+        backends = {o.name: o for o in backend_options()}
+        chosen = {**self.backend, **(rest.pop("backend", None) or {})}
+        for name, value in rest.items():
+            if name not in backends:
                 raise InvalidArgs(f"{op}: no option {name!r}", hint=f"see `replay {op} --help`")
-        if backend:
-            for option in backends.values():
-                if chosen.get(option.name) is None and option.env and os.environ.get(option.env):
-                    chosen[option.name] = os.environ[option.env]
-            out["backend"] = {k: v for k, v in chosen.items() if v is not None}
+            if value is not None:
+                chosen[name] = value
+        for option in backends.values():
+            if chosen.get(option.name) is None and option.env and os.environ.get(option.env):
+                chosen[option.name] = os.environ[option.env]
+        out["backend"] = {k: v for k, v in chosen.items() if v is not None}
         return out
 
     def _session_request(self, payload: dict[str, Any], *, start: bool) -> dict[str, Any]:

@@ -1,5 +1,5 @@
 """The operations' answers, typed: each is the JSON object the daemon sent (``result["ran"]`` still
-reads it, ``--json`` prints it as it is) with its fields as typed properties (``result.ran``), so
+reads it, ``--json`` prints it as it is) with its fields as typed attributes (``result.ran``), so
 no surface reads a result by a string key. One class per answer of ``session.contract``'s operations.
 
 Light on purpose (no ``dataclasses``, no ``typing``): ``Client`` returns these on the fast path.
@@ -17,117 +17,104 @@ class Result(dict):  # type: ignore[type-arg]  # (the JSON object itself: printe
 
     __slots__ = ()
 
-    def _text(self, key: str) -> str:
-        value = self.get(key)
+
+class _Field:
+    """A field of an answer, read by its JSON key (a subclass says what it reads as)."""
+
+    def __init__(self, key: str) -> None:
+        self.key = key
+
+    def raw(self, result: Result) -> Any:
+        return result.get(self.key)
+
+
+class Text(_Field):
+    """A string ("" when absent)."""
+
+    def __get__(self, result: Result, owner: type | None = None) -> str:
+        value = self.raw(result)
         return "" if value is None else str(value)
 
-    def _maybe(self, key: str) -> str | None:
-        value = self.get(key)
+
+class Maybe(_Field):
+    """A string, or None when absent or empty."""
+
+    def __get__(self, result: Result, owner: type | None = None) -> str | None:
+        value = self.raw(result)
         return None if value is None or value == "" else str(value)
 
-    def _number(self, key: str) -> int:
-        value = self.get(key)
+
+class Number(_Field):
+    """A whole number (0 when absent)."""
+
+    def __get__(self, result: Result, owner: type | None = None) -> int:
+        value = self.raw(result)
         return int(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
-    def _flag(self, key: str) -> bool:
-        return bool(self.get(key))
 
-    def _object(self, key: str) -> dict[str, Any]:
-        value = self.get(key)
-        return value if isinstance(value, dict) else {}
+class Seconds(_Field):
+    """A number of seconds or milliseconds (0.0 when absent)."""
 
-    def _list(self, key: str) -> list[Any]:
-        value = self.get(key)
-        return list(value) if isinstance(value, list) else []
+    def __get__(self, result: Result, owner: type | None = None) -> float:
+        value = self.raw(result)
+        return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else 0.0
+
+
+class Flag(_Field):
+    """True when present and true."""
+
+    def __get__(self, result: Result, owner: type | None = None) -> bool:
+        return bool(self.raw(result))
+
+
+class Words(_Field):
+    """A list of strings (empty when absent)."""
+
+    def __get__(self, result: Result, owner: type | None = None) -> list[str]:
+        value = self.raw(result)
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+
+class Raw(_Field):
+    """The value as sent (a ``get``'s value, a score)."""
+
+    def __get__(self, result: Result, owner: type | None = None) -> Any:
+        return self.raw(result)
+
+
+def _object(result: Result, key: str) -> dict[str, Any]:
+    value = result.get(key)
+    return value if isinstance(value, dict) else {}
+
+
+def _objects(result: Result, key: str) -> list[dict[str, Any]]:
+    value = result.get(key)
+    return [v for v in value if isinstance(v, dict)] if isinstance(value, list) else []
 
 
 class StepResult(Result):
     """One command or script line (``replay click @e3``): what it did, to what, and what it recorded."""
 
     __slots__ = ()
-
-    @property
-    def command(self) -> str:
-        """The command (``snapshot``, ``click`` …)."""
-        return self._text("command")
-
-    @property
-    def text(self) -> str:
-        """A snapshot's text."""
-        return self._text("text")
-
-    @property
-    def target(self) -> str | None:
-        """The element acted on, described."""
-        return self._maybe("target")
-
-    @property
-    def passed(self) -> bool:
-        """An ``is`` check held."""
-        return self._flag("pass")
-
-    @property
-    def predicate(self) -> str:
-        """An ``is`` check's predicate."""
-        return self._text("predicate")
-
-    @property
-    def observed(self) -> str:
-        """What an ``is`` check saw."""
-        return self._text("observed")
-
-    @property
-    def recorded(self) -> bool:
-        """The step went into the recording."""
-        return self._flag("recorded")
-
-    @property
-    def selector(self) -> str | None:
-        """The selector it was recorded with."""
-        return self._maybe("selector")
-
-    @property
-    def verification(self) -> str:
-        """How its identity is verified."""
-        return self._text("verification")
-
-    @property
-    def effect(self) -> str | None:
-        """What the step did (SPEC §15)."""
-        return self._maybe("effect")
-
-    @property
-    def warning(self) -> str | None:
-        """What the person should know."""
-        return self._maybe("warning")
-
-    @property
-    def path(self) -> str | None:
-        """A file it saved (a screenshot)."""
-        return self._maybe("path")
-
-    @property
-    def session(self) -> str:
-        return self._text("session")
-
-    @property
-    def recording(self) -> bool:
-        return self._flag("recording")
-
-    @property
-    def devtools(self) -> str | None:
-        """A recording's DevTools endpoint."""
-        return self._maybe("devtools")
-
-    @property
-    def acted(self) -> bool:
-        """The built-in healer performed the step."""
-        return self._flag("acted")
-
-    @property
-    def reason(self) -> str:
-        """Why the built-in healer acted, or abstained."""
-        return self._text("reason")
+    command = Text("command")  # snapshot, click …
+    text = Text("text")  # a snapshot's text
+    target = Maybe("target")  # the element acted on, described
+    passed = Flag("pass")  # an `is` check held
+    predicate = Text("predicate")  # an `is` check's predicate …
+    observed = Text("observed")  # … and what it saw
+    recorded = Flag("recorded")  # the step went into the recording
+    selector = Maybe("selector")  # the selector it was recorded with
+    verification = Text("verification")  # how its identity is verified
+    effect = Maybe("effect")  # what the step did (SPEC §15)
+    warning = Maybe("warning")  # what the person should know
+    path = Maybe("path")  # a file it saved (a screenshot)
+    session = Text("session")
+    recording = Flag("recording")  # its session records
+    devtools = Maybe("devtools")  # a recording's DevTools endpoint
+    acted = Flag("acted")  # the built-in healer performed the step …
+    reason = Text("reason")  # … or abstained, and why
+    score = Raw("score")  # its score of the element it chose
+    value = Raw("value")  # what a `get` read
 
     @property
     def has_value(self) -> bool:
@@ -135,117 +122,62 @@ class StepResult(Result):
         return "value" in self
 
     @property
-    def value(self) -> Any:
-        """The value it read."""
-        return self.get("value")
-
-    @property
     def resolution_kind(self) -> str | None:
-        """How its target was found (``tree``, ``match`` …), when it had one."""
-        kind = self._object("resolution").get("kind")
+        """How its target was found (``unique``, ``verified`` …), when it had one."""
+        kind = _object(self, "resolution").get("kind")
         return None if kind is None else str(kind)
 
     @property
     def match_count(self) -> int:
         """How many elements its target's selector matched."""
-        return int(self._object("resolution").get("matchCount") or 1)
-
-    @property
-    def score(self) -> Any:
-        """The built-in healer's score of the element it chose."""
-        return self.get("score")
+        return int(_object(self, "resolution").get("matchCount") or 1)
 
 
 class Timing(Result):
     """One step of a run: how long it took, and what drifted without stopping it (SPEC §5, §15)."""
 
     __slots__ = ()
-
-    @property
-    def index(self) -> int:
-        return self._number("index")
-
-    @property
-    def line(self) -> int:
-        return self._number("line")
-
-    @property
-    def command(self) -> str:
-        return self._text("command")
-
-    @property
-    def ms(self) -> float:
-        """How long it took."""
-        return float(self.get("ms") or 0)
-
-    @property
-    def drift(self) -> list[str]:
-        """What changed without stopping the run, said."""
-        return [str(d) for d in self._list("drift")]
+    index = Number("index")  # the plan step
+    line = Number("line")  # its script line
+    command = Text("command")
+    ms = Seconds("ms")
+    drift = Words("drift")  # what changed without stopping the run, said
 
 
 class Repair(Result):
     """An armed repair: its state and target."""
 
     __slots__ = ()
-
-    @property
-    def state(self) -> str:
-        """``ARMED``, ``COMPLETE`` …"""
-        return self._text("state")
-
-    @property
-    def target(self) -> str:
-        """Where its healed script goes."""
-        return self._text("target")
+    state = Text("state")  # ARMED, COMPLETE …
+    target = Text("target")  # where its healed script goes
 
 
 class RunResult(Result):
     """A run that reached the end of its plan."""
 
     __slots__ = ()
-
-    @property
-    def ran(self) -> int:
-        return self._number("ran")
-
-    @property
-    def healed(self) -> str | None:
-        """The healed script its repair wrote (its session closed)."""
-        return self._maybe("healed")
-
-    @property
-    def session(self) -> str:
-        return self._text("session")
-
-    @property
-    def elapsed_seconds(self) -> float:
-        """How long it took."""
-        return float(self.get("elapsedSeconds") or 0)
+    ran = Number("ran")  # steps run
+    elapsed_seconds = Seconds("elapsedSeconds")
+    healed = Maybe("healed")  # the healed script its repair wrote (its session closed)
+    session = Text("session")
 
     @property
     def timings(self) -> list[Timing]:
         """Each step's timing."""
-        return [Timing(t) for t in self._list("timings")]
+        return [Timing(t) for t in _objects(self, "timings")]
 
     @property
     def repair(self) -> Repair | None:
         """Its armed repair, if any."""
-        return Repair(self._object("repair")) if self.get("repair") else None
+        return Repair(_object(self, "repair")) if self.get("repair") else None
 
 
 class Verified(Result):
     """``close --verify``: the healed script replayed in a fresh session."""
 
     __slots__ = ()
-
-    @property
-    def passed(self) -> bool:
-        return self._flag("passed")
-
-    @property
-    def steps(self) -> int:
-        return self._number("steps")
+    passed = Flag("passed")
+    steps = Number("steps")  # steps it ran
 
     @property
     def diverged(self) -> bool:
@@ -254,193 +186,82 @@ class Verified(Result):
 
     @property
     def divergence_kind(self) -> str:
-        """Its divergence's kind."""
-        return str(self._object("divergence").get("kind") or "")
+        return str(_object(self, "divergence").get("kind") or "")
 
     @property
     def divergence_step(self) -> int:
-        """Its divergence's plan step."""
-        step = self._object("divergence").get("step")
+        step = _object(self, "divergence").get("step")
         return int(step.get("index") or 0) if isinstance(step, dict) else 0
 
     @property
     def error_message(self) -> str:
         """Why it did not run."""
-        return str(self._object("error").get("message") or "")
+        return str(_object(self, "error").get("message") or "")
 
 
 class Closed(Result):
     """A session closed, and what it published."""
 
     __slots__ = ()
-
-    @property
-    def closed(self) -> str:
-        return self._text("closed")
-
-    @property
-    def script(self) -> str | None:
-        """The recording it wrote."""
-        return self._maybe("script")
-
-    @property
-    def healed(self) -> str | None:
-        """The healed script it wrote."""
-        return self._maybe("healed")
-
-    @property
-    def rejected(self) -> str | None:
-        """A heal left for review, not verified."""
-        return self._maybe("rejected")
-
-    @property
-    def aborted(self) -> str | None:
-        """Why its repair was given up."""
-        return self._maybe("aborted")
-
-    @property
-    def warning(self) -> str | None:
-        """What the person should know."""
-        return self._maybe("warning")
+    closed = Text("closed")  # the session's name
+    script = Maybe("script")  # the recording it wrote
+    healed = Maybe("healed")  # the healed script it wrote
+    rejected = Maybe("rejected")  # a heal left for review, not verified
+    aborted = Maybe("aborted")  # why its repair was given up
+    warning = Maybe("warning")
 
     @property
     def verify(self) -> Verified | None:
         """``--verify``'s replay of the healed script."""
-        return Verified(self._object("verify")) if self.get("verify") is not None else None
+        return Verified(_object(self, "verify")) if self.get("verify") is not None else None
 
 
 class SessionEntry(Result):
     """An open session, or a recording a stopped daemon left (``orphaned``)."""
 
     __slots__ = ()
-
-    @property
-    def name(self) -> str:
-        return self._text("name")
-
-    @property
-    def orphaned(self) -> bool:
-        """A stopped daemon left its recording."""
-        return self._flag("orphaned")
-
-    @property
-    def actions(self) -> int:
-        """An orphaned recording's actions."""
-        return self._number("actions")
-
-    @property
-    def url(self) -> str:
-        return self._text("url")
-
-    @property
-    def recording(self) -> bool:
-        return self._flag("recording")
-
-    @property
-    def recorded(self) -> int:
-        """Script-bound actions recorded so far."""
-        return self._number("recorded")
-
-    @property
-    def idle_seconds(self) -> Any:
-        """Since its last request."""
-        return self.get("idleSeconds")
+    name = Text("name")
+    orphaned = Flag("orphaned")  # a stopped daemon left its recording …
+    actions = Number("actions")  # … of this many actions
+    url = Text("url")
+    recording = Flag("recording")
+    recorded = Number("recorded")  # script-bound actions recorded so far
+    idle_seconds = Raw("idleSeconds")
 
 
 class RecordEvent(Result):
     """What a recording by hand did (SPEC §16): a step written, a secret, a refusal, the end."""
 
     __slots__ = ()
-
-    @property
-    def event(self) -> str:
-        """``ready``, ``step``, ``variable``, ``refused``, ``stopped``."""
-        return self._text("event")
-
-    @property
-    def session(self) -> str:
-        return self._text("session")
-
-    @property
-    def cdp(self) -> str | None:
-        """``ready``: the DevTools endpoint."""
-        return self._maybe("cdp")
-
-    @property
-    def step(self) -> int:
-        """A step's number."""
-        return self._number("step")
-
-    @property
-    def line(self) -> str:
-        """A step as written."""
-        return self._text("line")
-
-    @property
-    def verification(self) -> str:
-        """How its identity is verified."""
-        return self._text("verification")
-
-    @property
-    def effect(self) -> str | None:
-        """What it did."""
-        return self._maybe("effect")
-
-    @property
-    def warning(self) -> str | None:
-        """What the person should know."""
-        return self._maybe("warning")
-
-    @property
-    def name(self) -> str:
-        """A secret's variable."""
-        return self._text("name")
-
-    @property
-    def code(self) -> str:
-        """Why a gesture was refused: its code."""
-        return self._text("code")
-
-    @property
-    def message(self) -> str:
-        """… its message."""
-        return self._text("message")
-
-    @property
-    def hint(self) -> str | None:
-        """… its hint."""
-        return self._maybe("hint")
-
-    @property
-    def script(self) -> str | None:
-        """Where the script was written."""
-        return self._maybe("script")
-
-    @property
-    def variables(self) -> list[str]:
-        """The secrets a replay must be given."""
-        return [str(v) for v in self._list("variables")]
+    event = Text("event")  # ready, step, variable, refused, stopped
+    session = Text("session")
+    cdp = Maybe("cdp")  # ready: the DevTools endpoint
+    step = Number("step")  # a step's number …
+    line = Text("line")  # … as written
+    verification = Text("verification")
+    effect = Maybe("effect")
+    warning = Maybe("warning")
+    name = Text("name")  # a secret's variable
+    code = Text("code")  # why a gesture was refused: its code …
+    message = Text("message")  # … its message …
+    hint = Maybe("hint")  # … its hint
+    variables = Words("variables")  # the secrets a replay must be given
+    script = Maybe("script")  # where the script was written
 
 
 class RecordEvents(Result):
     """A recording's events from a number on."""
 
     __slots__ = ()
-
-    @property
-    def next(self) -> int:
-        return self._number("next")
-
-    @property
-    def ended(self) -> bool:
-        return self._flag("ended")
+    next = Number("next")  # the next event's number
+    ended = Flag("ended")  # the recording ended
 
     @property
     def events(self) -> list[RecordEvent]:
-        return [RecordEvent(e) for e in self._list("events")]
+        return [RecordEvent(e) for e in _objects(self, "events")]
 
 
 def timings_of(details: dict[str, Any] | None) -> list[Timing]:
     """The step timings an error's details carry (a run that stopped)."""
     timings = (details or {}).get("timings")
-    return [Timing(t) for t in timings] if isinstance(timings, list) else []
+    return [Timing(t) for t in timings if isinstance(t, dict)] if isinstance(timings, list) else []

@@ -6,7 +6,7 @@ from the factory list (``replay.platforms.BACKENDS``). Light: the surfaces read 
 from __future__ import annotations
 
 from replay.errors import UnsupportedPlatform
-from replay.options import backend_package, read_backend
+from replay.options import backend_package
 from replay.platforms import PLATFORMS
 
 TYPE_CHECKING = False
@@ -27,8 +27,7 @@ def check_platform(platform: str, where: str) -> None:
 
 
 def backend_for(options: BackendOptions) -> Backend:
-    """A new (not yet started) backend for ``options``: the factory every session's driver comes from."""
-    check_platform(options.platform, "this session")
-    given = read_backend(options.platform, dict(options.values))
-    made: Backend = backend_package(options.platform).new_backend(given, recording=options.recording)
+    """A new (not yet started) backend for ``options`` (``BackendOptions.of``: checked and read already):
+    the factory every session's driver comes from."""
+    made: Backend = backend_package(options.platform).new_backend(dict(options.values), recording=options.recording)
     return made

@@ -22,7 +22,7 @@ class BackendOptions:
     """Which backend a session runs on; sessions with equal options share one ``Backend``. ``values``:
     the options the platform's backend declares (``OPTIONS``), defaults filled in — opaque here."""
 
-    platform: str = DEFAULT_PLATFORM
+    platform: str = DEFAULT_PLATFORM  # (made by ``of``, which checks the platform and reads the values)
     values: tuple[tuple[str, Any], ...] = ()
     recording: str = ""  # a person records in it (SPEC §16): "shown" (a window), "hidden" (a program: tests)
 

@@ -10,7 +10,7 @@ from typing import Annotated, Any, TypeVar
 
 from pydantic import Field
 
-from replay.options import Option
+from replay.options import Option, backend_options
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -34,6 +34,13 @@ def parameter(option: Option) -> inspect.Parameter:
         default=default,
         annotation=Annotated[kind, Field(description=option.help)],
     )
+
+
+def given(options: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """A tool's ``**options`` as (the operation's, the backends'), each without what was not given."""
+    backends = {o.name for o in backend_options()}
+    own = {k: v for k, v in options.items() if v is not None and k not in backends}
+    return own, {k: v for k, v in options.items() if v is not None and k in backends}
 
 
 def takes(*declared: Iterable[Option]) -> Callable[[F], F]:

@@ -22,7 +22,7 @@ from mcp.types import CallToolResult, TextContent
 from replay.client import CANCELLING, Cancel, Client
 from replay.errors import DivergenceError, ReplayError
 from replay.limits import check_amount, check_ms, check_repair, check_values
-from replay.mcp.params import takes
+from replay.mcp.params import given, takes
 from replay.options import backend_options
 from replay.script.registry import REGISTRY
 from replay.session.contract import caller_options
@@ -142,10 +142,9 @@ def build_server() -> MCPServer:
     )
     @takes([o for o in caller_options("command") if o.flag], backend_options())
     async def open(url: str, session: str | None = None, relaunch: bool = False, **options: Any) -> CallToolResult:  # noqa: A001
-        backend = {o.name: options.pop(o.name, None) for o in backend_options()}
-        given = {name: value for name, value in options.items() if value is not None}
+        own, backend = given(options)
         opening = _client(session).open
-        return await _call(lambda: opening(url, relaunch=relaunch, **given, backend=backend))
+        return await _call(lambda: opening(url, relaunch=relaunch, **own, backend=backend))
 
     @server.tool(description=_about("snapshot", " Issues refs (@eN) under a new generation."))
     async def snapshot(
@@ -234,9 +233,8 @@ def build_server() -> MCPServer:
     )
     @takes(caller_options("run"), backend_options())
     async def replay_run(path: str, session: str | None = None, **options: Any) -> CallToolResult:
-        backend = {o.name: options.pop(o.name, None) for o in backend_options()}
-        given = {name: value for name, value in options.items() if value is not None}
-        return await _call(lambda: _client(session).run(path, **given, backend=backend))
+        own, backend = given(options)
+        return await _call(lambda: _client(session).run(path, **own, backend=backend))
 
     @server.tool(
         description=(
@@ -270,7 +268,7 @@ def build_server() -> MCPServer:
                 values=check_values(values),
                 out=out,
                 timeout_ms=check_ms("timeout", timeout),
-                backend={name: value for name, value in backend.items() if value is not None},
+                backend=given(backend)[1],
             )
             return HealRun(path, options).run().to_dict()
 
@@ -279,8 +277,8 @@ def build_server() -> MCPServer:
     @server.tool(description=_about("close", " A complete repair publishes its healed script (verify=True gates it)."))
     @takes(caller_options("close"))
     async def close(session: str | None = None, **options: Any) -> CallToolResult:
-        given = {name: value for name, value in options.items() if value is not None}
-        return await _call(lambda: _client(session).close(**given))
+        own, _ = given(options)
+        return await _call(lambda: _client(session).close(**own))
 
     @server.tool(description="List the open sessions.")
     async def list_sessions() -> CallToolResult:
