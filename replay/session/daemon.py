@@ -400,6 +400,7 @@ class Daemon:
         if session.by_hand is not None:
             session.by_hand.end(session.published)
         await session.close()
+        await self.pool.release(session.driver)
         if not keep_journal:
             orphans.forget(self.home, name)
         self.sessions.pop(name, None)

@@ -17,9 +17,22 @@ class BackendPool:
 
     def __init__(self) -> None:
         self.backends: dict[BackendOptions, Backend] = {}
+        self.own: dict[int, Backend] = {}  # a recording's backend, by its driver's id: shared with no one
 
     async def new_driver(self, options: BackendOptions) -> Driver:
-        """A fresh driver from the backend for ``options``, started (or restarted) as needed."""
+        """A fresh driver from the backend for ``options``, started (or restarted) as needed; a
+        recording's from a backend of its own (SPEC §16: one recording never sees another's pages),
+        stopped by ``release``."""
+        if options.recording:
+            own = backend_for(options)
+            await own.start()
+            try:
+                driver = await own.new_driver()
+            except BaseException:
+                await own.stop()
+                raise
+            self.own[id(driver)] = own
+            return driver
         backend = self.backends.get(options)
         if backend is not None and not backend.alive():
             log.warning("the %s backend is gone (crashed or killed): starting a new one", options.platform)
@@ -32,7 +45,15 @@ class BackendPool:
             self.backends[options] = backend
         return await backend.new_driver()
 
+    async def release(self, driver: Driver) -> None:
+        """The session of ``driver`` ended: a backend of its own stops with it."""
+        own = self.own.pop(id(driver), None)
+        if own is not None:
+            with contextlib.suppress(Exception):
+                await own.stop()
+
     async def stop(self) -> None:
         """Stop every backend."""
-        for backend in self.backends.values():
+        for backend in [*self.backends.values(), *self.own.values()]:
             await backend.stop()
+        self.own.clear()

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 import os
 import shutil
-import socket
 
 from playwright.async_api import Browser, Playwright, async_playwright
 
 from replay.drivers.web.driver import WebDriver, driver_alive
 from replay.drivers.web.page_scripts import MAIN_NODE_ENGINE, NODE_ENGINE, NODE_ENGINE_JS
+from replay.drivers.web.relay import RecordingBrowser
 from replay.errors import BrowserUnavailable
 
 LAUNCH_ARGS = [
@@ -25,13 +25,6 @@ LAUNCH_ARGS = [
 ]
 HEADLESS_SHELLS = ("chromium-headless-shell", "chrome-headless-shell")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
-
-
-def _free_port() -> int:
-    """A loopback port nothing listens on now (the browser binds it a moment later)."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return int(probe.getsockname()[1])
 
 
 def find_chromium(headless: bool = False) -> str | None:
@@ -76,8 +69,9 @@ class WebBrowser:
     ) -> None:
         self.browser_name = browser
         self.headed = headed
-        self.devtools: str | None = None  # the DevTools endpoint, when asked for one (a person records)
+        self.devtools: str | None = None  # the relay's DevTools endpoint, when asked for one (a person records)
         self._devtools = devtools
+        self._own: RecordingBrowser | None = None  # (a recording's browser: on a pipe, behind its relay)
         self.connect = connect  # a remote Playwright browser server (`playwright run-server`, a grid)
         self._pw: Playwright | None = None
         self._browser: Browser | None = None
@@ -100,16 +94,22 @@ class WebBrowser:
                 )
             elif self.browser_name == "chromium":
                 exe = find_chromium(headless=not self.headed)
-                args = LAUNCH_ARGS
-                if self._devtools:  # loopback only: tests and assistive tools drive the page as a person
-                    port = _free_port()
-                    args = [*args, f"--remote-debugging-port={port}", "--remote-debugging-address=127.0.0.1"]
-                    self.devtools = f"http://127.0.0.1:{port}"
-                self._browser = await self._pw.chromium.launch(executable_path=exe, headless=not self.headed, args=args)
+                if self._devtools:  # a recording's: on a pipe, its relay the one endpoint (SPEC §16)
+                    self._own = RecordingBrowser(exe or "chromium", headless=not self.headed, args=LAUNCH_ARGS)
+                    await self._own.start()
+                    self.devtools = self._own.endpoint
+                    self._browser = await self._pw.chromium.connect_over_cdp(self._own.endpoint)
+                else:
+                    self._browser = await self._pw.chromium.launch(
+                        executable_path=exe, headless=not self.headed, args=LAUNCH_ARGS
+                    )
             else:
                 kind = getattr(self._pw, self.browser_name)
                 self._browser = await kind.launch(headless=not self.headed)
         except Exception as exc:  # noqa: BLE001 - any launch failure is one user-facing error
+            if self._own is not None:
+                await self._own.stop()
+                self._own = None
             await self._pw.stop()
             self._pw = None
             raise BrowserUnavailable(
@@ -121,6 +121,8 @@ class WebBrowser:
     def alive(self) -> bool:
         """Whether the browser and Playwright's driver process still run (not launched yet counts as
         alive: it launches on use)."""
+        if self._own is not None and not self._own.alive():
+            return False
         return self._browser is None or (self._browser.is_connected() and driver_alive(self._browser))
 
     async def new_driver(self) -> WebDriver:
@@ -139,6 +141,9 @@ class WebBrowser:
             except Exception:  # noqa: BLE001 - already gone
                 pass
             self._browser = None
+        if self._own is not None:
+            await self._own.stop()
+            self._own = None
         if self._pw is not None:
             await self._pw.stop()
             self._pw = None
