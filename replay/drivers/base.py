@@ -301,8 +301,8 @@ class PersonInput(Protocol):
     "value": a prompt's text, "dialog": what it showed}``, taken by an ``alert`` step."""
 
     def devtools(self) -> str | None:
-        """Where assistive tools and tests drive the screen as a person does (web: the DevTools HTTP
-        endpoint on loopback); None when there is none."""
+        """Where assistive tools and tests drive the screen as a person does (web: replay's DevTools
+        relay on loopback, admitting only its token's path); None when there is none."""
         ...
 
     async def intercept(self, on_input: Callable[[dict[str, Any]], Any]) -> None:
@@ -328,6 +328,11 @@ class PersonInput(Protocol):
     def tab_of(self, gesture: dict[str, Any]) -> int | None:
         """The number of the tab ``gesture`` was made in when it is not the one steps act on (a
         ``tab N`` step first), else None."""
+        ...
+
+    async def deliver(self, gesture: dict[str, Any]) -> None:
+        """A ``keys`` gesture: the keys the person typed while another gesture was performed, held and
+        now typed where the focus is, in their order (typing, not a step)."""
         ...
 
     def performing(self, gesture: dict[str, Any]) -> None:

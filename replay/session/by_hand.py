@@ -158,6 +158,9 @@ class ByHand:
         number = self.hands.tab_of(gesture)  # made in another tab than the front one: brought to the front
         if number is not None:
             await self._step(parse_argv(["tab", str(number)]))
+        if kind == "keys":  # typed while a gesture was performed, held: typed now where the focus is
+            await self.hands.deliver(gesture)
+            return
         if kind == "press":
             await self._step(parse_argv(["press", str(gesture.get("key"))]), gesture=gesture)
             return

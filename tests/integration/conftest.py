@@ -198,3 +198,21 @@ def chromium() -> Iterator[Chromium]:
         yield shared
     finally:
         shared.close()
+
+
+@pytest.fixture
+def recorder(cli: Cli, tmp_path: Path) -> Any:
+    """Start `replay record` with a person's hands on its page: ``recorder(URL, SESSION, …)``."""
+    from .recording import Recording
+
+    started: list[Recording] = []
+
+    def start(target: str, session: str, *extra: str, url: str | None = None, pw: Any = None) -> tuple[Recording, Path]:
+        out = tmp_path / f"{session}.ad"
+        started.append(Recording(cli, target, out, session, *extra, url=url, pw=pw))
+        return started[-1], out
+
+    yield start
+    for rec in reversed(started):  # (one that shares another's Playwright lets go first)
+        rec.kill()
+        cli("close", "--session", rec.session, "--discard", ok=None)

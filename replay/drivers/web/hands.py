@@ -1,24 +1,33 @@
 """A person's hands on a web page (SPEC §16): ``recorder.js`` holds their input in every frame before
-the page's handlers and hands each gesture to the recorder through a Playwright binding."""
+the page's handlers and hands each gesture to the recorder through a DevTools binding.
+
+Both live in an isolated world of the page (as a browser extension's content script does): the
+script is added to each new document's world named ``WORLD`` and the binding is exposed to that
+world only, so no page script can call it, read what it is handed or replace what the recorder
+trusts (``JSON``, ``window.__…``, ``addEventListener``)."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
-import secrets
+import logging
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from replay.drivers.web.page_scripts import POINTED_JS
 
+log = logging.getLogger("replay.daemon")
+
 RECORDER_JS = (Path(__file__).with_name("recorder.js")).read_text(encoding="utf-8")
-BINDING = "__replayRecord"  # the function recorder.js hands a gesture to
-REARM_JS = "([seq, settled]) => { const r = window.__replayRecorder; if (r) r.rearmed(seq, settled); }"
-SAY_JS = "([t, w]) => { const r = window.__replayRecorder; if (r && r.said) r.said(t, w); }"
-FRAME = "frame"  # a gesture's key for the frame it came from (in memory only)
+BINDING = "__replayRecord"  # the function recorder.js hands a gesture to (in its world only)
+WORLD = "__replay_recorder"  # the isolated world recorder.js runs in
+REARM_JS = "window.__replayRecorder && window.__replayRecorder.rearmed({seq}, {settled})"
+SAY_JS = "window.__replayRecorder && window.__replayRecorder.said({text}, {warning})"
+ANSWER_JS = "window.__replayRecorder && window.__replayRecorder.answered({n}, {value})"
+FRAME = "frame"  # a gesture's key for where it came from (a ``Where``; in memory only)
 MAX_FILES = 16
 # the ``i``-th file chosen in the file input at a recorder path (from the top document), or null
 FILE_AT_JS = """(path, i) => {
@@ -31,6 +40,41 @@ FILE_AT_JS = """(path, i) => {
 }"""
 
 
+@dataclass(eq=False)
+class _Tab:
+    """One tab's DevTools session and the recorder's world in each of its frames."""
+
+    page: Any
+    cdp: Any
+    worlds: dict[str, int] = field(default_factory=dict)  # frame id → its recorder world's context
+    main: str = ""  # the main frame's id
+
+    def created(self, event: dict[str, Any]) -> None:
+        context = event["context"]
+        if context.get("name") == WORLD:
+            self.worlds[str(context.get("auxData", {}).get("frameId"))] = int(context["id"])
+
+    def destroyed(self, event: dict[str, Any]) -> None:
+        gone = int(event.get("executionContextId", -1))
+        for frame in [f for f, c in self.worlds.items() if c == gone]:
+            del self.worlds[frame]
+
+    async def run(self, context: int, expression: str) -> None:
+        await self.cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context})
+
+
+@dataclass(frozen=True)
+class Where:
+    """Where a gesture came from: its tab and the recorder world (its frame's) that handed it over."""
+
+    tab: _Tab
+    context: int
+
+    @property
+    def page(self) -> Any:
+        return self.tab.page
+
+
 class WebHands:
     """``PersonInput`` for one web session's page."""
 
@@ -38,53 +82,79 @@ class WebHands:
         self.driver = driver
         self._devtools = devtools
         self._pending: dict[str, Any] | None = None  # the gesture being performed (its frame holds input)
-        self._cdps: list[Any] = []  # DevTools sessions of its tabs, for how the person answered a dialog
-        self._later: set[asyncio.Future[None]] = set()  # (a new tab's: kept until done)
+        self._tabs: list[_Tab] = []
+        self._later: set[asyncio.Future[Any]] = set()  # (work started from an event: kept until done)
+        self._on_input: Callable[[dict[str, Any]], Any] = lambda _: None
 
     def devtools(self) -> str | None:
         return self._devtools
 
     async def intercept(self, on_input: Callable[[dict[str, Any]], Any]) -> None:
         page, context = self.driver.page, self.driver.context
-
-        token = secrets.token_hex(16)
-        script = RECORDER_JS.replace("__REPLAY_TOKEN__", token)
-
-        def called(source: Any, gesture: Any) -> Any:
-            # only recorder.js knows the token: a page script calling the binding records nothing
-            if not isinstance(gesture, dict) or not hmac.compare_digest(str(gesture.pop("token", "")), token):
-                return None
-            # (a pick's answer — the selector replay would write — goes back to the bar)
-            return on_input({**gesture, FRAME: source.get("frame")})
-
-        await context.expose_binding(BINDING, called)
-        await context.add_init_script(script)
-        for frame in page.frames:  # the page already shown: its documents started before the script
-            with contextlib.suppress(Exception):
-                await frame.evaluate(script)
+        self._on_input = on_input
+        await self._attach(page)
         page.on("close", lambda _: on_input({"kind": "closed"}))
         # the front tab closed in the browser: the one in front now is where the person goes on
         self.driver.tabs.on_front = lambda number: on_input({"kind": "tab", "number": number})
-        await self._hear_dialogs(page, on_input)  # … in every tab: the ones the page opens too
+        context.on("page", lambda tab: self._later_do(self._attach(tab)))
 
-        def opened(tab: Any) -> None:
-            hearing = asyncio.ensure_future(self._hear_dialogs(tab, on_input))
-            self._later.add(hearing)
-            hearing.add_done_callback(self._later.discard)
+    def _later_do(self, work: Any) -> None:
+        done = asyncio.ensure_future(work)
+        self._later.add(done)
+        done.add_done_callback(self._later.discard)
 
-        context.on("page", opened)
-
-    async def _hear_dialogs(self, page: Any, on_input: Callable[[dict[str, Any]], Any]) -> None:
-        """A dialog the person answers in ``page``: DevTools says how (a step then takes that answer)."""
+    async def _attach(self, page: Any) -> None:
+        """The recorder in ``page``: in the isolated world of every document it loads from now on, and
+        of each frame it shows already; how the person answers a dialog there is heard too."""
         dialogs = self.driver.tabs.dialogs_of(page)
+        on_input = self._on_input
         dialogs.on_answer = lambda answer: on_input(
             {"kind": "dialog", "accept": answer["accept"], "value": answer["text"], "dialog": answer["dialog"]}
         )
-        with contextlib.suppress(Exception):  # (a tab closed at once: nothing to hear)
+        try:
             cdp = await self.driver.context.new_cdp_session(page)
+            tab = _Tab(page, cdp)
+            cdp.on("Runtime.executionContextCreated", tab.created)
+            cdp.on("Runtime.executionContextDestroyed", tab.destroyed)
+            cdp.on("Runtime.executionContextsCleared", lambda _: tab.worlds.clear())
+            cdp.on("Runtime.bindingCalled", lambda event: self._called(tab, event))
             cdp.on("Page.javascriptDialogClosed", dialogs.closed)
             await cdp.send("Page.enable")
-            self._cdps.append(cdp)
+            await cdp.send("Runtime.enable")
+            await cdp.send("Runtime.addBinding", {"name": BINDING, "executionContextName": WORLD})
+            await cdp.send("Page.addScriptToEvaluateOnNewDocument", {"source": RECORDER_JS, "worldName": WORLD})
+            tree = (await cdp.send("Page.getFrameTree"))["frameTree"]
+            tab.main = str(tree["frame"]["id"])
+            self._tabs.append(tab)
+        except Exception:  # noqa: BLE001 - a tab closed at once: nothing to record in it
+            return
+        frames = [tree]
+        while frames:  # the documents shown already started before the script: it runs in them now
+            frame = frames.pop()
+            frames += frame.get("childFrames", [])
+            with contextlib.suppress(Exception):  # (a frame that went away meanwhile)
+                made = await cdp.send("Page.createIsolatedWorld", {"frameId": frame["frame"]["id"], "worldName": WORLD})
+                await tab.run(int(made["executionContextId"]), RECORDER_JS)
+
+    def _called(self, tab: _Tab, event: dict[str, Any]) -> None:
+        """A gesture from recorder.js (only its world has the binding); a question is answered there."""
+        if event.get("name") != BINDING:
+            return
+        try:
+            gesture = json.loads(event["payload"])
+            context = int(event["executionContextId"])
+        except (KeyError, TypeError, ValueError):
+            return
+        if not isinstance(gesture, dict):
+            return
+        answer = self._on_input({**gesture, FRAME: Where(tab, context)})
+        if gesture.get("ask") is not None and answer is not None:
+            self._later_do(self._answer(tab, context, int(gesture["ask"]), answer))
+
+    async def _answer(self, tab: _Tab, context: int, number: int, answer: Any) -> None:
+        value = await answer
+        with contextlib.suppress(Exception):  # the document is gone: nobody asks any more
+            await tab.run(context, ANSWER_JS.format(n=number, value=json.dumps(value)))
 
     async def pointed(self, generation: int, path: Any) -> list[int]:
         found = await self.driver.in_world_of(generation, POINTED_JS, [generation, path])
@@ -93,10 +163,10 @@ class WebHands:
     async def files_of(self, gesture: dict[str, Any]) -> list[str]:
         """The paths of the files the person chose in the file input ``gesture`` points at (DevTools'
         ``DOM.getFileInfo``: a page's script sees only their names)."""
-        frame, path = gesture.get(FRAME), gesture.get("path")
-        if frame is None or not isinstance(path, list) or not all(isinstance(p, int) for p in path):
+        where, path = gesture.get(FRAME), gesture.get("path")
+        if not isinstance(where, Where) or not isinstance(path, list) or not all(isinstance(p, int) for p in path):
             return []
-        cdp = await self.driver.context.new_cdp_session(frame.page)
+        cdp = await self.driver.context.new_cdp_session(where.page)
         try:
             found: list[str] = []
             for i in range(MAX_FILES):
@@ -114,8 +184,31 @@ class WebHands:
                 await cdp.detach()
 
     def tab_of(self, gesture: dict[str, Any]) -> int | None:
-        frame = gesture.get(FRAME)
-        return None if frame is None else self.driver.tabs.number_of(frame.page)
+        where = gesture.get(FRAME)
+        return self.driver.tabs.number_of(where.page) if isinstance(where, Where) else None
+
+    async def deliver(self, gesture: dict[str, Any]) -> None:
+        """The keys the person typed while a gesture was performed, typed now where the focus is, in
+        their order: characters inserted as text (as a `fill` replays them: no key event a person's
+        could be taken for), other keys pressed (recorder.js expects them as replay's own)."""
+        where = gesture.get(FRAME)
+        keys = gesture.get("keys")
+        if not isinstance(where, Where) or not isinstance(keys, list):
+            return
+        keyboard, text = where.page.keyboard, ""
+        for key in [k for k in keys if isinstance(k, dict) and isinstance(k.get("key"), str)]:
+            name = str(key["key"])
+            chord = [m for m, on in (("Control", "ctrl"), ("Alt", "alt"), ("Meta", "meta")) if key.get(on)]
+            if len(name) == 1 and not chord:
+                text += name
+                continue
+            if text:
+                await keyboard.insert_text(text)
+                text = ""
+            shift = ["Shift"] if key.get("shift") else []
+            await keyboard.press("+".join([*chord, *shift, "Space" if name == " " else name]))
+        if text:
+            await keyboard.insert_text(text)
 
     def performing(self, gesture: dict[str, Any]) -> None:
         self._pending = gesture
@@ -128,11 +221,17 @@ class WebHands:
         input is held again; ``settled``: what its field holds now is what the script says it holds
         (not later: the person may be typing again by then)."""
         gesture, self._pending = self._pending, None
-        if gesture is None or gesture.get(FRAME) is None:
+        where = gesture.get(FRAME) if gesture is not None else None
+        if gesture is None or not isinstance(where, Where):
             return
+        seq = int(gesture.get("seq") or 0)
         with contextlib.suppress(Exception):  # a frame that went away meanwhile
-            await gesture[FRAME].evaluate(REARM_JS, [int(gesture.get("seq") or 0), settled])
+            await where.tab.run(where.context, REARM_JS.format(seq=seq, settled=json.dumps(settled)))
 
     async def say(self, text: str, warning: bool) -> None:
-        with contextlib.suppress(Exception):  # no bar (a page that went away meanwhile): nothing to say
-            await self.driver.page.evaluate(SAY_JS, [text, warning])
+        tab = next((t for t in self._tabs if t.page is self.driver.page), None)
+        context = tab.worlds.get(tab.main) if tab is not None else None
+        if tab is None or context is None:
+            return  # no bar (a page that went away meanwhile): nothing to say
+        with contextlib.suppress(Exception):
+            await tab.run(context, SAY_JS.format(text=json.dumps(text), warning=json.dumps(warning)))

@@ -1,27 +1,44 @@
 // The recorder's hands in the page (SPEC §16): a person's input is held in the capture phase, before
 // the app's handlers, and handed to the daemon, which performs it through the step pipeline. Runs in
-// every frame's main world before the page's own scripts (so its window listeners come first).
+// an isolated world of every frame (as a browser extension's content script does), before the page's
+// own scripts: no page script can reach this closure, its binding or the built-ins it uses.
 //
 // Held (its default prevented, the app never sees it): pointer presses and clicks, double clicks,
 // keys that act (Enter, Tab, Escape, arrows in a field; any key outside one), a select's choice.
 // Passed through: pointer moves (a person must see hover), keystrokes into a field (a person must
 // see what they type: reported as one fill when the field is left or a held key is pressed), and
-// the daemon's own input for a gesture it is about to dispatch (``pointer``, ``keys``: it is trusted input too).
+// replay's own input for the gesture it performs, told apart by what it is (the keys it presses,
+// a click on the element it acts on) — not by when it comes.
+//
+// Serialized: while a gesture is being performed, everything else the person does — keys, clicks —
+// is held and queued in order, then delivered: keys to what has the focus then (typed by replay, as
+// the person typed them), clicks and acting keys as new gestures. No key is lost or lands in a field
+// the person did not see focused, however fast they type or however busy the machine is.
 (() => {
-  if (window.__replayRecorder) return;
-  // ``pointer``/``keys``: the daemon is about to dispatch a gesture of that kind (its own input passes)
-  const rec = (window.__replayRecorder = { pointer: false, keys: false });
-  // The binding is the page's to call too: what this script hands over carries the session's token,
-  // which no page script can read (it lives in this closure), so a page cannot record steps for itself.
+  if (window.__replayRecorder) return; // (this world's own global: only this script sets it)
+  const rec = (window.__replayRecorder = {});
+  // exposed to this world only (``Runtime.addBinding`` with this world's name): a page cannot call it
   const binding = window.__replayRecord;
-  const TOKEN = '__REPLAY_TOKEN__';
-  const ask = (msg) => binding({ ...msg, token: TOKEN });
+  const toText = JSON.stringify; // this world's own: a page that replaces its JSON changes nothing here
   const send = (msg) => {
     try {
-      if (binding) ask(msg);
+      if (binding) binding(toText(msg));
     } catch (e) {
       /* the daemon is gone: nothing to hand over */
     }
+  };
+  let asked = 0;
+  const answers = new Map(); // a question's number → what resolves its promise (the daemon answers it)
+  const ask = (msg) =>
+    new Promise((resolve) => {
+      asked += 1;
+      answers.set(asked, resolve);
+      send({ ...msg, ask: asked });
+    });
+  rec.answered = (n, value) => {
+    const resolve = answers.get(n);
+    answers.delete(n);
+    if (resolve) resolve(value);
   };
   const TEXTLIKE = new Set(['', 'text', 'search', 'email', 'url', 'tel', 'password', 'number']);
   const isField = (el) =>
@@ -76,36 +93,138 @@
     e.preventDefault();
     e.stopImmediatePropagation();
   };
-  // the daemon's own click counts one (``detail`` 1): a second click of a person's double click, made
-  // while the first is being performed, is theirs — held, and told by its dblclick
-  const free = (e) =>
-    !e.isTrusted ||
-    (e.type.startsWith('key') ? rec.keys : !!rec.pointer && (rec.pointer === 'dblclick' || e.detail <= 1));
+  // a node inside ``outer``, through shadow roots
+  const within = (outer, node) => {
+    for (let n = node; n; n = n.parentNode || n.host) if (n === outer) return true;
+    return false;
+  };
+
+  // The gestures handed over (``seq``) and performed (``done``); what replay's own input for each
+  // will be (``expects``: the keys it presses, the element it points at and the event that ends it);
+  // the person's input made meanwhile (``queue``), delivered in order once none is being performed.
+  rec.seq = 0;
+  rec.done = 0;
+  const expects = [];
+  const queue = [];
+  let pressed = null; // {code, key}: the person's held key, not let go yet (performed when it is)
+  const busy = () => rec.seq > rec.done;
+  const blocked = () => busy() || queue.length > 0 || pressed !== null;
+  const ownKey = (e) => {
+    const mine = expects.find((x) => x.keys && x.keys.length);
+    if (!mine || (mine.keys[0].code !== e.code && mine.keys[0].key !== e.key)) return false;
+    mine.keys.shift();
+    return true;
+  };
+  const ownPointer = (e) => {
+    const mine = expects.find((x) => x.pointer !== undefined);
+    if (!mine) return false;
+    const target = e.composedPath()[0];
+    const label = target && target.closest && target.closest('label');
+    const at = mine.pointer;
+    if (mine.until === 'click' && e.detail > 1) return false; // replay clicks once: a second click is the person's
+    if (at && !(within(at, target) || within(target, at) || (label && label.control === at))) return false;
+    // replay's input starts with its press: the rest of the person's own gesture (their release, after
+    // the press that made it) is theirs
+    if (!mine.pressed && !PRESSES.has(e.type)) return false;
+    mine.pressed = true;
+    if (e.type === mine.until) delete mine.pointer; // its last event: the next pointer input is the person's
+    return true;
+  };
+  const ownCodes = new Set(); // keys replay pressed, not let go yet: their keyup passes too
+  const queuedCodes = new Set(); // keys the person pressed while held: their keyup is held too
+  // replay's own input passes (and untrusted events: a page script's are never a person's); the
+  // person's, while a gesture is performed, is held (and queued by its handler). Judged once an event.
+  const verdicts = new WeakMap();
+  const free = (e) => {
+    if (!verdicts.has(e)) verdicts.set(e, judge(e));
+    return verdicts.get(e);
+  };
+  const judge = (e) => {
+    if (!e.isTrusted) return true;
+    if (e.type.startsWith('key')) {
+      if (e.type === 'keydown' && ownKey(e)) return ownCodes.add(e.code), true;
+      if (e.type !== 'keydown' && ownCodes.has(e.code)) return e.type === 'keyup' && ownCodes.delete(e.code), true;
+      return false;
+    }
+    return POINTER_ACTS.has(e.type) && ownPointer(e);
+  };
+  const PRESSES = new Set(['pointerdown', 'mousedown']);
+  const POINTER_ACTS = new Set(['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click', 'dblclick', 'auxclick', 'contextmenu']);
+  // a click the person pressed for (a label's activation of its control, a key's on a button: the
+  // browser's own clicks after replay's input, never the person's)
+  let pressedFor = false;
+  // (first of this script's listeners: the ones after it may stop the event)
+  window.addEventListener('pointerdown', (e) => {
+    if (!free(e) && e.button === 0) pressedFor = true;
+  }, true);
+  // a gesture now, or after the ones being performed and the input queued before it
+  const gesture = (msg, el) => (blocked() ? queue.push({ type: 'gesture', msg, el }) : perform(msg, el));
   // a native select opens its own list and a file input its chooser: their presses go through
   const own = (e) => {
     const el = pointed(e);
     return !!el && !!el.closest && !!el.closest('select, input[type=file], input[type=color], input[type=date]');
   };
 
-  let typing = null; // the field being typed into: {el, reported}
+  // the field being typed into: {el, reported, touched}; ``touched``: the person typed in it since the
+  // last report (a value a page script set, with no trusted input, is never a step)
+  let typing = null;
   const flush = () => {
-    if (!typing || !typing.el.isConnected) return;
+    if (!typing || !typing.el.isConnected || !typing.touched) return;
     const value = valueOf(typing.el);
+    typing.touched = false;
     if (value === typing.reported) return;
     typing.reported = value;
     const el = typing.el;
-    send({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el) });
+    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el) }, el);
   };
-  rec.seq = 0; // the gestures this frame handed over to be performed
-  const perform = (msg) => {
-    flush();
-    if (msg.kind === 'press') rec.keys = true; // until the daemon has dispatched it (``rearmed``)
-    else if (msg.kind !== 'select') rec.pointer = msg.kind; // (a select is chosen by script: untrusted events)
+  // what replay's own input for a gesture is: the keys it presses, the element it points at and the
+  // event its input ends with (a fill, a select, an upload, a hover: no key, no press)
+  const UNTIL = { click: 'click', dblclick: 'dblclick' };
+  const expected = (msg, el) => {
+    if (msg.kind === 'press') return { keys: [{ code: msg.code, key: msg.raw }] };
+    // typed text is inserted (no key events: none to tell from the person's); other keys are pressed
+    if (msg.kind === 'keys') return { keys: msg.keys.filter((k) => !typed(k)).map((k) => ({ code: k.code, key: k.key })) };
+    if (msg.kind === 'drag') return { pointer: null, until: null }; // both ends: until it is performed
+    // a styled chooser is given its file by a click on what opens it (Playwright's chooser): anywhere
+    if (msg.kind === 'upload') return { pointer: null, until: 'click' };
+    if (msg.kind === 'click' && msg.button === 'right') return { pointer: el, until: 'auxclick' };
+    if (UNTIL[msg.kind]) return { pointer: el, until: UNTIL[msg.kind] };
+    return {};
+  };
+  const perform = (msg, el) => {
+    if (msg.kind !== 'fill' && msg.kind !== 'keys') flush(); // the field's text before what comes after it
     if (bar.host) bar.host.style.pointerEvents = 'none'; // replay's own pointer must not land on the bar
     rec.seq += 1;
+    expects.push({ seq: rec.seq, ...expected(msg, el) });
     send({ ...msg, seq: rec.seq });
   };
-
+  // The person's input held while a gesture was performed, delivered in order: typing keys to the
+  // element that has the focus now (one delivery, typed by replay), a key that acts there as a press,
+  // a click as a gesture — each once the one before it was performed.
+  const deepActive = () => {
+    let el = document.activeElement;
+    while (el && el.shadowRoot && el.shadowRoot.activeElement) el = el.shadowRoot.activeElement;
+    return el;
+  };
+  const drain = () => {
+    if (busy() || pressed !== null) return;
+    const next = queue[0];
+    if (!next) return;
+    if (next.type === 'gesture') {
+      queue.shift();
+      return perform(next.msg, next.el);
+    }
+    const focused = deepActive();
+    if (acts(next, focused)) {
+      queue.shift();
+      return perform({ kind: 'press', key: keyName(next), code: next.code, raw: next.key });
+    }
+    const keys = [];
+    while (queue.length && queue[0].type === 'key' && !acts(queue[0], focused)) keys.push(queue.shift());
+    if (isField(focused) && (!typing || typing.el !== focused)) typing = { el: focused, reported: valueOf(focused) };
+    if (typing) typing.touched = true;
+    perform({ kind: 'keys', keys });
+  };
   // The bar (top frame only): a closed shadow root that no capture contains (capture.js skips its
   // host). Pick outlines what the pointer is over and says the selector replay would write, its
   // basis and whether it is verified — in warning colour when only its position tells it apart —
@@ -200,8 +319,8 @@
         const mode = bar.mode;
         setMode(mode);
         const el = pointed(e);
-        if (mode === 'hover') perform({ kind: 'hover', path: pathOf(el) });
-        else perform({ kind: 'assert', predicate: mode.slice('assert-'.length), path: pathOf(el) });
+        if (mode === 'hover') gesture({ kind: 'hover', path: pathOf(el) }, el);
+        else gesture({ kind: 'assert', predicate: mode.slice('assert-'.length), path: pathOf(el) }, el);
       },
       true,
     );
@@ -214,7 +333,7 @@
   let press = null; // the held press of the primary button: where, on what, whether it moved since
   let dropped = false;
   window.addEventListener('pointerdown', (e) => {
-    if (free(e) || own(e) || onBar(e) || bar.mode || e.button !== 0) return;
+    if (free(e) || own(e) || onBar(e) || bar.mode || e.button !== 0 || blocked()) return;
     press = { x: e.clientX, y: e.clientY, el: pointed(e), moved: false };
     dropped = false;
   }, true);
@@ -229,7 +348,7 @@
     const to = pointed(e);
     if (!to || !held.el || held.el === to || held.el.contains(to)) return; // moved within it: a click
     dropped = true;
-    perform({ kind: 'drag', path: pathOf(held.el), to: pathOf(to) });
+    gesture({ kind: 'drag', path: pathOf(held.el), to: pathOf(to) }, held.el);
   }, true);
   for (const kind of ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'auxclick']) {
     window.addEventListener(kind, (e) => free(e) || own(e) || hold(e), true);
@@ -273,21 +392,24 @@
     'click',
     (e) => {
       if (free(e) || own(e)) return;
+      if (!pressedFor && !onBar(e)) return;
+      pressedFor = false;
       hold(e);
       if (dropped) return void (dropped = false); // a drag's release: performed as its drop
       if (e.button !== 0 || e.detail > 1) return; // a double click's second click: its dblclick says it
       const el = pointed(e);
       const shows = revealedBy(el);
-      perform({ kind: 'click', path: pathOf(el), hover: shows ? pathOf(shows) : null });
+      gesture({ kind: 'click', path: pathOf(el), hover: shows ? pathOf(shows) : null }, el);
     },
     true,
   );
   window.addEventListener(
     'contextmenu',
     (e) => {
-      if (free(e) || own(e) || onBar(e) || bar.mode || !e.isTrusted) return;
+      if (free(e) || own(e) || onBar(e) || bar.mode) return;
       hold(e); // neither the app's menu nor the browser's: replay's right click opens the app's
-      perform({ kind: 'click', path: pathOf(pointed(e)), button: 'right' });
+      const el = pointed(e);
+      gesture({ kind: 'click', path: pathOf(el), button: 'right' }, el);
     },
     true,
   );
@@ -296,7 +418,8 @@
     (e) => {
       if (free(e) || own(e)) return;
       hold(e);
-      perform({ kind: 'dblclick', path: pathOf(pointed(e)) });
+      const el = pointed(e);
+      gesture({ kind: 'dblclick', path: pathOf(el) }, el);
     },
     true,
   );
@@ -309,12 +432,12 @@
       kind,
       (e) => {
         const el = e.composedPath()[0];
-        if (!el || el.tagName !== 'INPUT' || el.type !== 'file') return;
+        if (!e.isTrusted || !el || el.tagName !== 'INPUT' || el.type !== 'file') return; // (a page's own: no step)
         if (el === given) return void (kind === 'change' && (given = null));
         hold(e);
         if (kind !== 'change' || !el.files || !el.files.length) return;
         given = el;
-        perform({ kind: 'upload', path: pathOf(el) });
+        gesture({ kind: 'upload', path: pathOf(el) }, el);
       },
       true,
     );
@@ -323,30 +446,40 @@
   const FIELD_KEYS = new Set(['Enter', 'Tab', 'Escape', 'ArrowUp', 'ArrowDown']);
   // A held key is performed when the person lets it go: its keyup is theirs, held too, and only then
   // does replay's own key (keydown and keyup) pass — an app that acts on keyup hears it once, from replay.
-  let pressed = null; // {code, key}: the person's held key, not let go yet
-  const held = (e) => {
-    if (MODIFIERS.has(e.key)) return false;
-    const el = e.composedPath()[0];
+  const keyOf = (e) => ({
+    type: 'key', key: e.key, code: e.code, ctrl: e.ctrlKey, alt: e.altKey, meta: e.metaKey, shift: e.shiftKey,
+  });
+  // whether key ``k`` acts where ``el`` has the focus (else it types there)
+  const acts = (k, el) => {
     if (el && el.tagName === 'SELECT') return false; // its keys choose: the choice is what is recorded
     if (!isField(el)) return true;
-    const chord = e.ctrlKey || e.metaKey || e.altKey;
-    return !chord && FIELD_KEYS.has(e.key) && !(e.key === 'Enter' && multiline(el)); // else typing
+    const chord = k.ctrl || k.meta || k.alt;
+    return !chord && FIELD_KEYS.has(k.key) && !(k.key === 'Enter' && multiline(el)); // else typing
   };
+  const typed = (k) => k.key.length === 1 && !(k.ctrl || k.meta || k.alt); // a character: text, not a key
+  const keyName = (k) => {
+    const key = k.key === ' ' ? 'Space' : k.key;
+    if (!(k.ctrl || k.meta || k.alt)) return key;
+    const mods = [k.ctrl && 'Control', k.alt && 'Alt', k.meta && 'Meta', k.shift && 'Shift'];
+    return [...mods.filter(Boolean), key.length === 1 ? key.toUpperCase() : key].join('+');
+  };
+  const held = (e) => !MODIFIERS.has(e.key) && acts(keyOf(e), e.composedPath()[0]);
   window.addEventListener(
     'keydown',
     (e) => {
-      if (free(e)) return;
+      if (free(e) || MODIFIERS.has(e.key)) return;
+      if (blocked()) {
+        // made while a gesture is performed: held, and delivered after it in order (not in another field)
+        hold(e);
+        queuedCodes.add(e.code);
+        if (!e.repeat) queue.push(keyOf(e));
+        return;
+      }
       if (bar.mode && e.key === 'Escape') return hold(e), setMode(bar.mode); // leaves Pick, Assert, Hover
       if (!held(e)) return;
       hold(e);
       if (e.repeat) return; // a key held down: one press
-      const chord = e.ctrlKey || e.metaKey || e.altKey;
-      let key = e.key === ' ' ? 'Space' : e.key;
-      if (chord) {
-        const mods = [e.ctrlKey && 'Control', e.altKey && 'Alt', e.metaKey && 'Meta', e.shiftKey && 'Shift'];
-        key = [...mods.filter(Boolean), key.length === 1 ? key.toUpperCase() : key].join('+');
-      }
-      pressed = { code: e.code, key };
+      pressed = keyOf(e);
       flush(); // the field's text before the key
     },
     true,
@@ -354,7 +487,7 @@
   window.addEventListener(
     'keypress',
     (e) => {
-      if (!free(e) && held(e)) hold(e);
+      if (!free(e) && (queuedCodes.has(e.code) || held(e))) hold(e);
     },
     true,
   );
@@ -364,10 +497,14 @@
       if (free(e)) return;
       if (pressed && e.code === pressed.code) {
         hold(e);
-        const key = pressed.key;
+        const key = pressed;
         pressed = null;
-        perform({ kind: 'press', key });
+        perform({ kind: 'press', key: keyName(key), code: key.code, raw: key.key });
+      } else if (queuedCodes.has(e.code)) {
+        hold(e);
+        queuedCodes.delete(e.code);
       } else if (held(e)) hold(e);
+      drain(); // (a key let go while others waited behind it)
     },
     true,
   );
@@ -376,24 +513,33 @@
     (e) => {
       const el = e.composedPath()[0];
       if (typing && typing.el !== el) flush();
-      if (isField(el)) typing = { el, reported: typing && typing.el === el ? typing.reported : valueOf(el) };
+      if (isField(el) && !(typing && typing.el === el)) typing = { el, reported: valueOf(el), touched: false };
     },
     true,
   );
-  // a field focused before this script ran (autofocus), or focused by a step: tracked from its first edit
+  // a field focused before this script ran (autofocus), or focused by a step: tracked from its first
+  // edit; only the person's typing (a trusted edit) makes it a step to write
   window.addEventListener(
     'beforeinput',
     (e) => {
       const el = e.composedPath()[0];
-      if (isField(el) && (!typing || typing.el !== el)) typing = { el, reported: valueOf(el) };
+      if (!isField(el)) return;
+      if (!typing || typing.el !== el) typing = { el, reported: valueOf(el), touched: false };
+      if (e.isTrusted) typing.touched = true;
     },
     true,
   );
-  // the daemon performed a step: what the field holds now is what the script says it holds
+  // the daemon performed gesture ``seq`` (and those before it): ``settled``, what the field holds now
+  // is what the script says it holds; the input queued meanwhile is delivered
   rec.rearmed = (seq, settled) => {
-    if (seq >= rec.seq) rec.pointer = rec.keys = false; // (else a later gesture is still to be dispatched)
-    if (seq >= rec.seq && bar.host) bar.host.style.pointerEvents = '';
-    if (typing && settled) typing.reported = valueOf(typing.el);
+    rec.done = Math.max(rec.done, Math.min(seq, rec.seq));
+    while (expects.length && expects[0].seq <= rec.done) expects.shift();
+    if (!busy() && bar.host) bar.host.style.pointerEvents = '';
+    if (typing && settled) {
+      typing.reported = valueOf(typing.el);
+      typing.touched = false;
+    }
+    drain();
   };
   window.addEventListener(
     'focusout',
@@ -427,7 +573,7 @@
         const option = el.selectedOptions[0];
         const label = option ? option.label || option.text : el.value;
         el.value = chosen.has(el) ? chosen.get(el) : el.value;
-        perform({ kind: 'select', path: pathOf(el), value: label });
+        gesture({ kind: 'select', path: pathOf(el), value: label }, el);
       },
       true,
     );

@@ -1,0 +1,208 @@
+"""The recorder as a trust boundary (SPEC §16, issue 45): nobody else drives its browser, no page
+script writes, stops or blinds its script, and a fast person on a busy machine records exactly what
+they typed. Real daemon, real Chromium on a pipe, replay's relay, a test person's trusted input."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import sys
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from .conftest import Cli
+from .recording import Recording
+
+pytestmark = pytest.mark.xdist_group("recorder-boundary")
+PASSWORD = "Kp7-60ms-48213"
+KEY_MS = 60  # a person typing at normal speed, with no pause after a click or a Tab
+
+
+@contextlib.contextmanager
+def busy_cpus(seconds: float = 90.0) -> Iterator[None]:
+    """Both CPUs busy beside the test (bounded: each hog ends by itself after ``seconds``)."""
+    hog = f"import time\nend = time.monotonic() + {seconds}\nwhile time.monotonic() < end: pass\n"
+    hogs = [subprocess.Popen([sys.executable, "-c", hog]) for _ in range(os.cpu_count() or 2)]
+    try:
+        yield
+    finally:
+        for proc in hogs:
+            proc.kill()
+            proc.wait()
+
+
+def _listening_inodes() -> set[str]:
+    """The socket inodes of TCP listeners (IPv4 and IPv6)."""
+    found: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        with contextlib.suppress(OSError), open(table, encoding="ascii") as rows:
+            for row in list(rows)[1:]:
+                cols = row.split()
+                if cols[3] == "0A":  # LISTEN
+                    found.add(cols[9])
+        continue
+    return found
+
+
+def _listeners_of(pids: set[int]) -> list[int]:
+    """Which of ``pids`` hold a listening TCP socket."""
+    inodes = _listening_inodes()
+    holding = []
+    for pid in pids:
+        with contextlib.suppress(OSError):
+            for fd in os.listdir(f"/proc/{pid}/fd"):
+                with contextlib.suppress(OSError):
+                    link = os.readlink(f"/proc/{pid}/fd/{fd}")
+                    if link.startswith("socket:[") and link[8:-1] in inodes:
+                        holding.append(pid)
+    return holding
+
+
+def _browser_pids() -> set[int]:
+    """Every Chromium process on the machine (by its command line)."""
+    pids = set()
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            with contextlib.suppress(OSError):
+                cmdline = Path(f"/proc/{entry}/cmdline").read_bytes()
+                if b"chrom" in cmdline.split(b"\0")[0]:
+                    pids.add(int(entry))
+    return pids
+
+
+def _get(url: str) -> int:
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return int(answer.status)
+    except urllib.error.HTTPError as refused:
+        return int(refused.code)
+
+
+def test_no_recording_browser_listens_on_tcp_and_the_relay_serves_nothing_but_its_token(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, _ = recorder(f"{web}/pantry/index.html", "no-port")
+    pipe_browsers = {
+        p for p in _browser_pids() if b"--remote-debugging-pipe" in Path(f"/proc/{p}/cmdline").read_bytes()
+    }
+    assert pipe_browsers, "the recording's browser runs on a pipe"
+    assert not [p for p in _browser_pids() if b"--remote-debugging-port" in Path(f"/proc/{p}/cmdline").read_bytes()]
+    assert _listeners_of(_browser_pids()) == []
+    relay = rec.endpoint.replace("ws://", "http://")
+    base = relay.rsplit("/", 1)[0]
+    for path in ("/json/version", "/json/list", "/json", "/json/new?file:///etc/passwd", "/"):
+        assert _get(base + path) == 404, path
+    assert _get(relay) == 404  # the token's path itself: a WebSocket, or nothing
+    guessed = rec.endpoint[:-1] + ("0" if rec.endpoint[-1] != "0" else "1")
+    from playwright.sync_api import Error
+
+    with pytest.raises(Error):
+        rec.pw.chromium.connect_over_cdp(guessed, timeout=5000)
+    rec.stop()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another user needs root (the token check covers it)")
+def test_another_user_finds_no_endpoint_that_drives_the_recording(cli: Cli, web: str, recorder: Any) -> None:
+    rec, _ = recorder(f"{web}/pantry/index.html", "other-user")
+    base = rec.endpoint.replace("ws://", "http://").rsplit("/", 1)[0]
+    probe = (
+        "import glob, re, sys, urllib.request, urllib.error\n"
+        "ports = set()\n"
+        "for table in ('/proc/net/tcp', '/proc/net/tcp6'):\n"
+        "    for row in open(table).read().splitlines()[1:]:\n"
+        "        c = row.split()\n"
+        "        if c[3] == '0A': ports.add(int(c[1].rsplit(':', 1)[1], 16))\n"
+        "opened = []\n"
+        "for port in sorted(ports):\n"
+        "    for path in ('/json/version', '/json/list'):\n"
+        "        try:\n"
+        "            body = urllib.request.urlopen(f'http://127.0.0.1:{port}{path}', timeout=2).read()\n"
+        "            if b'webSocketDebuggerUrl' in body or b'Browser' in body: opened.append((port, path))\n"
+        "        except Exception: pass\n"
+        f"try: urllib.request.urlopen('{base}/json/version', timeout=2)\n"
+        "except urllib.error.HTTPError as e: print('relay', e.code)\n"
+        "print('opened', opened)\n"
+    )
+    done = subprocess.run(
+        ["/usr/bin/python3", "-c", probe], user=65534, group=65534, capture_output=True, text=True, timeout=120, cwd="/"
+    )
+    assert done.returncode == 0, done.stderr
+    assert "relay 404" in done.stdout and "opened []" in done.stdout, done.stdout
+    rec.stop()
+
+
+def test_each_recording_has_a_browser_of_its_own(cli: Cli, web: str, recorder: Any) -> None:
+    first, _ = recorder(f"{web}/pantry/index.html", "own-1")
+    second, _ = recorder(f"{web}/shop/index.html", "own-2", pw=first.pw)
+    assert first.endpoint != second.endpoint
+    seen = [p.url for c in second.browser.contexts for p in c.pages]
+    assert seen == [f"{web}/shop/index.html"], seen
+    second.stop()
+    first.stop()
+
+
+def test_no_page_script_adds_changes_stops_or_blinds_a_recording(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/hostile/recorder.html", "hostile")
+    rec.page.evaluate("forge()")  # synthetic clicks, a value set by script, a synthetic change, a forged Stop
+    rec.click("#name")
+    rec.steps()
+    rec.type("Ada")
+    rec.click("#save")
+    steps = rec.steps(2)
+    assert [s["command"] for s in steps] == ["fill", "click"], steps
+    assert '"Ada"' in steps[0]["line"] and "Save" in steps[1]["line"]
+    assert "Saved Ada" in steps[1].get("effect", ""), steps[1]
+    stolen = rec.page.evaluate("window.stolen")
+    assert not [s for s in stolen if '"seq"' in s or "token" in s.lower() or '"path"' in s], stolen
+    assert rec.stop()["script"] == str(out)
+    script = out.read_text()
+    assert "Delete" not in script and '"X"' not in script and "upload" not in script
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def _fast_sign_in(rec: Recording, to_password: str) -> None:
+    """A person signing in at ``KEY_MS`` a key, with no pause after a click or a Tab."""
+    rec.click("#email")
+    rec.page.keyboard.type("ada@example.com", delay=KEY_MS)
+    if to_password == "tab":
+        rec.page.keyboard.press("Tab")
+    else:
+        rec.click("#password")
+    rec.page.keyboard.type(PASSWORD, delay=KEY_MS)
+    rec.page.keyboard.press("Enter")
+
+
+@pytest.mark.parametrize("to_password", ["tab", "click"])
+def test_a_fast_typist_on_busy_cpus_records_exactly_the_fields_and_values_typed(
+    cli: Cli, web: str, recorder: Any, to_password: str
+) -> None:
+    rec, out = recorder(f"{web}/banking/v1/login.html", f"typist-{to_password}")
+    with busy_cpus():
+        _fast_sign_in(rec, to_password)
+        events = []
+        while not any(e["event"] == "step" and e["command"] == "press" and "Enter" in e["line"] for e in events):
+            event = rec.next_event()
+            assert event["event"] in ("step", "variable"), event
+            events.append(event)
+    stopped = rec.stop()
+    lines = [e["line"] for e in events if e["event"] == "step"]
+    fills = [line for line in lines if line.startswith("fill ")]
+    assert len(fills) == 2, lines
+    assert 'id=\\"email\\"' in fills[0] and fills[0].endswith('"ada@example.com"'), lines
+    assert 'id=\\"password\\"' in fills[1] and fills[1].endswith('"${PASSWORD}"'), lines
+    assert not [line for line in lines if line.startswith("press ") and not line.endswith(("Tab", "Enter"))], lines
+    assert stopped["variables"] == ["PASSWORD"]
+    digits = "".join(ch for ch in PASSWORD if ch.isdigit())
+    for path in [*Path(cli.home).rglob("*"), *Path(cli.cwd).rglob("*")]:
+        if path.is_file():
+            data = path.read_bytes()
+            assert PASSWORD.encode() not in data and digits.encode() not in data, path
+    ran = cli("run", str(out), "-e", f"PASSWORD={PASSWORD}", ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
