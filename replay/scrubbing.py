@@ -26,6 +26,22 @@ def scrub(text: str, secrets: Iterable[tuple[str, str]]) -> str:
     return text
 
 
+ECHO = 4  # characters of a secret that are an echo of it (SPEC §16)
+
+
+def echoes(text: str, secret: str) -> bool:
+    """Whether ``text`` holds ``ECHO`` characters or more of ``secret`` in a row, as they are,
+    case-folded or reversed — an app's echo of a password (its first characters in a greeting, upper-
+    cased in a summary, reversed in a "mirror") is the secret too."""
+    if len(secret) < ECHO or len(text) < ECHO:
+        return False
+    folded = text.casefold()
+    for form in (secret.casefold(), secret[::-1].casefold()):
+        if any(form[i : i + ECHO] in folded for i in range(len(form) - ECHO + 1)):
+            return True
+    return False
+
+
 def bounded(text: str, limit: int) -> str:
     """``text`` cut to at most ``limit`` UTF-8 bytes (on a character's boundary, ``…`` said)."""
     data = text.encode("utf-8")

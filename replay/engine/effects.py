@@ -25,6 +25,7 @@ from replay.script.redact import REDACTED, var_tag
 from replay.script.registry import PHASE_ACT, REGISTRY
 from replay.script.selector import Selector
 from replay.script.variables import Reference, parse_template
+from replay.scrubbing import echoes
 from replay.tree import effects as eff
 from replay.tree.identity import identity_members, record_evidence
 from replay.tree.model import Capture, Node
@@ -125,7 +126,13 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
     facts = eff.observe(pre, seen, target, command=step.action.command, value=typed_fact_value(step), idle=watch.idle)
     watch.baseline, watch.at = seen[-1], state.journal.count
     # a page that shows a variable's value ("Welcome, ada") must not write it into the script
-    facts = tuple(f for f in facts if not any(s in (f.text or "") or s in f.subject for s in watch.secrets))
+    facts = tuple(
+        f
+        for f in facts
+        if not any(
+            s in (f.text or "") or s in f.subject or echoes(f"{f.text or ''} {f.subject}", s) for s in watch.secrets
+        )
+    )
     return fitted(facts)
 
 

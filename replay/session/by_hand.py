@@ -22,7 +22,9 @@ from replay.drivers.base import PersonInput, Recordable
 from replay.engine import step
 from replay.engine.state import capture
 from replay.errors import InvalidArgs, Location, ReplayError
+from replay.keys import valid_key
 from replay.script.parser import parse_action, parse_argv
+from replay.scrubbing import echoes
 from replay.session import run_request
 from replay.session.requests import Record, make
 from replay.session.session import Session
@@ -49,10 +51,14 @@ UPLOAD_HINT = "record that step with `replay upload @ref PATH`"
 
 
 def variable_name(label: str, taken: set[str]) -> str:
-    """The ``${NAME}`` a secret field's value goes by: from its label (``PASSWORD``, ``PIN``)."""
+    """The ``${NAME}`` a secret field's value goes by: from its label (``PASSWORD``, ``PIN``); never
+    a reserved or built-in name (a label "Replay session" is ``SECRET_REPLAY_SESSION``, not the
+    session's own name, which ``${REPLAY_SESSION}`` would type)."""
     base = re.sub(r"[^A-Z0-9]+", "_", label.upper()).strip("_")[:30] or "PASSWORD"
     if base[0].isdigit():
         base = "V_" + base
+    if not valid_key(base):
+        base = "SECRET_" + base
     name, n = base, 2
     while name in taken:
         name, n = f"{base}_{n}", n + 1
@@ -168,7 +174,7 @@ class ByHand:
             prompt = gesture["dialog"].get("type") == "prompt"
             said = [str(gesture.get("value") or "")] if prompt and gesture.get("accept") else []
             message = str(gesture["dialog"].get("message") or "")  # (what it asked: checked on replay)
-            if message and not any(v and v in message for v in self.values.values()):
+            if message and not any(v and (v in message or echoes(message, v)) for v in self.values.values()):
                 said += ["--message", message]
             await self._step(parse_argv(["alert", "accept" if gesture.get("accept") else "dismiss", *said]))
             return

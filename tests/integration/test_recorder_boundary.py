@@ -206,3 +206,32 @@ def test_a_fast_typist_on_busy_cpus_records_exactly_the_fields_and_values_typed(
             assert PASSWORD.encode() not in data and digits.encode() not in data, path
     ran = cli("run", str(out), "-e", f"PASSWORD={PASSWORD}", ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_secret_stays_secret_is_never_a_reserved_name_and_no_echo_of_it_is_written(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    secret = "Qx8vRt-9Kw2"
+    rec, out = recorder(f"{web}/hostile/signin.html", "echoes")
+    rec.click("#user")
+    rec.type("ada")
+    rec.click("#key")  # a password field (labelled "Replay session")…
+    rec.steps(3)
+    rec.click("#show")  # …shown as text before anything is typed in it
+    rec.steps()
+    rec.click("#key")
+    rec.steps()
+    rec.type(secret)
+    with rec.page.expect_event("dialog") as shown:  # the app echoes it: its start in a dialog, …
+        rec.click("#go")
+    shown.value.accept()  # (the person answers it in the browser)
+    rec.steps(3)  # the fill, the click and the dialog's answer (…upper-cased and reversed on the page)
+    stopped = rec.stop()
+    assert stopped["variables"] == ["SECRET_REPLAY_SESSION"], stopped
+    script = out.read_text()
+    assert '"${SECRET_REPLAY_SESSION}"' in script
+    for form in (secret, secret.upper(), secret[::-1]):
+        for i in range(len(form) - 3):
+            assert form[i : i + 4].casefold() not in script.casefold(), form[i : i + 4]
+    ran = cli("run", str(out), "-e", f"SECRET_REPLAY_SESSION={secret}", ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

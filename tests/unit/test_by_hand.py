@@ -11,3 +11,24 @@ def test_a_secret_fields_variable_is_named_from_its_label_and_never_twice() -> N
     assert variable_name("", set()) == "PASSWORD"
     assert variable_name("Password", {"PASSWORD"}) == "PASSWORD_2"
     assert variable_name("2FA pin", set()) == "V_2FA_PIN"
+
+
+def test_a_secret_fields_variable_is_never_a_reserved_or_built_in_name() -> None:
+    from replay.keys import valid_key
+
+    for label in ("Replay session", "AD password", "replay_var_x", "REPLAY"):
+        name = variable_name(label, set())
+        assert valid_key(name) and not name.startswith(("REPLAY_", "AD_")), (label, name)
+    assert variable_name("Replay session", set()) == "SECRET_REPLAY_SESSION"
+
+
+def test_an_echo_is_four_characters_of_a_secret_as_typed_case_folded_or_reversed() -> None:
+    from replay.scrubbing import echoes
+
+    secret = "Kp7-60ms-48213"
+    assert echoes("Signed in with Kp7-…", secret)  # its first four characters
+    assert echoes("KEY P7-60MS", secret)  # upper-cased
+    assert echoes("Mirror 31284-sm06-7pK", secret)  # reversed
+    assert not echoes("Signed in with Kp7…", secret)  # three are not an echo
+    assert not echoes("Welcome ada", secret)
+    assert not echoes("anything", "abc")  # a secret shorter than an echo has none

@@ -48,11 +48,29 @@
       el.isContentEditable);
   const multiline = (el) => el.tagName === 'TEXTAREA' || el.isContentEditable;
   const valueOf = (el) => (el.isContentEditable ? el.innerText : el.value);
-  const secret = (el) => {
+  const secretNow = (el) => {
     const type = (el.getAttribute('type') || '').toLowerCase();
     const auto = (el.getAttribute('autocomplete') || '').toLowerCase();
     return type === 'password' || auto.includes('password') || auto.includes('one-time-code');
   };
+  // a field that was secret at any moment stays secret (a show-password toggle makes it type=text)
+  const wasSecret = new WeakSet();
+  const secret = (el) => {
+    if (secretNow(el)) wasSecret.add(el);
+    return wasSecret.has(el);
+  };
+  const SECRET_TYPES = ['type', 'autocomplete'];
+  new MutationObserver((changes) => {
+    for (const change of changes) {
+      const was = (change.oldValue || '').toLowerCase();
+      if (was === 'password' || was.includes('one-time-code')) wasSecret.add(change.target);
+    }
+  }).observe(document, { subtree: true, attributes: true, attributeFilter: SECRET_TYPES, attributeOldValue: true });
+  const seedSecrets = () => {
+    for (const el of document.querySelectorAll('input')) secret(el);
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', seedSecrets);
+  else seedSecrets();
   const labelOf = (el) => {
     const own = el.getAttribute('aria-label') || (el.labels && el.labels[0] && el.labels[0].innerText) || '';
     return (own || el.getAttribute('placeholder') || el.getAttribute('name') || '').trim().slice(0, 40);
@@ -514,6 +532,7 @@
       const el = e.composedPath()[0];
       if (typing && typing.el !== el) flush();
       if (isField(el) && !(typing && typing.el === el)) typing = { el, reported: valueOf(el), touched: false };
+      if (isField(el)) secret(el);
     },
     true,
   );
