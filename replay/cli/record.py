@@ -75,7 +75,7 @@ def record_cmd(
     if flow is not None:
         flow = os.path.abspath(flow)
         stem = flow.removesuffix(".ad")
-        output = output or f"{stem}.from{from_step or 'end'}.ad"
+        output = output or f"{stem}.from{'end' if from_step is None else from_step}.ad"
         if os.path.abspath(output) == flow:
             raise InvalidArgs(f"-o {output}: the flow itself is never written over", hint="-o another path")
     # Ctrl+C and a plain `kill` both stop and publish (even where a shell started it with SIGINT ignored)

@@ -287,7 +287,7 @@ def prefix(home: str, sessions: Mapping[str, Session], request: Record) -> run_r
     run = make("run", given)
     ready = run_request.prepare(home, sessions, run)
     steps = [s for s in ready.plan.steps if not (s.action.command == "close" and s.index == len(ready.plan.steps))]
-    start = request.from_step or len(steps) + 1
+    start = len(steps) + 1 if request.from_step is None else request.from_step
     if not 1 <= start <= len(steps) + 1:
         raise InvalidArgs(
             f"--from {start}: {ready.display} has {len(steps)} steps (record from 1 to {len(steps) + 1})",

@@ -34,7 +34,7 @@ from replay.script import apps
 from replay.script.ast import Action
 from replay.script.parser import parse_action, parse_argv
 from replay.script.plan import open_problem
-from replay.session import by_hand, gate, orphans, repair, requests, run_request
+from replay.session import by_hand, gate, orphans, publish, repair, requests, run_request
 from replay.session.heal_builtin import perform
 from replay.session.pool import BackendPool
 from replay.session.protocol import session_dir, shown_name
@@ -149,6 +149,12 @@ class Daemon:
         if request.session in self.sessions:
             shown = shown_name(request.session)
             raise InvalidArgs(f"session {shown!r} is open already", hint="close it, or record with --session NAME")
+        if (request.url is None) == (request.flow is None):
+            raise InvalidArgs("record starts at a URL or continues a flow: give one of them", hint="replay record URL")
+        if (
+            request.options.save_script
+        ):  # checked before the browser opens: a recording that cannot be written never starts
+            publish.check_target(request.options.save_script, hint="-o another path, or move the existing file away")
         options = request.options.replace(save_script=request.options.save_script or "")
         recording = "hidden" if request.headless else "shown"
         try:

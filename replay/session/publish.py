@@ -33,6 +33,18 @@ def clear_staging(home: str) -> None:
             os.unlink(os.path.join(directory, leaf))
 
 
+def check_target(target: str, *, hint: str) -> None:
+    """Refuse, before any work, a ``target`` a publish would refuse after it: something already there
+    (``TARGET_EXISTS``: a file, a folder, a device), or a folder that cannot be written in."""
+    target = os.path.abspath(target)
+    refuse_existing(target, hint=hint)
+    place = os.path.dirname(target)
+    while not os.path.lexists(place):
+        place = os.path.dirname(place)
+    if not os.path.isdir(place) or not os.access(place, os.W_OK | os.X_OK):
+        raise ReplayError(f"cannot write {target}: {place} is not a folder replay may write in", hint=hint)
+
+
 def publish_exclusive(target: str, text: str, home: str | None = None, *, hint: str = _TAKEN) -> str:
     """Write ``text`` to ``target`` atomically; refuse (``TARGET_EXISTS``, with ``hint``) if it exists.
 

@@ -8,6 +8,7 @@ import contextlib
 import os
 import subprocess
 import sys
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -235,3 +236,56 @@ def test_a_secret_stays_secret_is_never_a_reserved_name_and_no_echo_of_it_is_wri
             assert form[i : i + 4].casefold() not in script.casefold(), form[i : i + 4]
     ran = cli("run", str(out), "-e", f"SECRET_REPLAY_SESSION={secret}", ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+@pytest.mark.own_daemon
+def test_a_storm_of_dialogs_never_wedges_the_recorder_and_an_open_dialog_is_no_answer(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/hostile/recorder.html", "storm")
+    rec.click("#storm")  # alert after alert, for ever; nobody answers the one showing at the stop
+    (clicked,) = rec.steps()
+    assert "Storm" in clicked["line"]
+    started = time.monotonic()
+    stopped = rec.stop()
+    assert time.monotonic() - started < 10, "Ctrl+C publishes within 10 s whatever the page does"
+    assert stopped["script"] == str(out)
+    assert not [line for line in out.read_text().splitlines() if line.startswith("alert ")]
+    started = time.monotonic()
+    assert cli("daemon", "stop", ok=None).returncode == 0
+    assert time.monotonic() - started < 10
+
+
+def test_a_recording_that_could_not_be_written_or_started_is_refused_before_its_browser_opens(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    from replay.client import Client
+    from replay.errors import InvalidArgs
+
+    taken = tmp_path / "taken.ad"
+    taken.write_text("kept\n")
+    locked = tmp_path / "locked"
+    locked.mkdir(mode=0o500)
+    flow = tmp_path / "flow.ad"
+    flow.write_text(f"context platform=web\nopen {web}/pantry/index.html\nclose\n")
+    url = f"{web}/pantry/index.html"
+    before = {p for p in _browser_pids() if b"--remote-debugging-pipe" in Path(f"/proc/{p}/cmdline").read_bytes()}
+    refusals = [
+        (["-o", str(taken)], 4, "TARGET_EXISTS"),
+        (["-o", str(tmp_path)], 4, "TARGET_EXISTS"),  # a folder
+        (["-o", "/dev/full"], 4, "TARGET_EXISTS"),
+    ]
+    if os.geteuid() != 0:  # (root writes anywhere)
+        refusals.append((["-o", str(locked / "out.ad")], 1, "cannot write"))
+    for args, code, said in refusals:
+        done = cli("record", url, "--headless", "--session", "refused", *args, ok=None)
+        assert done.returncode == code and said in done.stderr, (args, done.stderr)
+        assert "--save-script" not in done.stderr and "Traceback" not in done.stderr
+    done = cli("record", str(flow), "--from", "0", "--headless", "--session", "refused", ok=None)
+    assert done.returncode == 2 and "--from 0" in done.stderr, done.stderr
+    with pytest.raises(InvalidArgs):
+        Client("refused", home=cli.home).record(url, headless=True, flow=str(flow))  # a raw request with both
+    assert taken.read_text() == "kept\n"
+    assert "refused" not in cli("session", "list").stdout
+    after = {p for p in _browser_pids() if b"--remote-debugging-pipe" in Path(f"/proc/{p}/cmdline").read_bytes()}
+    assert after <= before, "no recording's browser was started for any of them"

@@ -3,6 +3,7 @@ shared by the daemon's web sessions, one context each."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import shutil
@@ -23,6 +24,7 @@ LAUNCH_ARGS = [
     "--no-first-run",
     "--disable-dev-shm-usage",
 ]
+CLOSE_S = 3.0  # how long a recording's browser connection has to close before its process is stopped
 HEADLESS_SHELLS = ("chromium-headless-shell", "chrome-headless-shell")
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 
@@ -136,9 +138,9 @@ class WebBrowser:
     async def stop(self) -> None:
         """Close the browser and Playwright."""
         if self._browser is not None:
-            try:
-                await self._browser.close()
-            except Exception:  # noqa: BLE001 - already gone
+            try:  # (a recording's browser is closed by its own, whatever its page does: not waited on here)
+                await asyncio.wait_for(self._browser.close(), CLOSE_S if self._own is not None else None)
+            except Exception:  # noqa: BLE001 - already gone, or held by its page
                 pass
             self._browser = None
         if self._own is not None:

@@ -27,6 +27,7 @@ WORLD = "__replay_recorder"  # the isolated world recorder.js runs in
 REARM_JS = "window.__replayRecorder && window.__replayRecorder.rearmed({seq}, {settled})"
 SAY_JS = "window.__replayRecorder && window.__replayRecorder.said({text}, {warning})"
 ANSWER_JS = "window.__replayRecorder && window.__replayRecorder.answered({n}, {value})"
+RUN_S = 2.0  # how long the recorder waits for its world to run a call (a dialog may hold the page)
 FRAME = "frame"  # a gesture's key for where it came from (a ``Where``; in memory only)
 MAX_FILES = 16
 # the ``i``-th file chosen in the file input at a recorder path (from the top document), or null
@@ -60,7 +61,14 @@ class _Tab:
             del self.worlds[frame]
 
     async def run(self, context: int, expression: str) -> None:
-        await self.cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context})
+        """``expression`` in the recorder's world ``context``, waited for ``RUN_S`` at most: a page whose
+        dialog is open (a storm of them) runs no script until it is answered, and nothing of the
+        recorder may wait on that (the call still runs when the dialog goes)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(
+                asyncio.shield(self.cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context})),
+                RUN_S,
+            )
 
 
 @dataclass(frozen=True)
