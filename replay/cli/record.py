@@ -11,7 +11,7 @@ import sys
 import click
 
 from replay.cli.app import handles_errors, json_option, main, session_option
-from replay.errors import InvalidArgs, SessionNotFound
+from replay.errors import EXIT_FAILURE, InvalidArgs, SessionNotFound
 from replay.results import RecordEvent
 
 
@@ -84,6 +84,7 @@ def record_cmd(
     client = Client(session)
     saved = os.path.abspath(output) if output else None
     since = 0
+    refused = 0  # gestures replay could not perform: the script lacks them, and the exit code says so
     try:
         if flow is None:
             opened = client.record(target, save_script=saved, headless=headless)
@@ -95,11 +96,19 @@ def record_cmd(
             got = client.record_events(since, wait_ms=1000)
             for event in got.events:
                 _say(as_json, event)
+                refused += event.event == "refused"
             since = got.next
             if got.ended:
-                return
+                break
     except KeyboardInterrupt:
         with contextlib.suppress(SessionNotFound):  # (stopped before it started: nothing to publish)
             client.close()  # publishes the recording; its last event says where
             for event in client.record_events(since, wait_ms=0).events:
                 _say(as_json, event)
+                refused += event.event == "refused"
+    if refused:
+        sys.stderr.write(
+            f"error: {refused} gesture(s) could not be performed, and the script does not have them "
+            "(each said why above)\n"
+        )
+        sys.exit(EXIT_FAILURE)

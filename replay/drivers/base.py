@@ -330,6 +330,16 @@ class PersonInput(Protocol):
         ``tab N`` step first), else None."""
         ...
 
+    async def flush(self) -> None:
+        """The recording stops: input the driver holds back still (text typed in a field not left
+        yet) is handed over now, before the script is written."""
+        ...
+
+    async def take_back(self, gesture: dict[str, Any]) -> None:
+        """A ``type`` gesture (text the person typed into an editor): the text is taken back from the
+        screen, so that the recorded ``type`` step performs it again."""
+        ...
+
     async def deliver(self, gesture: dict[str, Any]) -> None:
         """A ``keys`` gesture: the keys the person typed while another gesture was performed, held and
         now typed where the focus is, in their order (typing, not a step)."""

@@ -34,6 +34,7 @@ from replay.tree.materialize import materialize
 log = logging.getLogger("replay.daemon")
 
 TOGGLES = ("checkbox", "switch", "menuitemcheckbox")
+FINISH_S = 5.0  # how long a stop waits for the last gestures to be performed before it writes
 KEPT_EVENTS = 10_000  # a recording longer than this keeps its latest events (a client reads as it goes)
 
 
@@ -113,6 +114,18 @@ class ByHand:
                 "positional": made.positional,
             }
 
+    async def finish(self) -> None:
+        """Before the script is written: what the person typed last is handed over and every gesture
+        handed over is performed (each step waited for ``FINISH_S`` at most, whatever the page does)."""
+        if self.ended or self.worker is None or self.worker is asyncio.current_task():
+            return  # (the bar's Stop or a closed window: the recorder handed over its text before it)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(self.hands.flush(), FINISH_S)
+        done = asyncio.get_running_loop().create_future()
+        self.inputs.put_nowait({"kind": "finished", "done": done})
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(done), FINISH_S)
+
     def emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)
         if len(self.events) > KEPT_EVENTS:
@@ -141,6 +154,9 @@ class ByHand:
     async def _work(self) -> None:
         while True:
             gesture = await self.inputs.get()
+            if gesture.get("kind") == "finished":  # everything before it was performed: the script may be written
+                gesture["done"].set_result(None)
+                continue
             if gesture.get("kind") in ("closed", "stop"):  # the window closed, or the bar's Stop
                 await self.on_closed()
                 return
@@ -170,6 +186,11 @@ class ByHand:
         if kind == "press":
             await self._step(parse_argv(["press", str(gesture.get("key"))]), gesture=gesture)
             return
+        if kind == "type":  # typed into an editor: written as the CLI writes it, into what has the focus
+            self.hands.performing(gesture)  # (its keys that take the text back are replay's own)
+            await self.hands.take_back(gesture)
+            await self._step(parse_argv(["type", str(gesture.get("text") or "")]), gesture=gesture)
+            return
         if kind == "dialog":  # answered in the browser: the step takes that answer (a prompt's with its text)
             prompt = gesture["dialog"].get("type") == "prompt"
             said = [str(gesture.get("value") or "")] if prompt and gesture.get("accept") else []
@@ -184,8 +205,15 @@ class ByHand:
         if kind not in ("click", "dblclick", "fill", "select", "hover", "assert", "drag", "upload"):
             return
 
+        earlier = self.session.refs_capture
         taken = await capture(self.session)
         self.session.refs_capture = taken  # the person pointed at this screen: its refs act
+        if kind == "fill" and gesture.get("editor") and earlier is not None:
+            # an editor's own text is part of its identity: it is known as it was when the person
+            # started typing in it (the screen of the step before), not by the text just typed
+            before = await self.hands.pointed(earlier.generation, gesture.get("path"))
+            if before:
+                taken = self.session.refs_capture = earlier
         if kind == "drag":  # both ends, each the element itself, found on the screen the person pressed on
             held = await self._pointed(taken, gesture.get("path"), kind, acting=False)
             dropped = await self._pointed(taken, gesture.get("to"), "drop", acting=False)

@@ -151,9 +151,7 @@ class Daemon:
             raise InvalidArgs(f"session {shown!r} is open already", hint="close it, or record with --session NAME")
         if (request.url is None) == (request.flow is None):
             raise InvalidArgs("record starts at a URL or continues a flow: give one of them", hint="replay record URL")
-        if (
-            request.options.save_script
-        ):  # checked before the browser opens: a recording that cannot be written never starts
+        if request.options.save_script:  # checked before the browser opens: one that can't be written never starts
             publish.check_target(request.options.save_script, hint="-o another path, or move the existing file away")
         options = request.options.replace(save_script=request.options.save_script or "")
         recording = "hidden" if request.headless else "shown"
@@ -307,6 +305,8 @@ class Daemon:
             return orphans.close_left(self.home, self.recovered.pop(name, None), name, save_script, discard)
         out: dict[str, Any] = {"closed": name, "script": None}
         final = ""
+        if session.by_hand is not None and not discard:  # the text typed last, and gestures on their way
+            await session.by_hand.finish()
         async with session.lock:
             self._still_open(name, session)
             tx = session.repair

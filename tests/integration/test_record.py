@@ -383,3 +383,42 @@ def test_a_file_chosen_in_the_browsers_chooser_is_recorded_as_upload_and_replays
     rec.stop()
     ran = cli("run", str(out), ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_typing_in_a_rich_text_editor_is_written_by_the_editor_not_its_new_text_and_the_last_text_at_stop(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/notes/q2/index.html", "editor")  # Quill 2
+    rec.click(".ql-editor")
+    rec.steps()
+    rec.type("Ship it on Friday")
+    rec.click("#save")
+    typed, saved = rec.steps(2)
+    assert typed["line"] == 'type "Ship it on Friday"', typed
+    assert "Saved: <p>Ship it on Friday</p>" in saved.get("effect", ""), saved
+    rec.click(".ql-editor")  # (its caret after the text)
+    rec.steps()
+    rec.type(" and Monday")  # … and Ctrl+C before the editor was left: the text is written, not lost
+    stopped = rec.stop()
+    assert stopped["script"] == str(out)
+    script = out.read_text(encoding="utf-8")
+    assert '\ntype "Ship it on Friday"\n' in script and '\ntype " and Monday"\n' in script, script
+    first_click = next(line for line in script.splitlines() if line.startswith("click"))
+    assert "Ship it" not in first_click, script  # the editor as it was before its text
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_click_on_the_label_a_component_paints_its_hidden_checkbox_on_is_that_checkbox(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/element/e2/index.html", "painted")  # Element: the native input hidden at 0×0
+    rec.click("text=Admins only")
+    (checked,) = rec.steps()
+    assert checked["line"].startswith("check ") and 'role=checkbox label="Admins only"' in checked["line"], checked
+    assert rec.page.locator("input[type=checkbox]").first.is_checked()  # the app got the person's click
+    rec.stop()
+    assert cli("run", str(out), ok=None).returncode == 0
+    upgraded = out.with_name("painted-e3.ad")
+    upgraded.write_text(out.read_text(encoding="utf-8").replace("/element/e2/", "/element/e3/"), encoding="utf-8")
+    assert cli("run", str(upgraded), ok=None).returncode == 0

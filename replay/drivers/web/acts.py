@@ -22,10 +22,22 @@ from replay.drivers.base import (
     Upload,
 )
 from replay.drivers.web.errors import STALE
-from replay.drivers.web.page_scripts import COVERED_BY_ITS_OWN_JS
+from replay.drivers.web.page_scripts import COVERED_BY_ITS_OWN_JS, LABEL_OF_JS, PRESSED_BY_ITS_LABEL_JS
 from replay.errors import ActionFailed, ReplayError, StaleRef
 
 DRAG_START_PX = 6  # how far ``drag`` moves off the pressed point (past the usual drag thresholds)
+
+
+async def _press_label_of(el: Locator, timeout_ms: int) -> None:
+    """Click the shown label that presses ``el`` (its own ``<label for>`` first, else the one around it)."""
+    found = await el.evaluate_handle(LABEL_OF_JS)
+    try:
+        label = found.as_element()
+        if label is None:
+            raise ActionFailed("no label of its own shows to press it", hint="take a snapshot to see what is on screen")
+        await label.click(timeout=timeout_ms)
+    finally:
+        await found.dispose()
 
 
 ATTRIBUTES_JS = "e => Object.fromEntries(Array.from(e.attributes).map(a => [a.name, a.value]))"
@@ -54,8 +66,11 @@ async def act_on(el: Locator, gesture: Gesture, timeout_ms: int, failed: Callabl
                 if await el.is_checked(timeout=timeout_ms) != on:
                     # a styled box over the native input, that belongs to the same control (its label,
                     # its component's host), takes the click as a person's would: click through it
-                    covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
-                    await el.click(timeout=timeout_ms, force=bool(covered))
+                    if await el.evaluate(PRESSED_BY_ITS_LABEL_JS):  # a hidden input: its label, as a person
+                        await _press_label_of(el, timeout_ms)
+                    else:
+                        covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
+                        await el.click(timeout=timeout_ms, force=bool(covered))
             case Select(value=value):
                 try:
                     await el.select_option(value=value, timeout=timeout_ms)

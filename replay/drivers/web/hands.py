@@ -26,6 +26,7 @@ BINDING = "__replayRecord"  # the function recorder.js hands a gesture to (in it
 WORLD = "__replay_recorder"  # the isolated world recorder.js runs in
 REARM_JS = "window.__replayRecorder && window.__replayRecorder.rearmed({seq}, {settled})"
 SAY_JS = "window.__replayRecorder && window.__replayRecorder.said({text}, {warning})"
+FLUSH_JS = "window.__replayRecorder && window.__replayRecorder.flushNow()"
 ANSWER_JS = "window.__replayRecorder && window.__replayRecorder.answered({n}, {value})"
 RUN_S = 2.0  # how long the recorder waits for its world to run a call (a dialog may hold the page)
 FRAME = "frame"  # a gesture's key for where it came from (a ``Where``; in memory only)
@@ -195,6 +196,21 @@ class WebHands:
         where = gesture.get(FRAME)
         return self.driver.tabs.number_of(where.page) if isinstance(where, Where) else None
 
+    async def take_back(self, gesture: dict[str, Any]) -> None:
+        """A ``type`` gesture's text, typed by the person at the caret, taken back by keys (selected
+        backwards, deleted): the editor's own handlers see it go, and replay's ``type`` types it again."""
+        where, text = gesture.get(FRAME), gesture.get("text")
+        if not isinstance(where, Where) or not isinstance(text, str) or not text:
+            return
+        keyboard = where.page.keyboard
+        await keyboard.down("Shift")
+        try:
+            for _ in text:
+                await keyboard.press("ArrowLeft")
+        finally:
+            await keyboard.up("Shift")
+        await keyboard.press("Backspace")
+
     async def deliver(self, gesture: dict[str, Any]) -> None:
         """The keys the person typed while a gesture was performed, typed now where the focus is, in
         their order: characters inserted as text (as a `fill` replays them: no key event a person's
@@ -235,6 +251,14 @@ class WebHands:
         seq = int(gesture.get("seq") or 0)
         with contextlib.suppress(Exception):  # a frame that went away meanwhile
             await where.tab.run(where.context, REARM_JS.format(seq=seq, settled=json.dumps(settled)))
+
+    async def flush(self) -> None:
+        """The recording stops: each frame's recorder hands over the text typed in a field it has not
+        reported yet (its ``fill`` reaches ``on_input`` before this returns)."""
+        for tab in list(self._tabs):
+            for context in list(tab.worlds.values()):
+                with contextlib.suppress(Exception):  # (a tab or frame gone meanwhile)
+                    await tab.run(context, FLUSH_JS)
 
     async def say(self, text: str, warning: bool) -> None:
         tab = next((t for t in self._tabs if t.page is self.driver.page), None)

@@ -42,6 +42,22 @@ COVERED_BY_ITS_OWN_JS = """(el) => {
   return owners.some((o) => o === hit || o.contains(hit));
 }"""
 
+# Whether the control has no box a person could press (a native input a component hides at 0×0 or
+# makes invisible and paints on its label instead) while a label of its own shows: the label is what a
+# person presses, and what replay presses for it
+PRESSED_BY_ITS_LABEL_JS = """(el) => {
+  const box = el.getBoundingClientRect();
+  const style = getComputedStyle(el);
+  if (box.width >= 2 && box.height >= 2 && style.visibility !== 'hidden' && style.display !== 'none') return false;
+  const shown = (l) => { const r = l.getBoundingClientRect(); return r.width >= 2 && r.height >= 2; };
+  return [...(el.labels || []), el.closest('label')].some((l) => l && shown(l));
+}"""
+
+LABEL_OF_JS = """(el) => {
+  const shown = (l) => { const r = l.getBoundingClientRect(); return r.width >= 2 && r.height >= 2; };
+  return [...(el.labels || []), el.closest('label')].find((l) => l && shown(l)) || null;
+}"""
+
 # The captured nodes a recorder's path points into (``recorder.js`` writes it: child positions from the
 # top document, -1 entering a shadow root, -2 a frame's document), nearest first: the element when it
 # was captured, then its captured ancestors across shadow roots and frames.

@@ -107,6 +107,15 @@
     if (el && el.tagName === 'LABEL' && el.control) el = el.control; // the control a label stands for
     return el;
   };
+  // A click inside a label (the label itself, a wrapper a component paints the control on, its text)
+  // is a click on the control the label stands for — in a shadow root too — unless it is on a link or
+  // button of its own inside the label
+  const controlOf = (el) => {
+    const label = el && el.closest && el.closest('label');
+    if (!label || !label.control) return el;
+    const own = el.closest('a, button, input, select, textarea, [role=button], [role=link], [contenteditable]');
+    return own && label.contains(own) && own !== label.control ? el : label.control;
+  };
   const hold = (e) => {
     e.preventDefault();
     e.stopImmediatePropagation();
@@ -191,9 +200,18 @@
     const value = valueOf(typing.el);
     typing.touched = false;
     if (value === typing.reported) return;
+    const before = typing.reported;
     typing.reported = value;
     const el = typing.el;
-    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el) }, el);
+    // An editor (contenteditable) is known by what it was before the text, which is part of what it
+    // says: text added at its end is written as the CLI writes it, `type` into it once focused
+    // (performed again by replay: its keys take the person's text back, then type it)
+    const editor = !!el.isContentEditable;
+    const [was, now] = [before, value].map((t) => t.replace(/\n+$/, '')); // (an empty editor's line break)
+    if (editor && now.length > was.length && now.startsWith(was) && !secret(el)) {
+      return perform({ kind: 'type', path: pathOf(el), text: now.slice(was.length) }, el);
+    }
+    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el), editor }, el);
   };
   // what replay's own input for a gesture is: the keys it presses, the element it points at and the
   // event its input ends with (a fill, a select, an upload, a hover: no key, no press)
@@ -202,6 +220,11 @@
     if (msg.kind === 'press') return { keys: [{ code: msg.code, key: msg.raw }] };
     // typed text is inserted (no key events: none to tell from the person's); other keys are pressed
     if (msg.kind === 'keys') return { keys: msg.keys.filter((k) => !typed(k)).map((k) => ({ code: k.code, key: k.key })) };
+    if (msg.kind === 'type') {
+      const chars = [...msg.text].map((c) => ({ key: c === '\n' ? 'Enter' : c, code: '' }));
+      const back = [...msg.text].map(() => ({ key: 'ArrowLeft', code: 'ArrowLeft' }));
+      return { keys: [...back, { key: 'Backspace', code: 'Backspace' }, ...chars] };
+    }
     if (msg.kind === 'drag') return { pointer: null, until: null }; // both ends: until it is performed
     // a styled chooser is given its file by a click on what opens it (Playwright's chooser): anywhere
     if (msg.kind === 'upload') return { pointer: null, until: 'click' };
@@ -328,7 +351,7 @@
           const button = kind === 'click' && bar.root.elementFromPoint(e.clientX, e.clientY);
           const what = button && button.closest && button.closest('button');
           if (!what) return;
-          if (what.dataset.do === 'stop') send({ kind: 'stop' });
+          if (what.dataset.do === 'stop') flush(), send({ kind: 'stop' }); // the text typed last, then Stop
           else setMode(what.dataset.do);
           return;
         }
@@ -415,7 +438,7 @@
       hold(e);
       if (dropped) return void (dropped = false); // a drag's release: performed as its drop
       if (e.button !== 0 || e.detail > 1) return; // a double click's second click: its dblclick says it
-      const el = pointed(e);
+      const el = controlOf(pointed(e));
       const shows = revealedBy(el);
       gesture({ kind: 'click', path: pathOf(el), hover: shows ? pathOf(shows) : null }, el);
     },
@@ -548,6 +571,8 @@
     },
     true,
   );
+  // the recording stops: the text typed in a field not left yet is handed over (written, not lost)
+  rec.flushNow = () => flush();
   // the daemon performed gesture ``seq`` (and those before it): ``settled``, what the field holds now
   // is what the script says it holds; the input queued meanwhile is delivered
   rec.rearmed = (seq, settled) => {

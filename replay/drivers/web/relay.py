@@ -20,6 +20,7 @@ import logging
 import os
 import secrets
 import shutil
+import signal
 import tempfile
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -96,8 +97,10 @@ class _Spawned:
         return self.returncode
 
     def kill(self) -> None:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(self.pid, 9)
+        """The browser and every process it started (its own process group: a wrapper script's child
+        too)."""
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.pid, signal.SIGKILL)
 
 
 class Pipe:
