@@ -48,6 +48,7 @@ def hands_of(session: Session) -> PersonInput:
     return session.driver.person_input()
 
 
+REDO_HINT = "do it again once the app is ready for it, or record that step with commands (`replay click @ref`)"
 UPLOAD_HINT = "record that step with `replay upload @ref PATH`"
 
 
@@ -163,8 +164,9 @@ class ByHand:
             try:
                 async with self.session.lock:
                     await self._perform(gesture)
-            except ReplayError as err:
-                self.emit({"event": "refused", "code": err.code, "message": err.message, "hint": err.hint})
+            except ReplayError as err:  # (a run's hint on its options, such as --timeout, is none of record's)
+                hint = REDO_HINT if err.hint and "--" in err.hint else err.hint
+                self.emit({"event": "refused", "code": err.code, "message": err.message, "hint": hint})
             except Exception as exc:  # noqa: BLE001 - one gesture never ends the recording
                 log.exception("recording by hand: %s", gesture.get("kind"))
                 self.emit({"event": "refused", "code": "INTERNAL", "message": str(exc), "hint": None})

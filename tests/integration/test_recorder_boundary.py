@@ -289,3 +289,18 @@ def test_a_recording_that_could_not_be_written_or_started_is_refused_before_its_
     assert "refused" not in cli("session", "list").stdout
     after = {p for p in _browser_pids() if b"--remote-debugging-pipe" in Path(f"/proc/{p}/cmdline").read_bytes()}
     assert after <= before, "no recording's browser was started for any of them"
+
+
+def test_a_recording_in_which_a_gesture_was_refused_says_so_in_its_exit_code(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/hostile/recorder.html", "refused-gesture")
+    rec.click("#fleeting")  # gone before replay can perform the click
+    refused = rec.next_event()
+    assert refused["event"] == "refused" and "--timeout" not in str(refused.get("hint")), refused
+    rec.click("#save")
+    (saved,) = rec.steps()
+    assert "Save" in saved["line"]
+    rec.stop()
+    assert rec.proc.returncode == 1
+    assert "Fleeting" not in out.read_text()
