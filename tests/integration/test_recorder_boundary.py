@@ -291,9 +291,7 @@ def test_a_recording_that_could_not_be_written_or_started_is_refused_before_its_
     assert after <= before, "no recording's browser was started for any of them"
 
 
-def test_a_recording_in_which_a_gesture_was_refused_says_so_in_its_exit_code(
-    cli: Cli, web: str, recorder: Any
-) -> None:
+def test_a_recording_in_which_a_gesture_was_refused_says_so_in_its_exit_code(cli: Cli, web: str, recorder: Any) -> None:
     rec, out = recorder(f"{web}/hostile/recorder.html", "refused-gesture")
     rec.click("#fleeting")  # gone before replay can perform the click
     refused = rec.next_event()
