@@ -33,6 +33,7 @@ from replay.tree.materialize import materialize
 
 log = logging.getLogger("replay.daemon")
 
+ELEMENT_KINDS = ("click", "dblclick", "fill", "select", "hover", "assert", "drag", "upload")
 TOGGLES = ("checkbox", "switch", "menuitemcheckbox")
 FINISH_S = 5.0  # how long a stop waits for the last gestures to be performed before it writes
 KEPT_EVENTS = 10_000  # a recording longer than this keeps its latest events (a client reads as it goes)
@@ -82,6 +83,7 @@ class ByHand:
         self.values: dict[str, str] = {}  # a variable's value this session: typed here, never written
         self.steps = 0
         self.ended = False
+        self.stopping = False  # the recording is being stopped: what it hands over now is its last
         self.worker: asyncio.Task[None] | None = None
 
     def start(self) -> None:
@@ -89,8 +91,8 @@ class ByHand:
 
     def take(self, gesture: dict[str, Any]) -> Any:
         """A gesture from the driver (its binding, on the daemon's loop); a pick is answered."""
-        if self.ended:
-            return None
+        if self.ended or (self.stopping and gesture.get("kind") == "dialog"):
+            return None  # (a dialog closed while the recording stops: closing it is no one's answer)
         if gesture.get("kind") == "pick":
             return self._pick(gesture)
         self.inputs.put_nowait(gesture)
@@ -118,6 +120,7 @@ class ByHand:
     async def finish(self) -> None:
         """Before the script is written: what the person typed last is handed over and every gesture
         handed over is performed (each step waited for ``FINISH_S`` at most, whatever the page does)."""
+        self.stopping = True
         if self.ended or self.worker is None or self.worker is asyncio.current_task():
             return  # (the bar's Stop or a closed window: the recorder handed over its text before it)
         with contextlib.suppress(Exception):
@@ -182,6 +185,13 @@ class ByHand:
         number = self.hands.tab_of(gesture)  # made in another tab than the front one: brought to the front
         if number is not None:
             await self._step(parse_argv(["tab", str(number)]))
+        if kind in ELEMENT_KINDS:
+            await self._on_element(kind, gesture)
+        else:
+            await self._input(kind, gesture)
+
+    async def _input(self, kind: str, gesture: dict[str, Any]) -> None:
+        """A gesture on no element of the screen: keys, typing, a dialog's answer, a tab closed."""
         if kind == "keys":  # typed while a gesture was performed, held: typed now where the focus is
             await self.hands.deliver(gesture)
             return
@@ -204,18 +214,11 @@ class ByHand:
         if kind == "tab":  # the front tab closed in the browser: the script goes on in the one in front now
             await self._step(parse_argv(["tab", str(gesture.get("number"))]))
             return
-        if kind not in ("click", "dblclick", "fill", "select", "hover", "assert", "drag", "upload"):
-            return
 
-        earlier = self.session.refs_capture
+    async def _on_element(self, kind: str, gesture: dict[str, Any]) -> None:
+        """A gesture on an element of the screen, found on it as the person pointed at it."""
         taken = await capture(self.session)
         self.session.refs_capture = taken  # the person pointed at this screen: its refs act
-        if kind == "fill" and gesture.get("editor") and earlier is not None:
-            # an editor's own text is part of its identity: it is known as it was when the person
-            # started typing in it (the screen of the step before), not by the text just typed
-            before = await self.hands.pointed(earlier.generation, gesture.get("path"))
-            if before:
-                taken = self.session.refs_capture = earlier
         if kind == "drag":  # both ends, each the element itself, found on the screen the person pressed on
             held = await self._pointed(taken, gesture.get("path"), kind, acting=False)
             dropped = await self._pointed(taken, gesture.get("to"), "drop", acting=False)

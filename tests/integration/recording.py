@@ -128,9 +128,11 @@ class Recording:
                 self.pw.stop()
             self.pw = None
 
-    def stop(self) -> dict[str, Any]:
-        """Ctrl+C: the recording is published; its last event says where."""
-        self.let_go()
+    def stop(self, *, let_go: bool = True) -> dict[str, Any]:
+        """Ctrl+C: the recording is published; its last event says where. ``let_go``: the test's
+        connection ends first (else it stays, as a person's browser does, until ``let_go``)."""
+        if let_go:
+            self.let_go()
         self.proc.send_signal(signal.SIGINT)
         self.proc.wait(timeout=60)
         while (event := self.next_event())["event"] != "stopped":

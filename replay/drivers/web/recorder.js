@@ -211,7 +211,7 @@
     if (editor && now.length > was.length && now.startsWith(was) && !secret(el)) {
       return perform({ kind: 'type', path: pathOf(el), text: now.slice(was.length) }, el);
     }
-    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el), editor }, el);
+    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el) }, el);
   };
   // what replay's own input for a gesture is: the keys it presses, the element it points at and the
   // event its input ends with (a fill, a select, an upload, a hover: no key, no press)
