@@ -77,6 +77,23 @@ def _browser_pids() -> set[int]:
     return pids
 
 
+def _recording_browsers_of(home: str) -> set[int]:
+    """The recording browsers (on a pipe) that the daemon of ``home`` started (by process ancestry)."""
+    pid_file = Path(home) / "daemon.pid"
+    daemon = int(pid_file.read_text()) if pid_file.exists() else -1
+    mine = set()
+    for pid in _browser_pids():
+        with contextlib.suppress(OSError):
+            if b"--remote-debugging-pipe" not in Path(f"/proc/{pid}/cmdline").read_bytes():
+                continue
+            ancestor = pid
+            while ancestor > 1 and ancestor != daemon:
+                ancestor = int(Path(f"/proc/{ancestor}/stat").read_text().rsplit(")", 1)[1].split()[1])
+            if ancestor == daemon:
+                mine.add(pid)
+    return mine
+
+
 def _get(url: str) -> int:
     try:
         with urllib.request.urlopen(url, timeout=5) as answer:
@@ -271,7 +288,7 @@ def test_a_recording_that_could_not_be_written_or_started_is_refused_before_its_
     flow = tmp_path / "flow.ad"
     flow.write_text(f"context platform=web\nopen {web}/pantry/index.html\nclose\n")
     url = f"{web}/pantry/index.html"
-    before = {p for p in _browser_pids() if b"--remote-debugging-pipe" in Path(f"/proc/{p}/cmdline").read_bytes()}
+    before = _recording_browsers_of(cli.home)
     refusals = [
         (["-o", str(taken)], 4, "TARGET_EXISTS"),
         (["-o", str(tmp_path)], 4, "TARGET_EXISTS"),  # a folder
@@ -289,8 +306,7 @@ def test_a_recording_that_could_not_be_written_or_started_is_refused_before_its_
         Client("refused", home=cli.home).record(url, headless=True, flow=str(flow))  # a raw request with both
     assert taken.read_text() == "kept\n"
     assert "refused" not in cli("session", "list").stdout
-    after = {p for p in _browser_pids() if b"--remote-debugging-pipe" in Path(f"/proc/{p}/cmdline").read_bytes()}
-    assert after <= before, "no recording's browser was started for any of them"
+    assert _recording_browsers_of(cli.home) == before, "none of them left a browser behind"
 
 
 def test_a_recording_in_which_a_gesture_was_refused_says_so_in_its_exit_code(cli: Cli, web: str, recorder: Any) -> None:
