@@ -1154,6 +1154,10 @@ def main() -> None:
         from bench_record import bench_record_corpus, print_record_corpus
 
         print_record_corpus(bench_record_corpus())
+    if "record-widgets" in which:
+        from bench_record import bench_record_corpus, print_record_corpus
+
+        print_record_corpus(bench_record_corpus(widgets=True), "widget")
     if "drift" in which and "heal" not in which:
         print_drift(bench_drift())
     if "drift" in which:

@@ -84,11 +84,10 @@ class Recording:
         self.page.mouse.up()
 
     def bar(self, button: str) -> None:
-        """Click a button of the recorder's bar (a closed shadow root: found as an assistive tool finds
-        it, through DevTools' DOM with shadow roots pierced)."""
-        found = self._bar_node(f'data-do="{button}')
-        quad = self.cdp.send("DOM.getBoxModel", {"backendNodeId": found["backendNodeId"]})["model"]["content"]
-        self.page.mouse.click((quad[0] + quad[4]) / 2, (quad[1] + quad[5]) / 2)
+        """Click a button of the recorder's bar (found through DevTools' DOM, shadow roots pierced)."""
+        from fixtures.drift.by_hand import press_bar
+
+        press_bar(self.page, button)
 
     def bar_says(self) -> str:
         found = self._bar_node('class="said')
