@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import json
 import logging
 import os
 import re
@@ -20,9 +21,11 @@ from typing import Any
 
 from replay.drivers.base import PersonInput, Recordable
 from replay.engine import step
+from replay.engine.journal import JournalEntry
 from replay.engine.state import capture
 from replay.errors import InvalidArgs, Location, ReplayError
 from replay.keys import valid_key
+from replay.script.formatter import format_action
 from replay.script.parser import parse_action, parse_argv
 from replay.scrubbing import echoes
 from replay.session import run_request
@@ -83,6 +86,7 @@ class ByHand:
         self.values: dict[str, str] = {}  # a variable's value this session: typed here, never written
         self.steps = 0
         self.ended = False
+        self.focused: tuple[tuple[Any, ...], JournalEntry] | None = None  # the last element clicked, its step
         self.stopping = False  # the recording is being stopped: what it hands over now is its last
         self.worker: asyncio.Task[None] | None = None
 
@@ -217,6 +221,9 @@ class ByHand:
 
     async def _on_element(self, kind: str, gesture: dict[str, Any]) -> None:
         """A gesture on an element of the screen, found on it as the person pointed at it."""
+        if kind == "fill" and gesture.get("leaving"):
+            self._typed_then_gone(gesture)
+            return
         taken = await capture(self.session)
         self.session.refs_capture = taken  # the person pointed at this screen: its refs act
         if kind == "drag":  # both ends, each the element itself, found on the screen the person pressed on
@@ -232,12 +239,7 @@ class ByHand:
             shows = await self._pointed(taken, gesture["hover"], "hover", acting=False)
             await self._step(parse_argv(["hover", f"@e{shows}"]))
         if kind == "fill" and gesture.get("secret"):
-            label = str(gesture.get("label") or "")
-            name = self.variables.get(label) or variable_name(label, set(self.variables.values()))
-            if label not in self.variables:
-                self.variables[label] = name
-                self.emit({"event": "variable", "name": name})
-            self.values[name] = str(gesture.get("value") or "")
+            name = self._variable(gesture, str(gesture.get("value") or ""))
             action = parse_action(f'fill {ref} "${{{name}}}"', Location("<record>", 1))
             await self._step(action, values={name: self.values[name]}, gesture=gesture)
             return
@@ -261,6 +263,49 @@ class ByHand:
         if gesture.get("button") == "right":  # a context click
             command, extra = "click", ["--button", "right"]
         await self._step(parse_argv([command, ref, *extra]), gesture=gesture)
+        if kind == "click" and self.session.journal.entries:  # (a field clicked into: typing may follow)
+            self.focused = (tuple(gesture.get("path") or ()), self.session.journal.entries[-1])
+
+    def _typed_then_gone(self, gesture: dict[str, Any]) -> None:
+        """Text typed into a field that made its page go away by itself (a typeahead that navigates):
+        that page cannot be acted on again, so the text is written as the ``fill`` of the field the
+        person clicked into (that step's selector and evidence), before the navigation it caused."""
+        path = tuple(gesture.get("path") or ())
+        if self.focused is None or self.focused[0] != path or not self.focused[1].selector:
+            raise InvalidArgs(
+                "text typed into a field whose page then went away by itself was not recorded",
+                hint="click into the field before typing, or record that step with `replay fill @ref TEXT`",
+            )
+        clicked = self.focused[1]
+        value = str(gesture.get("value") or "")
+        if gesture.get("secret"):
+            value = "${" + self._variable(gesture, value) + "}"
+        said = f"fill {json.dumps(clicked.selector, ensure_ascii=False)} {json.dumps(value, ensure_ascii=False)}"
+        line = format_action(parse_action(said, Location("<record>", 1)))
+        entry = JournalEntry(
+            seq=self.session.journal.next_seq(),
+            command="fill",
+            line=line,
+            evidence=clicked.evidence,
+            describe=clicked.describe,
+            selector=clicked.selector,
+            verification=clicked.verification,
+        )
+        self.session.journal.append(entry)
+        self.steps += 1
+        self.emit(
+            {"event": "step", "step": self.steps, "command": "fill", "line": line, "verification": entry.verification}
+        )
+
+    def _variable(self, gesture: dict[str, Any], value: str) -> str:
+        """The variable a secret field's value goes by (said once, when it is first named)."""
+        label = str(gesture.get("label") or "")
+        name = self.variables.get(label) or variable_name(label, set(self.variables.values()))
+        if label not in self.variables:
+            self.variables[label] = name
+            self.emit({"event": "variable", "name": name})
+        self.values[name] = value
+        return name
 
     async def _pointed(self, taken: Any, path: Any, kind: str, *, acting: bool = True) -> int:
         """The node a gesture pointed at: the nearest captured element (``acting``: the nearest that

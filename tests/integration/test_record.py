@@ -422,3 +422,23 @@ def test_a_click_on_the_label_a_component_paints_its_hidden_checkbox_on_is_that_
     upgraded = out.with_name("painted-e3.ad")
     upgraded.write_text(out.read_text(encoding="utf-8").replace("/element/e2/", "/element/e3/"), encoding="utf-8")
     assert cli("run", str(upgraded), ok=None).returncode == 0
+
+
+def test_text_typed_into_a_typeahead_that_navigates_by_itself_is_written_before_the_navigation(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/hostile/typeahead.html", "typeahead")
+    rec.click("#q")
+    rec.steps()
+    rec.type("gre")  # … and the page goes to its results by itself
+    (typed,) = rec.steps()
+    assert typed["command"] == "fill" and typed["line"].endswith('"gre"'), typed
+    assert wait_until(lambda: "Teas for gre" in rec.page.locator("h1").inner_text())
+    rec.click("text=Green tea")
+    (chosen,) = rec.steps()
+    assert "Green tea" in chosen["line"]
+    rec.stop()
+    lines = [line for line in out.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
+    assert [line.split()[0] for line in lines] == ["context", "open", "click", "fill", "click", "close"], lines
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

@@ -195,7 +195,7 @@
   // the field being typed into: {el, reported, touched}; ``touched``: the person typed in it since the
   // last report (a value a page script set, with no trusted input, is never a step)
   let typing = null;
-  const flush = () => {
+  const flush = (leaving = false) => {
     if (!typing || !typing.el.isConnected || !typing.touched) return;
     const value = valueOf(typing.el);
     typing.touched = false;
@@ -211,7 +211,7 @@
     if (editor && now.length > was.length && now.startsWith(was) && !secret(el)) {
       return perform({ kind: 'type', path: pathOf(el), text: now.slice(was.length) }, el);
     }
-    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el) }, el);
+    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el), leaving }, el);
   };
   // what replay's own input for a gesture is: the keys it presses, the element it points at and the
   // event its input ends with (a fill, a select, an upload, a hover: no key, no press)
@@ -571,6 +571,10 @@
     },
     true,
   );
+  // the page goes away while a field holds text not written yet (a typeahead that navigates by
+  // itself): it is handed over now, written before the navigation it caused
+  // (beforeunload: a binding called once the page is hidden is not heard any more)
+  for (const kind of ['beforeunload', 'pagehide']) window.addEventListener(kind, () => flush(true), true);
   // the recording stops: the text typed in a field not left yet is handed over (written, not lost)
   rec.flushNow = () => flush();
   // the daemon performed gesture ``seq`` (and those before it): ``settled``, what the field holds now
