@@ -235,7 +235,7 @@ class RecordEvent(Result):
     __slots__ = ()
     event = Text("event")  # ready, step, variable, refused, stopped
     session = Text("session")
-    cdp = Maybe("cdp")  # ready: the DevTools endpoint
+    cdp = Maybe("cdp")  # ready: replay's DevTools relay to the recording's browser (ws://127.0.0.1:PORT/TOKEN)
     step = Number("step")  # a step's number …
     line = Text("line")  # … as written
     verification = Text("verification")

@@ -22,7 +22,7 @@ def _say(as_json: bool, event: RecordEvent) -> None:
     elif event.event == "ready":
         sys.stdout.write(
             f"recording in session {event.session}: use the browser; Ctrl+C (or closing the window) "
-            f"writes the script\n  DevTools: {event.cdp}\n"
+            f"writes the script\n  DevTools relay for assistive tools (keep it to yourself): {event.cdp}\n"
         )
     elif event.event == "step":
         sys.stdout.write(f"{event.step:>3}  {event.line}  ({event.verification})\n")

@@ -38,7 +38,7 @@ class WebDriver:
     def __init__(self, context: BrowserContext, page: Page, devtools: str | None = None) -> None:
         self.context = context
         self.page = page
-        self.devtools = devtools  # the browser's DevTools endpoint, when it answers one (a recording)
+        self.devtools = devtools  # the relay to its browser, when it has one (a recording)
         self._hands: WebHands | None = None
         self._capture_fn: JSHandle | None = None  # the capture function, compiled once per document
         self._cdp: CDPSession | None = None  # Chromium: captures go through a CDP session of their own
