@@ -442,3 +442,20 @@ def test_text_typed_into_a_typeahead_that_navigates_by_itself_is_written_before_
     assert [line.split()[0] for line in lines] == ["context", "open", "click", "fill", "click", "close"], lines
     ran = cli("run", str(out), ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_a_click_inside_a_label_in_a_components_shadow_root_is_the_control_it_labels(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/shadow/index.html", "shadow-label")  # Shoelace: label and input in its shadow root
+    rec.page.locator("#terms").evaluate("el => el.updateComplete")
+    rec.click("#terms [part~=control]")  # its box, drawn inside the label in its shadow root
+    (checked,) = rec.steps()
+    assert checked["line"].startswith("check ") and 'label="I accept the terms"' in checked["line"], checked
+    assert 'id="x-' not in checked["line"] and "role=generic" not in checked["line"], checked
+    rec.click("#go")
+    (went,) = rec.steps()
+    assert "Accepted" in went.get("effect", ""), went
+    rec.stop()
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

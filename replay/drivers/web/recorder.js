@@ -110,11 +110,17 @@
   // A click inside a label (the label itself, a wrapper a component paints the control on, its text)
   // is a click on the control the label stands for — in a shadow root too — unless it is on a link or
   // button of its own inside the label
-  const controlOf = (el) => {
-    const label = el && el.closest && el.closest('label');
-    if (!label || !label.control) return el;
-    const own = el.closest('a, button, input, select, textarea, [role=button], [role=link], [contenteditable]');
-    return own && label.contains(own) && own !== label.control ? el : label.control;
+  const OWN_CONTROLS = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA']);
+  const controlOf = (e, el) => {
+    // the label the click went through, on its composed path: slotted text reaches a component's
+    // label in its shadow root that way (closest() stops at the shadow boundary)
+    for (const node of e.composedPath()) {
+      if (node === window || node === document || node.nodeType !== 1) break;
+      if (node.tagName === 'LABEL') return node.control || el;
+      const role = node.getAttribute('role');
+      if (OWN_CONTROLS.has(node.tagName) || node.isContentEditable || role === 'button' || role === 'link') return el;
+    }
+    return el;
   };
   const hold = (e) => {
     e.preventDefault();
@@ -438,7 +444,7 @@
       hold(e);
       if (dropped) return void (dropped = false); // a drag's release: performed as its drop
       if (e.button !== 0 || e.detail > 1) return; // a double click's second click: its dblclick says it
-      const el = controlOf(pointed(e));
+      const el = controlOf(e, pointed(e));
       const shows = revealedBy(el);
       gesture({ kind: 'click', path: pathOf(el), hover: shows ? pathOf(shows) : null }, el);
     },
