@@ -129,6 +129,12 @@ class _Client:
     ws: Any
     root: str = ""  # its DevTools session on the browser target
     sessions: set[str] = field(default_factory=set)  # the sessions it attached (its pages, frames, workers)
+    outbox: asyncio.Queue[str] = field(default_factory=asyncio.Queue)  # what it is sent, in order
+
+    async def write(self) -> None:
+        """Send the outbox in order (DevTools' events come before the answer they precede)."""
+        while True:
+            await self.ws.send(await self.outbox.get())
 
 
 class RecordingBrowser:
@@ -234,12 +240,14 @@ class RecordingBrowser:
             return
         self._owner[client.root] = client
         self._clients.add(client)
+        writer = asyncio.ensure_future(client.write())
         try:
             async for raw in ws:
                 self._from_client(client, raw)
         except Exception:  # noqa: BLE001 - the client went away
             pass
         finally:
+            writer.cancel()
             self._clients.discard(client)
             for session in [client.root, *client.sessions]:
                 self._owner.pop(session, None)
@@ -267,7 +275,7 @@ class RecordingBrowser:
             reply = {"id": their_id, "error": {"code": -32000, "message": f"{method} is not allowed here"}}
             if message.get("sessionId"):
                 reply["sessionId"] = message["sessionId"]
-            asyncio.ensure_future(client.ws.send(json.dumps(reply)))
+            client.outbox.put_nowait(json.dumps(reply))
             return
         number = next(self._ids)
         self._calls[number] = (client, their_id, method)
@@ -322,7 +330,7 @@ class RecordingBrowser:
     def _deliver(self, client: _Client, message: dict[str, Any]) -> None:
         if message.get("sessionId") == client.root:
             message = {k: v for k, v in message.items() if k != "sessionId"}
-        asyncio.ensure_future(client.ws.send(json.dumps(message)))
+        client.outbox.put_nowait(json.dumps(message))
 
     async def stop(self) -> None:
         """Close the relay, then the browser (killed when it does not close in time), then its profile."""
