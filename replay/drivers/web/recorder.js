@@ -210,13 +210,18 @@
     typing.reported = value;
     const el = typing.el;
     // An editor (contenteditable) is known by what it was before the text, which is part of what it
-    // says: text added at its end is written as the CLI writes it, `type` into it once focused
-    // (performed again by replay: its keys take the person's text back, then type it)
+    // says; a field that suggests as you type (a combobox, `aria-autocomplete`, a `list`) hears keys,
+    // not a value. Text added at the end of either is written as the CLI writes it, `type` into it once
+    // focused (performed again by replay: its keys take the person's text back, then type it); any
+    // other edit of an editor is a `fill` of the editor as it was (its text put back first, for replay
+    // to find it by what it said, then filled)
     const editor = !!el.isContentEditable;
+    const keyed = el.tagName === 'INPUT' && (el.hasAttribute('aria-autocomplete') || el.getAttribute('role') === 'combobox' || el.hasAttribute('list'));
     const [was, now] = [before, value].map((t) => t.replace(/\n+$/, '')); // (an empty editor's line break)
-    if (editor && now.length > was.length && now.startsWith(was) && !secret(el)) {
+    if ((editor || keyed) && now.length > was.length && now.startsWith(was) && !secret(el) && !leaving) {
       return perform({ kind: 'type', path: pathOf(el), text: now.slice(was.length) }, el);
     }
+    if (editor && !leaving) el.innerText = before;
     perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el), leaving }, el);
   };
   // what replay's own input for a gesture is: the keys it presses, the element it points at and the
