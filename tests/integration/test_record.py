@@ -459,3 +459,38 @@ def test_a_click_inside_a_label_in_a_components_shadow_root_is_the_control_it_la
     rec.stop()
     ran = cli("run", str(out), ok=None)
     assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_typing_into_a_field_that_suggests_as_you_type_is_written_as_type_and_picks_on_replay(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/widgets/tags/c9/index.html", "suggests")  # Choices.js 9: it filters on keys
+    rec.click("#order .choices input >> nth=0")  # the Toppings field
+    rec.steps()
+    rec.type("Onio")
+    rec.press("Enter")  # the suggestion it shows is picked
+    typed, _ = rec.steps(2)
+    assert typed["line"] == 'type "Onio"', typed
+    rec.press("Escape")
+    rec.steps()
+    rec.click("#save")
+    (saved,) = rec.steps()
+    assert "Saved: onions; none" in saved.get("effect", ""), saved
+    rec.stop()
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
+
+
+def test_an_edit_of_an_editors_text_is_a_fill_of_the_editor_as_it_was(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/widgets/json/j9/index.html", "editor-edit")  # JSONEditor: contenteditable cells
+    rec.click(".jsoneditor-value >> text=London")
+    rec.steps()
+    rec.press("Control+A")
+    rec.type("Paris")  # London's text replaced, not added to
+    rec.click("#save")
+    filled, saved = rec.steps(2)
+    assert filled["command"] == "fill" and filled["line"].endswith('"Paris"') and "London" in filled["line"], filled
+    assert "Paris" in saved.get("effect", ""), saved
+    rec.stop()
+    ran = cli("run", str(out), ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr
