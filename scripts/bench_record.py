@@ -166,7 +166,8 @@ def print_record_corpus(rows: list[tuple[Any, Any, Any]], corpus: str = "drift")
         own = [r for r in part if r[0].kind == "same version"]
         own_right = [sum(1 for row in own if row[k].correct) for k in (1, 2)]
         print(
-            f"\n**{title.strip() or 'All'}: {right[0]}/{len(part)} correct recorded through the CLI, "
+            f"\n**{title.strip() or 'the libraries the rules were written on'}: "
+            f"{right[0]}/{len(part)} correct recorded through the CLI, "
             f"{right[1]}/{len(part)} recorded by hand; on their own version {own_right[0]}/{len(own)} and "
             f"{own_right[1]}/{len(own)}.**"
         )
