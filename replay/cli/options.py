@@ -4,11 +4,14 @@ a command takes them with one decorator each, and gets them as one ``dict`` by P
 from __future__ import annotations
 
 import functools
+import sys
 from collections.abc import Callable, Iterable
 from typing import Any, TypeVar
 
 import click
 
+from replay.cli.output import report_error
+from replay.errors import ReplayError
 from replay.limits import MAX_MS
 from replay.options import Option, backend_options
 from replay.session.contract import caller_options
@@ -60,7 +63,10 @@ def with_options(declared: Iterable[Option], into: str) -> Callable[[F], F]:
         def command(**kwargs: Any) -> Any:
             chosen = {}
             for option in declared:
-                value = given(option, kwargs.pop(f"{into}_{option.name}"))
+                try:
+                    value = given(option, kwargs.pop(f"{into}_{option.name}"))
+                except ReplayError as err:  # (read before the command's own error handling: said the same way)
+                    sys.exit(report_error(err, bool(kwargs.get("as_json"))))
                 if value is not None:
                     chosen[option.name] = value
             return fn(**kwargs, **{into: chosen})

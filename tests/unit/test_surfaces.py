@@ -6,6 +6,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from replay.cli import main
@@ -180,3 +181,13 @@ def test_a_run_whose_own_session_published_the_healed_script_says_how_to_verify_
         "healed script written to /tmp/my flows/a.healed.ad",
         "  the run's session is closed; check the script in a fresh one: replay verify '/tmp/my flows/a.healed.ad'",
     ]
+
+
+@pytest.mark.parametrize("argv", [["run"], ["run", "--json"], ["verify"], ["verify", "--json"]])
+def test_a_bad_variable_key_is_invalid_args_exit_2_never_a_traceback(tmp_path: Path, argv: list[str]) -> None:
+    flow = tmp_path / "f.ad"
+    flow.write_text("context platform=web\nopen about:blank\nclose\n")
+    done = CliRunner().invoke(main, [argv[0], str(flow), "-e", "lower=1", *argv[1:]])
+    assert done.exit_code == 2, done.output
+    assert "INVALID_ARGS" in done.output and "lower" in done.output
+    assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
