@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import math
 import os
 import shlex
@@ -23,6 +24,8 @@ from typing import Any
 
 from replay.client import CANCELLING
 from replay.errors import Cancelled
+
+log = logging.getLogger("replay.heal")
 
 PROTOCOL_VERSION = 1
 TRANSPORT_RETRIES = 2  # an agent that did not start, died or printed no result is tried this often again
@@ -199,6 +202,15 @@ def _cost(value: object) -> float | None:
     return cost if math.isfinite(cost) and cost >= 0 else None
 
 
+def _entry_ok(entry: object) -> bool:
+    """A ledger entry as replay writes it: a conversation id (text or none) and a turn count."""
+    if not isinstance(entry, dict):
+        return False
+    conversation, turns = entry.get("conversation_id"), entry.get("turns", 0)
+    counted = isinstance(turns, int) and not isinstance(turns, bool) and turns >= 0
+    return (conversation is None or isinstance(conversation, str)) and counted
+
+
 class Ledger:
     """Session → the agent's conversation id and its turn count; nothing else (0600, atomic writes)."""
 
@@ -206,12 +218,24 @@ class Ledger:
         self.path = path
 
     def _read(self) -> dict[str, dict[str, Any]]:
+        """The ledger's entries; what is not one (the agent owns this home too: a file it rewrote, a
+        bad entry) is dropped and said, never a crash."""
         try:
             with open(self.path, encoding="utf-8") as fh:
                 data = json.load(fh)
-        except (FileNotFoundError, json.JSONDecodeError):
+        except FileNotFoundError:
             return {}
-        return data if isinstance(data, dict) else {}
+        except (OSError, ValueError) as exc:  # (invalid JSON or UTF-8, a folder in its place)
+            log.warning("heal ledger %s unreadable (%s): starting afresh", self.path, type(exc).__name__)
+            return {}
+        kept = {k: v for k, v in data.items() if _entry_ok(v)} if isinstance(data, dict) else {}
+        if not isinstance(data, dict) or len(kept) != len(data):
+            log.warning(
+                "heal ledger %s: %d bad entries dropped",
+                self.path,
+                len(data) - len(kept) if isinstance(data, dict) else 1,
+            )
+        return kept
 
     def get(self, session: str) -> tuple[str | None, int]:
         """The conversation id and turns so far of ``session``."""

@@ -217,3 +217,22 @@ def test_a_heals_log_exists_from_the_start_and_holds_only_its_own_rounds(tmp_pat
     assert Path(first.log).read_text() == ""  # an escalation before any round still leaves its log
     first.add(Round("f.ad[step 1] repair 1/2", 1, 2, "RETRY", "state-repair", "k", 1, "c", "a", "resolved"))
     assert len(Path(Audit(folder).log).read_text().splitlines()) == 0  # the next heal starts its own
+
+
+@pytest.mark.parametrize(
+    "content",
+    [
+        b'{"s": {"conversation_id": "c1", "turns": "abc"}}',  # a turn count that is not one
+        b"\xff\xfe not UTF-8",
+        b'{"s": ["not", "an", "object"]}',
+        b'["a list"]',
+        b'{"s": {"conversation_id": 7, "turns": 1}}',
+    ],
+)
+def test_a_tampered_heal_ledger_is_read_as_empty_entries_never_a_crash(tmp_path: Path, content: bytes) -> None:
+    path = tmp_path / "heal-ledger.json"
+    path.write_bytes(content)
+    ledger = Ledger(str(path))
+    assert ledger.get("s") == (None, 0)
+    ledger.record("s", "c2")  # the next turn writes a good ledger over it
+    assert ledger.get("s") == ("c2", 1)
