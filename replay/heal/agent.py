@@ -41,6 +41,7 @@ class Turn:
     cost_usd: float = 0.0
     conversation_id: str | None = None
     transport: str | None = None  # why the process failed: did not start, died, no result, malformed
+    cost_unknown: bool = False  # its cost could not be read: it counts as the whole budget (no new start)
 
 
 def request(
@@ -178,7 +179,9 @@ def _result(tail: _Tail, code: int) -> Turn:
         return Turn("failed", transport=f"printed a result without a known status ({', '.join(STATUSES)})")
     cost = _cost(out.get("cost_usd"))
     if cost is None:
-        return Turn("failed", transport="printed a cost_usd that is not a finite number of at least 0")
+        return Turn(
+            "failed", transport="printed a cost_usd that is not a finite number of at least 0", cost_unknown=True
+        )
     notes = out.get("notes") or []
     conversation = out.get("conversation_id")
     return Turn(

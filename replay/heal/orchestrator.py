@@ -238,6 +238,10 @@ class HealRun:
             return Move(DECOMPOSE, f"performed on {acted.target} (score {acted.score})", frm)
         before = self._recorded()
         turn = self._agent_turn(d, k)
+        if turn.cost_unknown:  # what it spent is unknown: counted as the whole budget, no further start
+            why = f"the agent {turn.transport}: what it spent is unknown, counted as the whole budget"
+            self._record(d, k, ESCALATE, why, Outcome.ESCALATED, time.monotonic(), turn)
+            raise _Escalate(f"step {d.index}: {why}")
         if turn.transport is not None:  # its retries spent: another round would only start it again
             tries = 1 + protocol.TRANSPORT_RETRIES
             self._record(d, k, ESCALATE, f"the agent {turn.transport}", Outcome.ESCALATED, time.monotonic(), turn)
@@ -276,7 +280,7 @@ class HealRun:
         turn = protocol.Turn("failed")
         for attempt in range(1 + protocol.TRANSPORT_RETRIES):
             turn = protocol.run_turn(self.options.agent, payload, timeout_s=remaining_s, env=env)
-            if turn.transport is None:
+            if turn.transport is None or turn.cost_unknown:  # (what it spent is unknown: never started again)
                 break
             again = "; retrying" if attempt < protocol.TRANSPORT_RETRIES else ""
             self.say(f"{self._label(d, k)}: the agent {turn.transport}{again}")

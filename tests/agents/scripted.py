@@ -50,6 +50,8 @@ def main() -> None:
         if calls == 1:
             sys.exit(7)
         replay("click", top, "--session", session)
+    elif mode == "crash-always":
+        sys.exit(7)
     elif mode == "bad-cost":
         print(json.dumps({"status": "done", "cost_usd": "abc"}))
         return

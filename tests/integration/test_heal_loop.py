@@ -146,9 +146,19 @@ def test_transport_failures_are_retried_and_not_counted_as_rounds(cli: Cli, web:
 def test_an_agent_whose_result_stays_untrustworthy_escalates_once_its_retries_are_spent(
     cli: Cli, web: str, tmp_path: Path
 ) -> None:
-    code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", agent("bad-cost", tmp_path))
-    assert code == 6 and "a cost_usd that is not a finite number of at least 0 (3 tries)" in result["reason"]
+    code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", agent("crash-always", tmp_path))
+    assert code == 6 and "(3 tries)" in result["reason"]
     assert len(requests(tmp_path)) == 3 and [r["outcome"] for r in result["rounds"]] == ["escalated"]
+
+
+def test_an_agent_whose_cost_cannot_be_read_counts_as_the_whole_budget_and_is_never_started_again(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    code, result, _ = heal(
+        cli, tmp_path, "drift/renamed", web, "--agent", agent("bad-cost", tmp_path), "--budget-usd", "0.5"
+    )
+    assert code == 6 and "what it spent is unknown, counted as the whole budget" in result["reason"], result
+    assert len(requests(tmp_path)) == 1 and [r["outcome"] for r in result["rounds"]] == ["escalated"]
 
 
 def test_a_pruned_step_never_passes(cli: Cli, web: str, tmp_path: Path) -> None:
