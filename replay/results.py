@@ -157,6 +157,7 @@ class RunResult(Result):
 
     __slots__ = ()
     ran = Number("ran")  # steps run
+    plan_digest = Text("planDigest")  # the digest of the plan it ran (what the acceptance gate publishes is this)
     elapsed_seconds = Seconds("elapsedSeconds")
     healed = Maybe("healed")  # the healed script its repair wrote (its session closed)
     session = Text("session")

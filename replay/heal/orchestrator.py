@@ -351,10 +351,13 @@ class HealRun:
         acceptance gate), and only then give it the healed name; else it stays rejected, saying why."""
         staged = self.client.close().healed or ""
         fresh = Client(home=self.client.home, cwd=self.cwd, fresh=True, backend=self.options.backend)
+        text = gate.read(staged)  # read once: what passes is published, byte for byte
         try:
             with self._timed("acceptance"):
                 result = fresh.run(staged, values=self.options.values, timeout=self.options.timeout_ms)
             acceptance, passed = f"passed: replayed {result['ran']} steps in a fresh session", True
+            if not gate.replayed(text, staged, result.plan_digest):
+                acceptance, passed = gate.CHANGED, False
         except DivergenceError as err:
             d = err.divergence
             acceptance, passed = gate.failed(d), False
@@ -366,11 +369,11 @@ class HealRun:
         healed = staged
         if status == HealStatus.HEALED:
             try:
-                healed = gate.promote(staged, self.final, self.client.home)
+                healed = gate.promote(staged, self.final, self.client.home, text)
             except ReplayError as err:  # the healed name was taken meanwhile: never written over
                 acceptance, status = f"passed, but not published: {err.message}", HealStatus.REJECTED
         if status == HealStatus.REJECTED:
-            healed = gate.reject(staged, acceptance)
+            healed = gate.reject(staged, acceptance, text)
         report = self.audit.report(flow=self.path, status=status, healed=healed, acceptance=acceptance)
         exit_code = EXIT_HEALED_PENDING if status == HealStatus.HEALED else EXIT_ESCALATED
         return self._outcome(

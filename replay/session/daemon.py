@@ -359,7 +359,7 @@ class Daemon:
             result = await self._run(request)
         except DivergenceError as err:
             return {"passed": False, "divergence": err.divergence}
-        return {"passed": True, "steps": result["ran"]}
+        return {"passed": True, "steps": result["ran"], "planDigest": result["planDigest"]}
 
     # lifecycle ----------------------------------------------------------------------------
 

@@ -52,10 +52,36 @@ def staged_text(text: str) -> str:
     return f"{NOT_VERIFIED}\n{text}"
 
 
-def promote(staged: str, final: str, home: str | None = None) -> str:
-    """The gate passed: the script, without its first line, linked to ``final``; the staged copy gone."""
+def read(staged: str) -> str:
+    """The staged copy's text, read once before its acceptance replay: what is published is this."""
     with open(staged, encoding="utf-8") as fh:
-        text = fh.read()
+        return fh.read()
+
+
+def replayed(text: str, staged: str, plan_digest: str | None) -> bool:
+    """Whether ``text`` (read before the replay) is what the acceptance replay ran: its plan's digest,
+    as the run computed it from the file at ``staged``, is ``text``'s. Someone who changed the file in
+    the meantime (an agent's child that outlived its turn) is caught here, not published."""
+    from dataclasses import replace
+
+    from replay.script.parser import parse
+    from replay.script.plan import build_plan
+
+    try:
+        script = replace(parse(text, staged), source=os.path.realpath(staged))
+        return plan_digest is not None and build_plan(script, None).digest == plan_digest
+    except ReplayError:
+        return False
+
+
+CHANGED = "FAILED: the staged script changed while its acceptance replay ran: what ran is not what would be published"
+
+
+def promote(staged: str, final: str, home: str | None = None, text: str | None = None) -> str:
+    """The gate passed: the script (``text``, read before the replay; else read now), without its first
+    line, linked to ``final``; the staged copy gone."""
+    if text is None:
+        text = read(staged)
     first, _, rest = text.partition("\n")
     path = publish_exclusive(final, rest if first == NOT_VERIFIED else text, home, hint=_HINT)
     with contextlib.suppress(FileNotFoundError):
@@ -63,10 +89,11 @@ def promote(staged: str, final: str, home: str | None = None) -> str:
     return path
 
 
-def reject(staged: str, why: str) -> str:
-    """The gate failed or did not run: the staged copy stays, its first line saying why."""
-    with open(staged, encoding="utf-8") as fh:
-        text = fh.read()
+def reject(staged: str, why: str, text: str | None = None) -> str:
+    """The gate failed or did not run: the staged copy (``text``, read before the replay, when given)
+    stays, its first line saying why."""
+    if text is None:
+        text = read(staged)
     first, _, rest = text.partition("\n")
     body = rest if first == NOT_VERIFIED or first.startswith(REJECTED) else text
     reason = " ".join(why.split())
@@ -94,13 +121,16 @@ async def judge(
     promote it or reject it: ``{"verify": …, "healed": path}`` or ``{"verify": …, "rejected": path}``.
     A healed step must still do what the ``original``'s step did (SPEC §15): one that does something
     else, or nothing, is rejected however cleanly it replays."""
+    text = read(staged)  # read once: what passes is published, byte for byte
     try:
         check = await replay(staged)
     except ReplayError as err:  # not gated is not healed: it stays rejected, saying why
         check = {"passed": False, "error": err.to_dict()}
+    if check["passed"] and not replayed(text, staged, check.get("planDigest")):
+        return {"verify": {**check, "passed": False}, "rejected": reject(staged, CHANGED, text)}
     lost = effects_lost(original, staged) if check["passed"] else []
     if check["passed"] and not lost:
-        return {"verify": check, "healed": promote(staged, final, home)}
+        return {"verify": check, "healed": promote(staged, final, home, text)}
     if lost:
         check = {**check, "passed": False, "effects": lost}
         return {"verify": check, "rejected": reject(staged, f"FAILED: {'; '.join(lost)}")}
