@@ -330,9 +330,10 @@ class PersonInput(Protocol):
         ``tab N`` step first), else None."""
         ...
 
-    async def flush(self) -> None:
+    async def flush(self) -> int:
         """The recording stops: input the driver holds back still (text typed in a field not left
-        yet) is handed over now, before the script is written."""
+        yet) is handed over now, before the script is written; how many inputs are still on their
+        way (held behind a gesture being performed: handed over once it is)."""
         ...
 
     async def take_back(self, gesture: dict[str, Any]) -> None:

@@ -127,12 +127,19 @@ class ByHand:
         self.stopping = True
         if self.ended or self.worker is None or self.worker is asyncio.current_task():
             return  # (the bar's Stop or a closed window: the recorder handed over its text before it)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(self.hands.flush(), FINISH_S)
-        done = asyncio.get_running_loop().create_future()
-        self.inputs.put_nowait({"kind": "finished", "done": done})
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(done), FINISH_S)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + FINISH_S
+        while loop.time() < deadline:  # until nothing the person did is on its way any more
+            pending = 0
+            with contextlib.suppress(Exception):
+                pending = await asyncio.wait_for(self.hands.flush(), max(0.1, deadline - loop.time()))
+            done = loop.create_future()
+            self.inputs.put_nowait({"kind": "finished", "done": done})
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(asyncio.shield(done), max(0.1, deadline - loop.time()))
+            if not pending:
+                return
+            await asyncio.sleep(0.05)
 
     def emit(self, event: dict[str, Any]) -> None:
         self.events.append(event)

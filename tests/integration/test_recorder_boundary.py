@@ -320,3 +320,17 @@ def test_a_recording_in_which_a_gesture_was_refused_says_so_in_its_exit_code(cli
     rec.stop()
     assert rec.proc.returncode == 1
     assert "Fleeting" not in out.read_text()
+
+
+def test_a_card_security_code_and_a_masked_pin_are_written_as_variables(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/hostile/card.html", "card")
+    for field, typed in (("#name", "Ada Lovelace"), ("#csc", "8317"), ("#pin", "2046")):
+        rec.click(field)
+        rec.type(typed)
+    rec.click("#pay")
+    stopped = rec.stop()  # at once: what is still held behind a gesture is performed before the script is written
+    assert stopped["variables"] == ["PIN", "SECURITY_CODE"], stopped
+    script = out.read_text()
+    assert '"Ada Lovelace"' in script and "8317" not in script and "2046" not in script
+    ran = cli("run", str(out), "-e", "SECURITY_CODE=8317", "-e", "PIN=2046", ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

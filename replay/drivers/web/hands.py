@@ -61,15 +61,18 @@ class _Tab:
         for frame in [f for f, c in self.worlds.items() if c == gone]:
             del self.worlds[frame]
 
-    async def run(self, context: int, expression: str) -> None:
-        """``expression`` in the recorder's world ``context``, waited for ``RUN_S`` at most: a page whose
-        dialog is open (a storm of them) runs no script until it is answered, and nothing of the
-        recorder may wait on that (the call still runs when the dialog goes)."""
+    async def run(self, context: int, expression: str) -> Any:
+        """``expression`` in the recorder's world ``context``, its value (None when it timed out),
+        waited for ``RUN_S`` at most: a page whose dialog is open (a storm of them) runs no script until
+        it is answered, and nothing of the recorder may wait on that (the call still runs when the
+        dialog goes)."""
+        sent = self.cdp.send(
+            "Runtime.evaluate", {"expression": expression, "contextId": context, "returnByValue": True}
+        )
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(
-                asyncio.shield(self.cdp.send("Runtime.evaluate", {"expression": expression, "contextId": context})),
-                RUN_S,
-            )
+            done = await asyncio.wait_for(asyncio.shield(sent), RUN_S)
+            return done.get("result", {}).get("value")
+        return None
 
 
 @dataclass(frozen=True)
@@ -252,13 +255,17 @@ class WebHands:
         with contextlib.suppress(Exception):  # a frame that went away meanwhile
             await where.tab.run(where.context, REARM_JS.format(seq=seq, settled=json.dumps(settled)))
 
-    async def flush(self) -> None:
+    async def flush(self) -> int:
         """The recording stops: each frame's recorder hands over the text typed in a field it has not
-        reported yet (its ``fill`` reaches ``on_input`` before this returns)."""
+        reported yet (its ``fill`` reaches ``on_input`` before this returns); how many of the person's
+        inputs are still on their way (held behind a gesture being performed)."""
+        pending = 0
         for tab in list(self._tabs):
             for context in list(tab.worlds.values()):
                 with contextlib.suppress(Exception):  # (a tab or frame gone meanwhile)
-                    await tab.run(context, FLUSH_JS)
+                    said = await tab.run(context, FLUSH_JS)
+                    pending += said if isinstance(said, int) and not isinstance(said, bool) else 0
+        return pending
 
     async def say(self, text: str, warning: bool) -> None:
         tab = next((t for t in self._tabs if t.page is self.driver.page), None)

@@ -48,10 +48,15 @@
       el.isContentEditable);
   const multiline = (el) => el.tagName === 'TEXTAREA' || el.isContentEditable;
   const valueOf = (el) => (el.isContentEditable ? el.innerText : el.value);
+  // a password, a one-time code, a card's number or security code, or a field whose characters the
+  // page masks (a PIN typed as digits and shown as dots: -webkit-text-security)
+  const SECRET_AUTOCOMPLETE = ['password', 'one-time-code', 'cc-csc', 'cc-number'];
   const secretNow = (el) => {
     const type = (el.getAttribute('type') || '').toLowerCase();
     const auto = (el.getAttribute('autocomplete') || '').toLowerCase();
-    return type === 'password' || auto.includes('password') || auto.includes('one-time-code');
+    if (type === 'password' || SECRET_AUTOCOMPLETE.some((a) => auto.includes(a))) return true;
+    const masked = getComputedStyle(el).getPropertyValue('-webkit-text-security');
+    return !!masked && masked !== 'none';
   };
   // a field that was secret at any moment stays secret (a show-password toggle makes it type=text)
   const wasSecret = new WeakSet();
@@ -587,7 +592,10 @@
   // (beforeunload: a binding called once the page is hidden is not heard any more)
   for (const kind of ['beforeunload', 'pagehide']) window.addEventListener(kind, () => flush(true), true);
   // the recording stops: the text typed in a field not left yet is handed over (written, not lost)
-  rec.flushNow = () => flush();
+  rec.flushNow = () => {
+    flush();
+    return queue.length + (busy() ? 1 : 0) + (pressed ? 1 : 0); // what is still on its way: a stop waits for it
+  };
   // the daemon performed gesture ``seq`` (and those before it): ``settled``, what the field holds now
   // is what the script says it holds; the input queued meanwhile is delivered
   rec.rearmed = (seq, settled) => {
