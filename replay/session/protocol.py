@@ -147,7 +147,10 @@ def check_session_name(name: str) -> str:
     if not valid_session_name(name):
         from replay.errors import InvalidArgs
 
-        raise InvalidArgs(f"invalid session name {name!r}", hint="letters, digits, '.', '_' and '-' (max 64)")
+        raise InvalidArgs(
+            f"invalid session name {name!r}",
+            hint="1 to 64 letters, digits, '.', '_' and '-', the first a letter or a digit (e.g. checkout-2)",
+        )
     return name
 
 

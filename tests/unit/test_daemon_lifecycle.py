@@ -232,3 +232,13 @@ def test_a_step_whose_browser_died_under_it_ends_the_session_as_a_crash_does(tmp
     with pytest.raises(BrowserUnavailable, match="crashed; the session was closed"):
         run(d._command("a", parse_argv(["snapshot"]), command_options()))
     assert "a" not in d.sessions
+
+
+@pytest.mark.parametrize("name", ["-rf", ".hidden", "", "a" * 65, "a/b"])
+def test_a_refused_session_name_is_told_the_rule_it_broke(name: str) -> None:
+    from replay.errors import InvalidArgs
+    from replay.session.protocol import check_session_name
+
+    with pytest.raises(InvalidArgs) as refused:
+        check_session_name(name)
+    assert "the first a letter or a digit" in (refused.value.hint or "") and "64" in (refused.value.hint or "")
