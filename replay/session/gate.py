@@ -62,16 +62,20 @@ def replayed(text: str, staged: str, plan_digest: str | None) -> bool:
     """Whether ``text`` (read before the replay) is what the acceptance replay ran: its plan's digest,
     as the run computed it from the file at ``staged``, is ``text``'s. Someone who changed the file in
     the meantime (an agent's child that outlived its turn) is caught here, not published."""
+    return plan_digest is not None and digest(text, staged) == plan_digest
+
+
+def digest(text: str, path: str) -> str | None:
+    """The plan digest a run computes for ``text`` read from ``path`` (None: it does not parse)."""
     from dataclasses import replace
 
     from replay.script.parser import parse
     from replay.script.plan import build_plan
 
     try:
-        script = replace(parse(text, staged), source=os.path.realpath(staged))
-        return plan_digest is not None and build_plan(script, None).digest == plan_digest
+        return build_plan(replace(parse(text, path), source=os.path.realpath(path)), None).digest
     except ReplayError:
-        return False
+        return None
 
 
 CHANGED = "FAILED: the staged script changed while its acceptance replay ran: what ran is not what would be published"

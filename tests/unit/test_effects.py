@@ -219,8 +219,8 @@ def test_the_gate_rejects_a_heal_that_replays_clean_but_lost_a_steps_effect(tmp_
         gate.staged_text(healed_with("Archive", '"effect":[{"appeared":"dialog","text":"Archived"}]'))
     )
 
-    async def passes(path: str) -> dict[str, Any]:
-        return {"passed": True, "steps": 2}
+    async def passes(path: str) -> dict[str, Any]:  # (as a run says it: the digest of the plan it ran)
+        return {"passed": True, "steps": 2, "planDigest": gate.digest(Path(path).read_text(), path)}
 
     said = asyncio.run(gate.judge(staged, str(final), str(tmp_path), passes, str(original)))
     assert "rejected" in said and not final.exists()

@@ -85,18 +85,6 @@ def test_a_heal_whose_gate_did_not_run_is_rejected_not_healed(tmp_path: Path, mo
     assert copy.read_text().startswith("# replay heal: REJECTED: not run: the acceptance replay did not complete")
 
 
-def _digest_of_file(path: str) -> str:
-    """The plan digest a run computes for the script at ``path`` as it is now."""
-    import os
-    from dataclasses import replace
-
-    from replay.script.parser import parse
-    from replay.script.plan import build_plan
-
-    text = Path(path).read_text(encoding="utf-8")
-    return build_plan(replace(parse(text, path), source=os.path.realpath(path)), None).digest
-
-
 @pytest.mark.parametrize("edited", [False, True])
 def test_the_gate_publishes_the_text_it_replayed_never_an_edit_made_while_it_ran(tmp_path: Path, edited: bool) -> None:
     import asyncio
@@ -108,7 +96,7 @@ def test_the_gate_publishes_the_text_it_replayed_never_an_edit_made_while_it_ran
     async def replay(path: str) -> dict[str, Any]:
         if edited:  # a process that outlived the agent's turn edits the staged copy; the run reads that
             Path(path).write_text(gate.staged_text(planted))
-        return {"passed": True, "steps": 2, "planDigest": _digest_of_file(path)}
+        return {"passed": True, "steps": 2, "planDigest": gate.digest(Path(path).read_text(), path)}
 
     out = asyncio.run(gate.judge(str(copy), str(final), str(tmp_path), replay))
     if edited:
