@@ -14,6 +14,7 @@ from enum import StrEnum
 from typing import Any
 
 from replay.script.redact import script_excerpt
+from replay.scrubbing import printable
 
 
 class Strategy(StrEnum):
@@ -113,8 +114,8 @@ class Audit:
             lines += ["## Effects", ""] + ([f"- {c}" for c in changed] or ["- every step does what it did"]) + [""]
         lines += ["## Acceptance", "", acceptance, ""]
         fd = os.open(self.report_path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write("\n".join(lines))
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:  # (a reviewer's terminal acts on no ESC or C1 in it)
+            fh.write(printable("\n".join(lines)))
         return self.report_path
 
 

@@ -38,6 +38,7 @@ from replay.heal.audit import (
 )
 from replay.results import StepResult
 from replay.script.redact import bounded, script_secrets, scrub
+from replay.scrubbing import printable
 from replay.session import gate
 from replay.session.repair import default_target
 
@@ -286,7 +287,9 @@ class HealRun:
             self.say(f"{self._label(d, k)}: the agent {turn.transport}{again}")
         self.spent_usd += turn.cost_usd
         # the agent's words leave through heal.jsonl, the report and the console: scrubbed once, here
-        turn.notes = [bounded(scrub(n, self.secrets), MAX_NOTE_BYTES) for n in turn.notes]
+        turn.notes = [printable(bounded(scrub(n, self.secrets), MAX_NOTE_BYTES)) for n in turn.notes]
+        if turn.conversation_id is not None:  # (kept in the ledger: scrubbed as the notes are)
+            turn.conversation_id = printable(scrub(turn.conversation_id, self.secrets))
         if turn.transport is None:
             self.ledger.record(self.session, turn.conversation_id)
             self.say(f"{self._label(d, k)}: agent {turn.status}" + (f" — {turn.notes[0]}" if turn.notes else ""))

@@ -55,6 +55,11 @@ def main() -> None:
     elif mode == "bad-cost":
         print(json.dumps({"status": "done", "cost_usd": "abc"}))
         return
+    elif mode == "tell-escapes":  # a terminal's control sequences in what it says (ESC [ …, CSI 0x9b)
+        replay("click", top, "--session", session)
+        said = "done \x1b[2J\x1b]0;owned\x07 and \x9b31m red"
+        print(json.dumps({"status": "done", "notes": [said], "conversation_id": "conv-\x1b[1m-\x9b"}))
+        return
     elif mode == "tell-typed":
         replay("click", top, "--session", session)
         said = "typed correct-horse-battery, correct-h and ada@example.com into the form; " + "x" * 10_000

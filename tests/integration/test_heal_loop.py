@@ -116,6 +116,15 @@ def test_an_agents_notes_reach_no_file_or_console_with_a_secret_and_are_bounded(
     assert len(line["adjustment"].encode()) <= 3 * 256 + 6
 
 
+def test_an_agents_terminal_control_sequences_reach_no_reviewer_facing_file(cli: Cli, web: str, tmp_path: Path) -> None:
+    code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", agent("tell-escapes", tmp_path))
+    assert code == 5, result
+    ledger = Path(cli.home) / "heal-ledger.json"
+    for text in (Path(result["report"]).read_text(), Path(result["log"]).read_text(), ledger.read_text()):
+        assert "\x1b" not in text and "\x9b" not in text and "\x07" not in text
+    assert "\\u001b[2J" in Path(result["report"]).read_text()  # said, as an escape a terminal does not act on
+
+
 def test_repair_n_rounds_continue_one_conversation(cli: Cli, web: str, tmp_path: Path) -> None:
     code, result, _ = heal(cli, tmp_path, "drift/renamed", web, "--agent", agent("fail-2", tmp_path), "--repair", "3")
     assert (code, [r["outcome"] for r in result["rounds"]]) == (5, ["unresolved", "unresolved", "resolved"])
