@@ -143,3 +143,9 @@ class Recording:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+
+
+def replays_clean(cli: Cli, script: Path, *args: str) -> None:
+    """The recorded ``script`` replays, clean, on the app it was recorded on (``args``: its variables)."""
+    ran = cli("run", str(script), *args, ok=None)
+    assert ran.returncode == 0, ran.stdout + ran.stderr

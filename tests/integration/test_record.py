@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import REPLAY, Cli, wait_until
-from .recording import Recording
+from .recording import Recording, replays_clean
 
 pytestmark = pytest.mark.xdist_group("record")
 
@@ -158,8 +158,7 @@ def test_a_modal_dialog_a_component_an_iframe_and_a_select_are_recorded_and_repl
     (chosen,) = rec.steps()
     assert chosen["line"].startswith("select ") and chosen["line"].endswith('"France"')
     rec.stop()
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 def test_closing_the_window_or_replay_close_publishes_and_the_recorder_ends(cli: Cli, web: str, recorder: Any) -> None:
@@ -260,8 +259,7 @@ def test_a_dialog_in_a_tab_the_app_opened_is_heard_when_the_person_answers_it(
     assert "a confirm dialog opened: 'Call you back?'" in clicked["effect"], clicked
     assert answered["line"] == 'alert accept --message "Call you back?"', answered
     rec.stop()
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 def test_a_drag_and_drop_is_recorded_by_both_ends_and_replays_with_another_drag_library(
@@ -278,8 +276,7 @@ def test_a_drag_and_drop_is_recorded_by_both_ends_and_replays_with_another_drag_
     assert cli("run", str(out), ok=None).returncode == 0
     other = tmp_path / "dragula.ad"  # dragula: mouse events and a mirror of its own, other markup
     other.write_text(out.read_text(encoding="utf-8").replace("board/sortable.html", "board/dragula.html"))
-    ran = cli("run", str(other), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, other)
 
 
 def test_a_tab_the_app_opens_is_followed_and_going_back_to_the_first_is_recorded_as_tab_1(
@@ -306,8 +303,7 @@ def test_a_tab_the_app_opens_is_followed_and_going_back_to_the_first_is_recorded
     filled, checked = rec.steps(2)
     assert [filled["line"].split()[0], checked["line"].split()[0]] == ["fill", "check"]
     rec.stop()
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 @pytest.mark.parametrize("name", ["banking", "material", "element-e2"])
@@ -343,8 +339,7 @@ def test_a_context_click_is_recorded_and_opens_the_apps_own_menu_on_replay(cli: 
     (archived,) = rec.steps()
     assert "Archived Grace" in archived.get("effect", ""), archived
     rec.stop()
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 class Chooser:
@@ -381,8 +376,7 @@ def test_a_file_chosen_in_the_browsers_chooser_is_recorded_as_upload_and_replays
     assert uploaded["line"].startswith("upload ") and uploaded["line"].endswith(' "receipt.txt"'), uploaded
     assert "Attached receipt.txt" in uploaded.get("effect", ""), uploaded
     rec.stop()
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 def test_typing_in_a_rich_text_editor_is_written_by_the_editor_not_its_new_text_and_the_last_text_at_stop(
@@ -405,8 +399,7 @@ def test_typing_in_a_rich_text_editor_is_written_by_the_editor_not_its_new_text_
     assert '\ntype "Ship it on Friday"\n' in script and '\ntype " and Monday"\n' in script, script
     first_click = next(line for line in script.splitlines() if line.startswith("click"))
     assert "Ship it" not in first_click, script  # the editor as it was before its text
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 def test_a_click_on_the_label_a_component_paints_its_hidden_checkbox_on_is_that_checkbox(
@@ -440,8 +433,7 @@ def test_text_typed_into_a_typeahead_that_navigates_by_itself_is_written_before_
     rec.stop()
     lines = [line for line in out.read_text(encoding="utf-8").splitlines() if not line.startswith("#")]
     assert [line.split()[0] for line in lines] == ["context", "open", "click", "fill", "click", "close"], lines
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 def test_a_click_inside_a_label_in_a_components_shadow_root_is_the_control_it_labels(
@@ -457,8 +449,7 @@ def test_a_click_inside_a_label_in_a_components_shadow_root_is_the_control_it_la
     (went,) = rec.steps()
     assert "Accepted" in went.get("effect", ""), went
     rec.stop()
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 def test_typing_into_a_field_that_suggests_as_you_type_is_written_as_type_and_picks_on_replay(
@@ -477,8 +468,7 @@ def test_typing_into_a_field_that_suggests_as_you_type_is_written_as_type_and_pi
     (saved,) = rec.steps()
     assert "Saved: onions; none" in saved.get("effect", ""), saved
     rec.stop()
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
 
 
 def test_an_edit_of_an_editors_text_is_a_fill_of_the_editor_as_it_was(cli: Cli, web: str, recorder: Any) -> None:
@@ -492,5 +482,4 @@ def test_an_edit_of_an_editors_text_is_a_fill_of_the_editor_as_it_was(cli: Cli, 
     assert filled["command"] == "fill" and filled["line"].endswith('"Paris"') and "London" in filled["line"], filled
     assert "Paris" in saved.get("effect", ""), saved
     rec.stop()
-    ran = cli("run", str(out), ok=None)
-    assert ran.returncode == 0, ran.stdout + ran.stderr
+    replays_clean(cli, out)
