@@ -50,6 +50,7 @@ PANTRY = [
     pantry("save", "", *STOCK[:2], ("click", '/button "Save shelf"/'), ("click", '/button "OK"/')),
     pantry("toast", "?toast=1", ("click", '/button "Save shelf"/'), ("wait", "text", "Shelf saved")),
     pantry("feed", "?feed=1", *STOCK, ("click", '/button "Discard"/')),
+    pantry("reference", "?ref=1", ("click", '/button "Save shelf"/')),  # a generated reference, UUID, time
 ]
 
 

@@ -16,15 +16,27 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
+import regex
+
 from replay.script.effect import MAX_FACTS, Fact
-from replay.tree.model import Capture, Node
+from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
 
 # roles whose appearance tells what happened, overlays first (the order facts are kept in)
 TELLING = ("dialog", "alertdialog", "alert", "status", "heading", "menu", "row", "listitem", "option")
 ITEMS = ("row", "listitem", "option")  # told by their key text, counted as a list's length
 TEXT_CHARS = 80
 MAX_ONE_BY_ONE = 2  # more rows or items of a role than this appearing at once: a count, not each
-_DIGITS = re.compile(r"\d+")
+# text a run generates (SPEC §15), each compared as a placeholder of its shape: a UUID; a word with a
+# digit in it (a number, "K7QWZP", the parts of "ORD-2024-0042", a date, a time); and a word of five or
+# more capitals in a text that has lower-case letters too (the reference that drew no digit: "XQWZPL")
+_GENERATED = re.compile(
+    r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]+)+"  # a UUID, whole or cut where a fact's text ends
+    r"|[^\W_]*\d[^\W_]*"
+)
+_CAPITALS = regex.compile(r"\b\p{Lu}{5,}\b")
+_LOWER = regex.compile(r"\p{Ll}")
+PLACEHOLDER = "#"
+CUT_AT = KEY_TEXT_CHARS - 1  # a text this long may have been cut (a key text, 64; a label, 80)
 
 Key = tuple[str, str]  # (role, text)
 
@@ -51,8 +63,12 @@ def items(capture: Capture) -> Counter[str]:
 
 
 def masked(text: str) -> str:
-    """A text with its numbers blanked: "3 items left" and "4 items left" are one counter."""
-    return _DIGITS.sub("#", text)
+    """A text with what a run generates blanked to its shape (``#``): "3 items left" and "4 items left"
+    are one counter, "Order placed, reference K7QWZP" and "…, reference XQWZPL" one confirmation."""
+    if len(text) >= CUT_AT:  # cut where a node's text is cut: its last word may be half a word
+        text = text.rsplit(None, 1)[0]
+    shaped = _GENERATED.sub(PLACEHOLDER, text)
+    return _CAPITALS.sub(PLACEHOLDER, shaped) if _LOWER.search(shaped) else shaped
 
 
 @dataclass
@@ -76,7 +92,7 @@ class Idle:
         )
 
     def volatile(self, key: Key) -> bool:
-        """Whether ``key`` was seen changing by itself (its text with the digits masked too)."""
+        """Whether ``key`` was seen changing by itself (its text by its shape too)."""
         return key in self.keys or (key[0], masked(key[1])) in self.keys
 
 
@@ -240,7 +256,7 @@ def judge(
             return Judged(fact, CHANGED, f"{fact.subject} count moved by {moved:+d}")
         return Judged(fact, MISSING)
     assert fact.text is not None
-    # a text is compared with its numbers blanked: "Order 1234 placed" is the same toast as "Order 1299 placed"
+    # compared by shape: "Order 1234 placed, reference K7QWZP" is the toast "Order 1299 placed, reference 9XQ2LM"
     key = (fact.subject, masked(fact.text))
     was, now = _saying(before, *key), _saying(after, *key)  # only that role's nodes (a view's few)
     if (now > was) if fact.kind == "appeared" else (now < was):
@@ -257,7 +273,7 @@ def judge(
 
 
 def _saying(capture: Capture, role: str, said: str) -> int:
-    """How many visible nodes of ``role`` say ``said`` (digits masked)."""
+    """How many visible nodes of ``role`` say ``said`` (compared by shape)."""
     return sum(
         1 for n in capture.by_value("role", role) if n.visible and (t := text_of(n)) is not None and masked(t) == said
     )
@@ -271,9 +287,9 @@ def _by_mask(found: Counter[Key]) -> Counter[Key]:
 
 
 def words_of(text: str) -> str | None:
-    """The longest part of ``text`` without a digit (≥ 3 characters), for a view to look for: what
-    a fact's text is matched by whatever numbers it shows this time."""
-    longest = max(_DIGITS.split(text), key=len).strip()
+    """The longest part of ``text`` that a run does not generate (≥ 3 characters), for a view to look
+    for: what a fact's text is matched by whatever numbers or references it shows this time."""
+    longest = max(masked(text).split(PLACEHOLDER), key=len).strip()
     return longest if len(longest) >= 3 else None
 
 

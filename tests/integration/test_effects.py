@@ -54,7 +54,7 @@ def flows(shared_home: str, web: str) -> Iterator[dict[str, Path]]:
     """Three flows, recorded once: the pantry's chores, a save on the dialog version, a save with a toast."""
     with tempfile.TemporaryDirectory() as tmp:
         cli = Cli(shared_home, tmp)
-        out = {name: Path(tmp) / f"{name}.ad" for name in ("chores", "save", "toast", "feed")}
+        out = {name: Path(tmp) / f"{name}.ad" for name in ("chores", "save", "toast", "feed", "ref")}
         rec = Recorder(cli, f"{web}/pantry/index.html", out["chores"])
         rec.stock("eggs")
         rec.stock("milk")
@@ -73,6 +73,9 @@ def flows(shared_home: str, web: str) -> Iterator[dict[str, Path]]:
         rec.stock("eggs")
         rec.stock("milk")
         rec("click", r"button \"Discard\"")
+        rec.close()
+        rec = Recorder(cli, f"{web}/pantry/index.html?ref=1", out["ref"])
+        rec("click", r"button \"Save shelf\"")
         rec.close()
         yield out
 
@@ -164,6 +167,14 @@ def test_a_toast_that_goes_within_a_second_is_caught(cli: Cli, flows: dict[str, 
     assert code == 0, answer
     code, answer = replay(cli, variant(flows["toast"], "toast=1&bug=save"))
     assert code == 3 and divergence(answer)["effect"]["observed"] == "nothing changed"  # type: ignore[index]
+
+
+def test_a_confirmation_with_a_generated_reference_holds_on_every_replay(cli: Cli, flows: dict[str, Path]) -> None:
+    [effect] = [effect_of(line) for line in flows["ref"].read_text().splitlines() if line.startswith(ANNOTATION)]
+    assert effect[0]["appeared"] == "alert" and str(effect[0]["text"]).startswith("Shelf saved, reference ")
+    for _ in range(20):  # a new random reference, UUID and time each run
+        code, answer = replay(cli, flows["ref"])
+        assert code == 0, answer
 
 
 def test_a_clock_and_a_timers_rows_are_never_effects(cli: Cli, flows: dict[str, Path]) -> None:

@@ -7,6 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from replay.errors import InvalidArgs, ReplayError
 from replay.script import evidence as ev_codec
@@ -153,6 +155,27 @@ def test_a_text_that_differs_only_in_its_numbers_is_the_same_fact() -> None:
     fact = Fact("appeared", "alert", "Order 1234 placed")
     after = shelf(extra=(N("alert", text="Order 1299 placed"),))
     assert eff.judge(fact, shelf(), after, SAME).status == eff.HELD
+
+
+REFERENCE = st.text("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789", min_size=6, max_size=6)
+
+
+@given(recorded=REFERENCE, replayed=REFERENCE, tracking=st.uuids())
+def test_text_a_run_generates_is_compared_by_its_shape(recorded: str, replayed: str, tracking: Any) -> None:
+    said = "Order placed, reference {}, on {}, tracking {}"
+    shown = said.format(recorded, "2026-12-04T19:55", "3f2a9c1e-8b7d-4e2a-9c1f-0a1b2c3d4e5f")
+    fact = Fact("appeared", "alert", shown[: eff.TEXT_CHARS].rstrip())  # as a recording keeps it
+    after = shelf(extra=(N("alert", text=said.format(replayed, "2027-01-31T08:05", tracking)),))
+    assert eff.judge(fact, shelf(), after, SAME).status == eff.HELD
+
+
+@pytest.mark.parametrize(
+    ("recorded", "replayed"),
+    [("Order placed", "Order failed"), ("Saved as JSON", "Saved as YAML"), ("SAVED", "ERROR")],
+)
+def test_words_a_run_does_not_generate_are_compared_as_they_are(recorded: str, replayed: str) -> None:
+    after = shelf(extra=(N("alert", text=replayed),))
+    assert eff.judge(Fact("appeared", "alert", recorded), shelf(), after, SAME).status == eff.MISSING
 
 
 ORIGINAL = """context platform=web
