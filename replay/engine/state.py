@@ -19,6 +19,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.formatter import format_action
 from replay.script.registry import Form
 from replay.script.selector import format_selector
+from replay.scrubbing import scrub
 from replay.tree.effects import Watch
 from replay.tree.model import Capture
 
@@ -55,6 +56,25 @@ class StepStopped(Exception):
         self.error = error
         self.binding = binding
         self.capture = capture
+
+    def redacted(self, secrets: list[tuple[str, str]]) -> StepStopped:
+        """This stop with each secret replaced in its error and in what its divergence will say (its
+        cause, mismatches, candidates and effect): an adb answer that quotes a typed piece included."""
+        self.error.redacted(secrets)
+        if secrets:
+            b = self.binding
+
+            def said(text: str) -> str:
+                return scrub(text, secrets)
+
+            self.binding = replace(
+                b,
+                cause=said(b.cause),
+                mismatches=[said(m) for m in b.mismatches],
+                candidates=[said(c) for c in b.candidates],
+                effect={k: said(v) for k, v in b.effect.items()} if b.effect is not None else None,
+            )
+        return self
 
 
 @dataclass(frozen=True)

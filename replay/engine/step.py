@@ -104,7 +104,7 @@ async def execute(
     try:
         return await asyncio.wait_for(handler(state, step), budget / 1000)
     except (ReplayError, StepStopped) as err:  # its message may quote what a variable made (a URL's key)
-        (err.error if isinstance(err, StepStopped) else err).redacted(secrets_of([action], values or {}))
+        err.redacted(secrets_of([action], values or {}))
         raise
     except TimeoutError:
         # an app that never yields answers nothing: stop what keeps it busy, say so in its words (SPEC §12)

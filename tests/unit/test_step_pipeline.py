@@ -261,6 +261,18 @@ def test_a_failed_dispatch_is_an_action_failure_on_one_match_and_is_not_journale
     assert stop.value.capture is None and s.journal.entries == []
 
 
+def test_a_failed_fills_divergence_never_says_the_text_typed_nor_the_pieces_android_types_it_in(
+    tmp_path: Path,
+) -> None:
+    s = session(tmp_path, ROWS)
+    fake(s).failures["fill"] = ActionFailed("adb: `input text AndPw-51` failed, then `input text %s9%sZ`")
+    name = TargetEvidence(role="textbox", id="name", label="Name")
+    with pytest.raises(pipeline.StepStopped) as stop:
+        planned(s, annotated(name, 'fill id=name "${PASSWORD}"'), values={"PASSWORD": "AndPw-51 9 Z"})
+    said = json.dumps([stop.value.binding.cause, stop.value.error.to_dict()])
+    assert "AndPw" not in said and "%s9%sZ" not in said and "<var:PASSWORD>" in stop.value.binding.cause
+
+
 # the observation-exclusion rule (SPEC §7) ---------------------------------------------------------
 
 
