@@ -15,6 +15,7 @@ __all__ = [
     "TARGET_REST",
     "TEXT",
     "INT",
+    "INDEX",
     "NUMBER",
     "COORD",
     "KEY",
@@ -40,13 +41,14 @@ CHOICE = "choice"  # one bare word of ``choices``
 TARGET = "target"  # one token: a selector expression or @ref
 TARGET_REST = "target_rest"  # the remaining tokens joined: selector, or @ref + label hint
 TEXT = "text"  # any one token (string data)
-INT = "int"  # a non-negative integer
+INT = "int"  # a duration: a whole number of milliseconds
+INDEX = "index"  # a whole number that is not a duration (a tab's number)
 NUMBER = "number"  # a non-negative number
 COORD = "coord"  # a screen coordinate: device px, or a percentage of the screen ("50%")
 KEY = "key"  # a key or chord: Enter, Tab, Control+A
 URL = "url"  # a URL or app name
 RAW = "raw"  # all remaining tokens, kept verbatim (foreign commands)
-BARE = (KEYWORD, CHOICE, INT, NUMBER, COORD, KEY)  # read from one bare token: written back as it is
+BARE = (KEYWORD, CHOICE, INT, INDEX, NUMBER, COORD, KEY)  # read from one bare token: written back as it is
 
 # Verification phases
 PHASE_ACT = "act"  # resolve + verify identity + act

@@ -15,6 +15,7 @@ from replay.script.literals import KEY_CHORD, is_coord, is_int, is_ms, is_number
 from replay.script.registry import (
     CHOICE,
     COORD,
+    INDEX,
     INT,
     KEY,
     KEYWORD,
@@ -136,6 +137,12 @@ def _bind(
                 hint=f"usage: {usage(cmd, form)}",
                 location=_loc(where, tok),
             )
+        if p.kind == INDEX and not templated and (tok.quoted or not (is_int(text) and len(text) <= 6)):
+            raise InvalidArgs(
+                f"{cmd.name}: {p.name} must be a whole number from 0, got {quoted(tok.raw)}",
+                hint=f"usage: {usage(cmd, form)}",
+                location=_loc(where, tok),
+            )
         if p.kind == NUMBER and not templated and (tok.quoted or not is_number(text)):
             raise InvalidArgs(
                 f"{cmd.name}: {p.name} must be a number of at least 0, got {tok.raw!r}",
@@ -154,7 +161,7 @@ def _bind(
                 hint="keys: Enter, Tab, Escape, ArrowDown, a, Control+A …",
                 location=_loc(where, tok),
             )
-        if p.kind in (TEXT, URL, INT, NUMBER, COORD, KEY):
+        if p.kind in (TEXT, URL, INT, INDEX, NUMBER, COORD, KEY):
             params.append((p.name, text))
         i += 1
     if i < len(toks):

@@ -214,8 +214,8 @@ _add(
         (
             verb_form("list", op="tab", observation=True, bare=True),
             verb_form("new", Param("url", URL, optional=True), op="tab"),
-            verb_form("close", Param("number", INT, optional=True), op="tab"),
-            Form("index", (Param("number", INT),), op="tab"),
+            verb_form("close", Param("number", INDEX, optional=True), op="tab"),
+            Form("index", (Param("number", INDEX),), op="tab"),
         ),
         platforms=(WEB,),
     )
