@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+import inspect
 import json
 import logging
 import sys
@@ -20,8 +21,9 @@ from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
 
 from replay.client import CANCELLING, Cancel, Client
-from replay.errors import DivergenceError, ReplayError
+from replay.errors import DivergenceError, InvalidArgs, ReplayError
 from replay.limits import check_amount, check_ms, check_repair, check_values
+from replay.mcp.derived import Derived
 from replay.mcp.params import given, takes
 from replay.options import backend_options
 from replay.script.registry import REGISTRY
@@ -85,10 +87,15 @@ async def _call(fn: Callable[[], dict[str, Any]], render: Callable[[Any], str] |
         text = render_text(d, f"replay_run(path={d['step']['source']['path']!r}, session={d.get('session')!r})")
         return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=d, is_error=True)
     except ReplayError as err:
-        data = {"error": err.to_dict()}
-        return CallToolResult(content=[TextContent(type="text", text=str(err))], structured_content=data, is_error=True)
+        return _refused(err)
     text = render(result) if render is not None else _text(result)
     return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=result)
+
+
+def _refused(err: ReplayError) -> CallToolResult:
+    """An error as a tool error: its text, and the object the CLI prints under ``--json``."""
+    data = {"error": err.to_dict()}
+    return CallToolResult(content=[TextContent(type="text", text=str(err))], structured_content=data, is_error=True)
 
 
 def _client(session: str | None) -> Client:
@@ -120,11 +127,50 @@ def _about(tool: str, extra: str = "") -> str:
     return declared.summary + extra
 
 
+class Server(MCPServer):
+    """MCPServer, checking a call's parameters as the CLI checks its options: an unknown one is refused
+    (``INVALID_ARGS`` naming it), never silently dropped (``save_scirpt=`` would quietly not record)."""
+
+    async def list_tools(self) -> list[Any]:
+        tools = await super().list_tools()
+        for tool in tools:
+            tool.input_schema = {**tool.input_schema, "additionalProperties": False}
+        return tools
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        schema = next((t.input_schema for t in await super().list_tools() if t.name == name), None)
+        known = set((schema or {}).get("properties", {}))
+        unknown = sorted(set(arguments) - known) if schema is not None else []
+        if unknown:
+            err = InvalidArgs(
+                f"{name}: unknown parameter{'s' if len(unknown) > 1 else ''} {', '.join(map(repr, unknown))}",
+                hint=f"{name} takes: {', '.join(sorted(known)) or 'no parameters'}",
+            )
+            return _refused(err)
+        return await super().call_tool(name, arguments, context)
+
+
+def _add_derived(server: MCPServer, derived: Derived) -> None:
+    """``derived``'s tool: its parameters from the registry, its call the CLI's command line."""
+
+    async def tool(**arguments: Any) -> CallToolResult:
+        session, timeout = arguments.pop("session", None), arguments.pop("timeout", None)
+
+        def act() -> dict[str, Any]:
+            options = {"timeout": check_ms("timeout", timeout)} if timeout is not None else {}
+            return _client(session).command(*derived.argv(arguments), **options)
+
+        return await _call(act)
+
+    tool.__signature__ = inspect.Signature(derived.parameters(), return_annotation=CallToolResult)  # type: ignore[attr-defined]
+    server.add_tool(tool, name=derived.name, description=derived.command.summary)
+
+
 # Longer than ~60 lines on purpose: one declaration per tool, since MCPServer derives each tool's
 # input schema from its Python signature (the registry check lives in tests/unit/test_surfaces.py).
 def build_server() -> MCPServer:
     """The server with one tool per operation."""
-    server = MCPServer(
+    server = Server(
         name="replay",
         instructions=(
             "Drive a browser or Android session (open, snapshot, click @eN …), replay .ad flows with replay_run, "
@@ -148,11 +194,15 @@ def build_server() -> MCPServer:
 
     @server.tool(description=_about("snapshot", " Issues refs (@eN) under a new generation."))
     async def snapshot(
-        session: str | None = None, interactive: bool = True, scope: str | None = None
+        session: str | None = None,
+        interactive: bool = True,
+        scope: str | None = None,
+        depth: int | None = None,
+        compact: bool = False,
     ) -> CallToolResult:
-        return await _call(
-            lambda: _client(session).snapshot(interactive=interactive, scope=scope), lambda r: str(r.text)
-        )
+        argv = ["snapshot"] + (["-i"] if interactive else []) + (["-c"] if compact else [])
+        argv += (["-s", scope] if scope is not None else []) + (["-d", str(depth)] if depth is not None else [])
+        return await _call(lambda: _client(session).command(*argv), lambda r: str(r.text))
 
     @server.tool(description=_about("click", " TARGET: a ref (@e7) or a selector expression."))
     async def click(target: str, session: str | None = None, no_record: bool = False) -> CallToolResult:
@@ -284,6 +334,10 @@ def build_server() -> MCPServer:
     async def list_sessions() -> CallToolResult:
         return await _call(lambda: {"sessions": Client().sessions()})
 
+    written = set(TOOL_COMMANDS.values())
+    for command in REGISTRY.commands.values():
+        if not command.foreign and command.name not in written:
+            _add_derived(server, Derived(command))
     return server
 
 

@@ -137,9 +137,9 @@ def _bind(
                 hint=f"usage: {usage(cmd, form)}",
                 location=_loc(where, tok),
             )
-        if p.kind == INDEX and not templated and (tok.quoted or not (is_int(text) and len(text) <= 6)):
+        if p.kind == INDEX and not templated and (tok.quoted or not (is_int(text) and 0 < int(text[:7]) <= 999_999)):
             raise InvalidArgs(
-                f"{cmd.name}: {p.name} must be a whole number from 0, got {quoted(tok.raw)}",
+                f"{cmd.name}: {p.name} must be a whole number from 1, got {quoted(tok.raw)}",
                 hint=f"usage: {usage(cmd, form)}",
                 location=_loc(where, tok),
             )

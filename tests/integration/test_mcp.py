@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import shutil
 from pathlib import Path
 from typing import Any
 
+import pytest
 from mcp.client.session import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
+
+from replay.script.registry import REGISTRY
 
 from .conftest import REPLAY, ROOT, Cli
 
@@ -26,8 +30,10 @@ def test_tools_are_the_documented_snake_case_set(cli: Cli) -> None:
             await s.initialize()
             return sorted(t.name for t in (await s.list_tools()).tools)
 
+    derived = [c.name.replace("-", "_") for c in REGISTRY.commands.values() if not c.foreign]
     assert asyncio.run(go()) == sorted(
-        [
+        {*derived} - {"type", "is"}
+        | {
             "open",
             "snapshot",
             "click",
@@ -44,7 +50,7 @@ def test_tools_are_the_documented_snake_case_set(cli: Cli) -> None:
             "heal",
             "close",
             "list_sessions",
-        ]
+        }
     )
 
 
@@ -127,3 +133,60 @@ def test_errors_are_tool_errors_with_our_error_object(cli: Cli) -> None:
 
     result = asyncio.run(go())
     assert result.is_error is True and result.structured_content["error"]["code"] == "SESSION_NOT_FOUND"
+
+
+def test_an_mcp_only_agent_answers_a_dialog_and_switches_tabs(cli: Cli, web: str) -> None:
+    async def go() -> list[Any]:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            at = {"session": "dialogs"}
+            await s.call_tool("open", {"url": f"{web}/shop/checkout.html", **at})
+            asked = await s.call_tool("click", {"target": 'id="empty-cart"', **at})
+            said = await s.call_tool("alert", {**at})
+            answered = await s.call_tool("alert", {"verb": "accept", "message": "Empty the cart?", **at})
+            opened = await s.call_tool("click", {"target": 'role=link label="Help (opens a tab)"', **at})
+            back = await s.call_tool("tab", {"number": 1, **at})
+            listed = await s.call_tool("tab", {"verb": "list", **at})
+            await s.call_tool("close", at)
+            return [asked, said, answered, opened, back, listed]
+
+    asked, said, answered, opened, back, listed = asyncio.run(go())
+    assert [r.is_error for r in (asked, said, answered, opened, back, listed)] == [False] * 6, [r.content[0].text for r in (back, listed)]
+    assert "Empty the cart?" in json.dumps(said.structured_content)
+    tabs = json.dumps(listed.structured_content)
+    assert "help.html" in tabs and "checkout.html" in tabs
+
+
+def test_an_unknown_parameter_is_refused_naming_it_never_ignored(cli: Cli, web: str) -> None:
+    async def go() -> list[Any]:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            opened = await s.call_tool("open", {"url": f"{web}/shop/index.html", "save_scirpt": "", "session": "typo"})
+            alerted = await s.call_tool("alert", {"verbb": "accept", "session": "typo"})
+            return [opened, alerted]
+
+    for result, name in zip(asyncio.run(go()), ["save_scirpt", "verbb"], strict=True):
+        error = result.structured_content["error"]
+        assert result.is_error and error["code"] == "INVALID_ARGS" and repr(name) in error["message"]
+    assert [s["name"] for s in cli.json("session", "list")["sessions"]] == []  # refused before it opened
+
+
+@pytest.mark.parametrize(
+    ("tool", "arguments", "said"),
+    [
+        ("snapshot", {"depth": -5}, "flag -d takes a whole number"),
+        ("snapshot", {"scope": ""}, "flag -s needs a value"),
+        ("tab", {"number": -1}, "must be a whole number from 1"),
+        ("tab", {"verb": "list", "number": 2}, "make none of `tab`'s forms"),
+        ("alert", {"verb": "wait", "ms": 3_600_001}, "milliseconds up to 3600000"),
+    ],
+)
+def test_mcp_parameters_have_the_clis_bounds(cli: Cli, tool: str, arguments: dict[str, Any], said: str) -> None:
+    async def go() -> Any:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as s:
+            await s.initialize()
+            return await s.call_tool(tool, {**arguments, "session": "bounds"})
+
+    result = asyncio.run(go())
+    assert result.is_error and result.structured_content["error"]["code"] == "INVALID_ARGS"
+    assert said in result.structured_content["error"]["message"]

@@ -293,8 +293,8 @@ def test_a_flag_with_choices_takes_only_them() -> None:
     assert isinstance(err, InvalidArgs) and "left, right, middle" in err.message
 
 
-@pytest.mark.parametrize("line", ["tab -1", "tab close x", 'tab "2"'])
+@pytest.mark.parametrize("line", ["tab -1", "tab 0", "tab close x", 'tab "2"'])
 def test_a_tabs_number_is_a_whole_number_and_never_said_to_be_milliseconds(line: str) -> None:
     with pytest.raises(ScriptErrors) as err:
         parse(f"{line}\n", "f.ad")
-    assert "must be a whole number from 0" in err.value.message and "milliseconds" not in err.value.message
+    assert "must be a whole number from 1" in err.value.message and "milliseconds" not in err.value.message
