@@ -94,9 +94,12 @@ def link_new(done: str, target: str, *, hint: str) -> None:
 
 def local_file(given: str, cwd: str | None) -> str:
     """The file a step reads (``upload PATH``): relative to the caller's directory; it must exist."""
-    from replay.errors import FileNotFound
+    from replay.errors import FileNotFound, InvalidArgs
 
     path = os.path.abspath(os.path.join(cwd or os.getcwd(), os.path.expanduser(given)))
-    if not os.path.isfile(path):
+    if not os.path.exists(path):
         raise FileNotFound(f"{given}: no such file", hint="a relative path is read from the directory replay runs in")
+    if not os.path.isfile(path):  # a device (/dev/zero), a pipe, a folder: no end, or nothing to give
+        kind = "a folder" if os.path.isdir(path) else "not a regular file (a device, a pipe or a socket)"
+        raise InvalidArgs(f"{given}: {kind}, so it cannot be uploaded", hint="upload a regular file")
     return path

@@ -251,7 +251,7 @@ class ByHand:
             await self._step(action, values={name: self.values[name]}, gesture=gesture)
             return
         if kind == "upload":  # the file the person chose, by its path (under the working folder: relative)
-            files = await self.hands.files_of(gesture)
+            files = [f for f in await self.hands.files_of(gesture) if f]  # (a file of bytes has no path)
             if not files:
                 raise InvalidArgs("the file choice was not recorded: its path could not be read", hint=UPLOAD_HINT)
             where = os.path.relpath(files[0], self.session.cwd) if self.session.cwd else files[0]

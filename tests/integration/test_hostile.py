@@ -403,6 +403,15 @@ def test_small_misleading_refusals_say_what_is_wrong(cli: Cli, web: str, tmp_pat
     cli("close", "--session", "small")
 
 
+def test_a_tab_that_cannot_open_its_url_is_not_left_behind(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/shop/checkout.html", "--session", "tabs")
+    refused = cli("tab", "new", "javascript:alert(1)", "--session", "tabs", "--json", ok=None)
+    assert refused.returncode != 0
+    tabs = cli.json("tab", "--session", "tabs")["result"]["value"]
+    assert [(t["url"].endswith("checkout.html"), t["current"]) for t in tabs] == [(True, True)]
+    cli("close", "--session", "tabs")
+
+
 def test_a_browser_that_cannot_launch_says_why(tmp_path: Path) -> None:
     with private_home() as home:  # each its own daemon: the daemon reads these as it starts
         headed = Cli(home, str(tmp_path))

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from replay.errors import Location, ReplayError
-from replay.files import NotRegular, read_regular
+from replay.files import NotRegular, local_file, read_regular
 from replay.heal.audit import Audit
 from replay.script import parse
 from replay.script.formatter import format_action
@@ -87,6 +87,17 @@ def test_only_a_regular_file_is_read_as_a_script(tmp_path: Path, kind: str) -> N
     with pytest.raises(ReplayError) as err:
         read_text(path)
     assert err.value.code == "INVALID_ARGS" and "regular file" in err.value.message
+
+
+@pytest.mark.parametrize("kind", ["fifo", "device", "directory"])
+def test_only_a_regular_file_is_uploaded_and_anything_else_says_what_it_is(tmp_path: Path, kind: str) -> None:
+    path = {"fifo": str(tmp_path / "f.bin"), "device": "/dev/zero", "directory": str(tmp_path)}[kind]
+    if kind == "fifo":
+        os.mkfifo(path)
+    with pytest.raises(ReplayError) as err:
+        local_file(path, str(tmp_path))
+    assert err.value.code == "INVALID_ARGS" and "no such file" not in err.value.message
+    assert ("a folder" if kind == "directory" else "not a regular file") in err.value.message
 
 
 def test_a_file_over_the_bound_is_refused_without_reading_it(tmp_path: Path) -> None:

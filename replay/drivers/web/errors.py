@@ -47,8 +47,21 @@ _TIMEOUT_REASONS = (
 )
 
 
+# the call log's last line, when nothing that refines it came after: what was under way
+_UNDER_WAY = (
+    ("waiting until", "the page did not finish loading"),  # navigating to "…", waiting until "load"
+    ("waiting for element to be", "the page did not answer whether it can be acted on (its JavaScript may be busy)"),
+    ("elementHandle.type(", "the page did not take the keys (its JavaScript may be busy)"),
+    ("elementHandle.press(", "the page did not take the key (its JavaScript may be busy)"),
+)
+
+
 def _timeout_reason(log: str) -> str:
-    return next((why for needle, why in _TIMEOUT_REASONS if needle in log), "it never became actionable")
+    found = next((why for needle, why in _TIMEOUT_REASONS if needle in log), None)
+    if found is not None:
+        return found
+    last = log.strip().splitlines()[-1] if log.strip() else ""
+    return next((why for needle, why in _UNDER_WAY if needle in last), "it never became actionable")
 
 
 def raise_if_stale(exc: Exception, index: int) -> None:

@@ -189,6 +189,8 @@ class WebHands:
                     info = await cdp.send("DOM.getFileInfo", {"objectId": made["result"]["objectId"]})
                 except Exception:  # noqa: BLE001 - a file made by script, no file on disk: no path
                     return []
+                if not info.get("path"):  # a file given as bytes (a DataTransfer's): on no disk either
+                    return []
                 found.append(str(info["path"]))
             return found
         finally:

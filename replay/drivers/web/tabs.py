@@ -92,10 +92,19 @@ class Tabs:
     async def perform(self, verb: str, number: int | None, url: str | None, timeout_ms: int) -> dict[str, Any]:
         """``tab [list]``, ``tab N``, ``tab new [URL]``, ``tab close [N]``."""
         if verb == "new":
+            before = self.driver.page
             page = await self.driver.context.new_page()  # (in front at once: ``_popped``)
             self.opened = [p for p in self.opened if p is not page]
             if url:
-                await self.driver.navigate(OpenRequest(target=url), timeout_ms)
+                try:
+                    await self.driver.navigate(OpenRequest(target=url), timeout_ms)
+                except BaseException:  # a tab that could not open its URL is not left behind
+                    self._closing = page
+                    with contextlib.suppress(Exception):
+                        await page.close()
+                    if not before.is_closed():
+                        self.driver.show(before)
+                    raise
         elif verb in ("index", "close"):
             pages = self.driver.context.pages
             page = pages[number - 1] if number is not None and 0 < number <= len(pages) else None
