@@ -151,7 +151,8 @@ def test_an_mcp_only_agent_answers_a_dialog_and_switches_tabs(cli: Cli, web: str
             return [asked, said, answered, opened, back, listed]
 
     asked, said, answered, opened, back, listed = asyncio.run(go())
-    assert [r.is_error for r in (asked, said, answered, opened, back, listed)] == [False] * 6, [r.content[0].text for r in (back, listed)]
+    results = (asked, said, answered, opened, back, listed)
+    assert [r.is_error for r in results] == [False] * 6, [r.content[0].text for r in results]
     assert "Empty the cart?" in json.dumps(said.structured_content)
     tabs = json.dumps(listed.structured_content)
     assert "help.html" in tabs and "checkout.html" in tabs
