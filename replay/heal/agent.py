@@ -24,6 +24,7 @@ from typing import Any
 
 from replay.client import CANCELLING
 from replay.errors import Cancelled
+from replay.heal import sweep
 
 log = logging.getLogger("replay.heal")
 
@@ -82,6 +83,8 @@ def run_turn(command: str, payload: dict[str, Any], *, timeout_s: float | None, 
     result that is not UTF-8, over ``MAX_RESULT`` bytes, or malformed — is a ``Turn`` with
     ``transport`` set, never an exception."""
     limit = TURN_S if timeout_s is None else max(0.0, min(timeout_s, TURN_S))
+    name, mark = sweep.new_mark()  # on everything the turn starts: what left the group is found by it
+    env = {**env, name: mark}
     try:
         proc = subprocess.Popen(
             shlex.split(command),
@@ -107,6 +110,8 @@ def run_turn(command: str, payload: dict[str, Any], *, timeout_s: float | None, 
         return Turn("failed", transport="was stopped: the heal was cancelled")
     finally:
         _kill_group(proc)
+        if killed := sweep.sweep(mark):
+            log.info("an agent's turn left %d process(es) outside its group: killed", killed)
         tail.join()
     return _result(tail, code)
 

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import signal
 import stat
 import sys
 import time
@@ -146,6 +148,39 @@ def test_an_agent_past_its_deadline_is_stopped_with_everything_it_started(tmp_pa
     while not killed() and time.monotonic() < deadline:
         time.sleep(0.01)
     assert killed()
+
+
+def test_a_child_that_left_the_agents_process_group_ends_with_the_turn(tmp_path: Path) -> None:
+    pids = tmp_path / "escaped.pid"
+    body = (  # a child in a session of its own, forked again so that init adopts it; the agent answers at once
+        "import os, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        open({str(pids)!r}, 'w').write(str(os.getpid()))\n"
+        "        time.sleep(60)\n"
+        "    os._exit(0)\n"
+        f"while not os.path.exists({str(pids)!r}): time.sleep(0.01)\n"
+        "print(json.dumps({'status': 'done'}))\n"
+    )
+    turn = run_turn(agent_script(tmp_path, body), {}, timeout_s=30, env=dict(os.environ))
+    assert turn.status == "done" and turn.transport is None
+    escaped = int(pids.read_text())
+    try:
+        deadline = time.monotonic() + 5
+        while _state(escaped) not in ("Z", "gone") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _state(escaped) in ("Z", "gone")
+    finally:  # (a failure leaves nothing running)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(escaped, signal.SIGKILL)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except FileNotFoundError:
+        return "gone"
 
 
 def test_without_a_deadline_a_turn_still_has_one(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
