@@ -15,7 +15,7 @@ import click
 
 from replay import __version__
 from replay.cli.output import emit, report_error
-from replay.errors import ReplayError, from_os_error
+from replay.errors import InvalidArgs, ReplayError, from_os_error
 from replay.limits import MAX_MS
 from replay.platforms import PLATFORMS
 
@@ -91,6 +91,33 @@ def help_group(name: str) -> str:
 
 class ReplayGroup(click.Group):
     """``replay FLOW.ad …`` is shorthand for ``replay run FLOW.ad …``; help lists commands in groups."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        """Click's, but a usage error under ``--json`` is one JSON object too (``INVALID_ARGS``, exit 2):
+        a program reading the last line gets the refusal of ``--timeout -5`` as it gets any other."""
+        argv = sys.argv[1:] if args is None else list(args)
+        if not standalone_mode or "--json" not in argv:
+            return super().main(argv, prog_name, complete_var, standalone_mode, **extra)
+        try:
+            done = super().main(argv, prog_name, complete_var, False, **extra)
+        except click.UsageError as err:
+            command = err.ctx.command_path if err.ctx is not None else "replay"
+            refused = InvalidArgs(err.format_message(), hint=f"see `{command} --help`")
+            sys.exit(report_error(refused, True))
+        except click.ClickException as err:
+            err.show()
+            sys.exit(err.exit_code)
+        except click.Abort:
+            sys.stderr.write("Aborted!\n")
+            sys.exit(1)
+        sys.exit(done if isinstance(done, int) else 0)
 
     def resolve_command(self, ctx: click.Context, args: list[str]) -> Any:
         if args and args[0] not in self.commands and (args[0].endswith(".ad") or os.path.isfile(args[0])):
