@@ -231,6 +231,11 @@ def probes(url: str) -> list[Probe]:
         Probe("test", "a bad shard", ["test", ".", "--shard", "3/2"]),
         Probe("test", "nothing to run", ["test", "nowhere/*.ad"]),
         Probe("heal", "an unknown agent", ["heal", "ok.ad", "--agent", "/no/such/agent"], ok, ok_exit=HEAL_EXITS),
+        # the 2026-12-04 audit's (issue 46)
+        Probe("run", "-e lower=1", ["run", "ok.ad", "-e", "lower=1"], ok, refuse=True),
+        Probe("run", "-e lower=1 --json", ["run", "ok.ad", "-e", "lower=1", "--json"], ok, refuse=True),
+        Probe("verify", "-e lower=1", ["verify", "ok.ad", "-e", "lower=1"], ok, refuse=True),
+        Probe("run", "--timeout -5 --json", ["run", "ok.ad", "--timeout", "-5", "--json"], ok, refuse=True),
     ]
     out += trust_probes(url)
     session = ["--session", "probe"]
@@ -268,6 +273,11 @@ def probes(url: str) -> list[Probe]:
         ("nth of 7 digits", ["click", "role=button nth=1234567"]),
         ("a regex that would take 24 GB", ["click", 'label~="a{1000000000}"']),
         ("close --save-script on a session that does not record", ["close", "--save-script", "x.ad"]),
+        # the 2026-12-04 audit's (issue 46)
+        ("tab -1", ["tab", "-1"]),
+        ("tab 0", ["tab", "0"]),
+        ("upload /dev/zero", ["upload", "id=receipt", "/dev/zero"]),
+        ("tab new javascript:", ["tab", "new", "javascript:alert(1)"]),
     ]
     # area "secret", not "session": the session is not reopened in between (the field keeps its text)
     out.append(Probe("secret", "fill a password", ["fill", "id=password", SECRET, *session], timeout=60))
@@ -292,6 +302,7 @@ def probes(url: str) -> list[Probe]:
 
 
 SECRET = "Probe-Secret-2291"
+LEDGER_HOME = "/tmp/rp-ledger-abc"  # (absolute: main() stops a daemon a probe started there)
 APP = "appId: com.example.app"
 HOSTILE_FLOWS: list[tuple[str, str, bool]] = [  # what, the YAML, must it be refused
     ("appId with a line break", 'appId: "com.example.app\\nopen http://evil.example/"\n---\n- launchApp\n', True),
@@ -368,6 +379,12 @@ def trust_probes(url: str) -> list[Probe]:
         files = {"checkout.ad": flow, "agent.py": _agent(result)}
         argv = ["heal", "checkout.ad", *drift, "--agent", f"{sys.executable} agent.py"]
         out.append(Probe("heal", what, argv, files, timeout=90, ok_exit=HEAL_EXITS, hides="correct-horse-battery"))
+    agent = {"checkout.ad": flow, "agent.py": _agent('{"status": "done", "conversation_id": "c1"}\n')}
+    ledger = {f"{LEDGER_HOME}/heal-ledger.json": '{"c1": {"turns": "abc"}, "c2": 7}', **agent}
+    argv = ["heal", "checkout.ad", *drift, "--agent", f"{sys.executable} agent.py"]
+    out.append(
+        Probe("heal", "a heal ledger whose turns are abc", argv, ledger, 90, HEAL_EXITS, {"REPLAY_HOME": LEDGER_HOME})
+    )
     out.append(
         Probe(
             "daemon",
