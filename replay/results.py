@@ -114,6 +114,7 @@ class StepResult(Result):
     acted = Flag("acted")  # the built-in healer performed the step …
     reason = Text("reason")  # … or abstained, and why
     score = Raw("score")  # its score of the element it chose
+    confirmed = Flag("confirmed")  # … effect-confirmed: the step's recorded effect held (SPEC §8)
     value = Raw("value")  # what a `get` read
 
     @property

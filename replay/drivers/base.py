@@ -80,6 +80,7 @@ class Gesture:
 @dataclass(frozen=True)
 class Click(Gesture):
     button: str = "left"  # left, right (a context click), middle
+    through: bool = False  # the element has no box of its own: pressed through its control's shown part
 
 
 @dataclass(frozen=True)

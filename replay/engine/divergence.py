@@ -54,7 +54,7 @@ def node_view(node: Node) -> dict[str, Any]:
         f
         for f, on in (
             ("disabled", node.actionable and not node.enabled),
-            ("covered", node.actionable and covered(node)),
+            ("covered", node.actionable and node.covered),
             ("hidden", not node.visible),
             ("checked", node.checked),
         )
@@ -63,20 +63,6 @@ def node_view(node: Node) -> dict[str, Any]:
     if flags:
         out["flags"] = flags
     return out
-
-
-def covered(node: Node) -> bool:
-    """Visible, enabled and in view, yet another element is topmost at its centre (an overlay, a
-    dialog, a banner): acting on it fails until that is dealt with. In view: the centre lies inside
-    the viewport and every scrollable ancestor (one scrolled out of a region is not covered: acting
-    scrolls it in)."""
-    if node.hittable or not node.visible or not node.enabled:
-        return False
-    cx, cy = node.center
-    document = node.getroottree().getroot()  # its rect is the viewport
-    boxes = [(0.0, 0.0, float(document.get("w") or 0), float(document.get("h") or 0))]
-    boxes += [a.rect for a in node.ancestors() if a.scrollable]
-    return all(x <= cx < x + w and y <= cy < y + h for x, y, w, h in boxes)
 
 
 def screen_refs(capture: Capture) -> list[Node]:

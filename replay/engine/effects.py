@@ -28,6 +28,7 @@ from replay.script.variables import Reference, parse_template
 from replay.scrubbing import echoes
 from replay.tree import effects as eff
 from replay.tree.identity import identity_members, record_evidence
+from replay.tree.match import Resolution, ResolutionKind
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind
 
@@ -223,6 +224,22 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     raise StepStopped(error, binding, post)
 
 
+async def confirm(
+    state: StepState, action: Action, pre: Capture, node: Node, ev: TargetEvidence, timeout_ms: int
+) -> Checked | None:
+    """An effect-confirmed heal's proof (SPEC §8): after the healer acted on ``node`` of ``pre``, poll
+    until the step's recorded effect holds — as a replay checks it, drifted forms included; None when
+    none of it held by ``timeout_ms`` (the candidate did not do what the step did)."""
+    spec = REGISTRY.get(action.command)
+    assert spec is not None
+    step = Step(action, action, spec.form(action.form), PLAN, timeout_ms)
+    bound = Bound(pre, node, (pre.generation, node.position), Resolution(ResolutionKind.REF, 1, node), node)
+    try:
+        return await check(state, step, bound, ev, None)
+    except StepStopped:
+        return None
+
+
 def view_ahead(action: Action) -> dict[str, Any] | None:
     """The targeted view a planned step will bind by (SPEC §13), when it binds by one: an effect check
     just before it takes its own view with these links too, and hands it over (one look a step)."""
@@ -271,8 +288,11 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
         # a run that records (an armed repair) looks at the whole screen: what drifted is written anew
         spec = check_spec(target.selector, ev, bound.resolution.alternative) if state.recording is None else None
         checked = await check(state, step, bound, ev, spec)
-        if not checked.complete and state.recording is not None and entry.evidence and checked.seen:
-            state.journal.amend(entry, amended(entry.evidence, fitted(checked.seen)))
+        if state.recording is not None and entry.evidence:  # the healed script carries what held (SPEC §15)
+            if not checked.complete and checked.seen:
+                state.journal.amend(entry, amended(entry.evidence, fitted(checked.seen)))
+            elif checked.complete and not ev_codec.decode(entry.evidence).effect:
+                state.journal.amend(entry, amended(entry.evidence, ev.effect))
         return Said(tuple(checked.drift()))
     if state.recording is None or not entry.record or entry.evidence is None or bound.node is None:
         return Said()

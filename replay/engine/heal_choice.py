@@ -4,6 +4,14 @@ For ``record-and-heal`` it acts only when the best-ranked candidate (the suggest
 SPEC §6) has the recorded role, lies in the recorded container, scores ≥ 0.8 and beats the
 runner-up by ≥ 0.15; for ``caution`` only when, in addition, it is the very node the selector
 matched. It never acts on ``state-repair`` or ``manual``.
+
+**Effect-confirmed** (SPEC §8): a step that recorded an effect has a second proof of identity — what
+the element did. When the checks above refuse, such a step is acted on the best hittable candidate
+whose label, or an own attribute (test id, ``name``, a class token), equals the recorded one, with no
+hittable rival of its role family sharing it, and whose role is the recorded one, of its family, or
+moved within the actionable or the editable family; then the recorded effect must hold
+(``Decision.confirm``: the caller checks it, and a candidate that did not do what the step did fails
+the round). A candidate singled out only by its place is never acted on.
 """
 
 from __future__ import annotations
@@ -12,14 +20,16 @@ from dataclasses import dataclass
 
 from replay.engine.hint import Container, RepairHint, container_present_for, recorded_container
 from replay.script.evidence import TargetEvidence
+from replay.script.text import fold
 from replay.tree.anchors import find_anchor
 from replay.tree.model import Capture, Node
-from replay.tree.roles import kin
-from replay.tree.suggest import Suggestion, rank
+from replay.tree.roles import kin, moved_within
+from replay.tree.suggest import PLAUSIBLE, Suggestion, rank
 
-MIN_SCORE = 0.8
+MIN_SCORE = PLAUSIBLE  # 0.8
 MIN_MARGIN = 0.15
 RIVALS = 8  # candidates ranked to find the best plausible rival among
+CONFIRMABLE = 20  # candidates ranked for an effect-confirmed heal (a moved role ranks lower)
 
 
 @dataclass(frozen=True)
@@ -29,6 +39,7 @@ class Decision:
     node: Node | None
     score: float | None
     reason: str
+    confirm: bool = False  # effect-confirmed: the step's recorded effect must hold after acting
 
     @property
     def acts(self) -> bool:
@@ -69,7 +80,8 @@ def decide(
     )
     for holds, why in checks:
         if not holds:
-            return Decision(None, best.score, why)
+            confirmed = by_effect(evidence, capture) if evidence.effect else None
+            return confirmed if confirmed is not None else Decision(None, best.score, why)
     return Decision(
         best.node, best.score, f"{best.node.ref} scores {best.score}, {round(best.score - second, 3)} ahead"
     )
@@ -85,9 +97,62 @@ def _plausible_rival(
     for s in ranked[1:]:
         if not kin(evidence.role, s.node):
             continue
+        if ranked[0].node.hittable and s.node.covered:
+            continue  # behind a modal's backdrop: a person could not click it either (SPEC §5)
         if container is not None and not container_present_for(container, s.node, capture):
             continue
         if evidence.anchor is not None and find_anchor(s.node, evidence.anchor) is None:
             continue
         return s.score
     return ranked[-1].score if len(ranked) == RIVALS else 0.0
+
+
+def by_effect(evidence: TargetEvidence, capture: Capture) -> Decision | None:
+    """The effect-confirmed choice (SPEC §8): the best-ranked hittable candidate that says what the
+    recorded element said — its label, test id, ``name`` or class token — of a role the recorded one
+    may have become, alone in saying it among the hittable nodes of its role family; None when there
+    is none, or a rival."""
+    for s in rank(capture, evidence, limit=CONFIRMABLE):
+        node = s.node
+        said = shared(evidence, node)
+        if not node.hittable or said is None or not moved_within(evidence.role, node):
+            continue
+        rivals = [n for n in capture.nodes[1:] if n is not node and _rival(n, node, evidence, said, capture)]
+        if rivals:
+            return None  # the best one that says it is not alone in saying it: a person decides
+        return Decision(node, s.score, f"{node.ref} says the recorded {said[0]} {said[1]!r}; effect-confirmed", True)
+    return None
+
+
+def shared(evidence: TargetEvidence, node: Node) -> tuple[str, str] | None:
+    """What ``node`` says that the recorded element said (``("label", "Returns")``), or None."""
+    if evidence.id is not None and node.test_id == evidence.id:
+        return "test id", evidence.id
+    if evidence.label and fold(node.label) == fold(evidence.label):
+        return "label", evidence.label
+    if evidence.name and node.form_name == evidence.name:
+        return "name", evidence.name
+    if evidence.css_class and evidence.css_class in node.classes:
+        return "class", evidence.css_class
+    return None
+
+
+def _rival(other: Node, node: Node, evidence: TargetEvidence, said: tuple[str, str], capture: Capture) -> bool:
+    """Whether ``other`` could be what the step meant as well as ``node``: shown (in the viewport or
+    scrolled away), of its role family, not a part of the same control (one inside the other), saying
+    the same thing. A covered node — behind a modal's backdrop — is no rival: a person could not click
+    it either."""
+    if not other.visible or other.covered or not moved_within(node.role, other):
+        return False
+    if _within(other, node) or _within(node, other):
+        return False
+    return shared(evidence, other) == said
+
+
+def _within(inner: Node, outer: Node) -> bool:
+    parent = inner.getparent()
+    while parent is not None:
+        if parent is outer:
+            return True
+        parent = parent.getparent()
+    return False

@@ -18,10 +18,10 @@ import asyncio
 import functools
 import time
 from collections.abc import Awaitable, Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
-from replay.drivers.base import DeviceCommands, OpenRequest, Read, gesture
+from replay.drivers.base import Click, DeviceCommands, OpenRequest, Read, gesture
 from replay.engine import dialogs, effects, observe, tabs
 from replay.engine.bind import Bound, bind
 from replay.engine.divergence import Binding
@@ -359,7 +359,10 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
             params = {k.lstrip("-"): v for k, v in (*step.action.params, *step.action.flags) if isinstance(v, str)}
             if step.form.op == "upload":
                 params["path"] = local_file(params["path"], state.cwd)
-            await state.driver.act(generation, index, gesture(str(step.form.op), params), step.timeout_ms)
+            doing = gesture(str(step.form.op), params)
+            if isinstance(doing, Click) and bound.node is not None and not bound.node.visible:
+                doing = replace(doing, through=True)  # a hidden input its track or label shows (SPEC §5)
+            await state.driver.act(generation, index, doing, step.timeout_ms)
     except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
         state.journal.retract(entry)  # it failed: it did not happen
         if isinstance(exc, StaleRef) and target.ref is None and rebind:

@@ -236,7 +236,8 @@ class HealRun:
             self.say(f"{label} performed the step on {acted.target} ({acted.reason})")
             skip = d.alternate_from if d.alternate_from is not None else d.resume_from
             frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
-            return Move(DECOMPOSE, f"performed on {acted.target} (score {acted.score})", frm)
+            how = ", effect-confirmed" if acted.confirmed else ""  # (heal-report.md says it, SPEC §8)
+            return Move(DECOMPOSE, f"performed on {acted.target} (score {acted.score}{how})", frm)
         before = self._recorded()
         turn = self._agent_turn(d, k)
         if turn.cost_unknown:  # what it spent is unknown: counted as the whole budget, no further start

@@ -7,10 +7,13 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
+from replay.engine import effects
 from replay.engine.heal_choice import decide
 from replay.engine.step import StepStopped, execute
 from replay.errors import InvalidArgs
 from replay.script.ast import Target
+from replay.script.effect import describe_all
+from replay.script.resolve import resolve_action
 from replay.script.selector import ref_index
 from replay.session.session import Session
 
@@ -38,10 +41,18 @@ async def perform(session: Session) -> dict[str, Any]:
         result = await execute(session, action, values=session.values, path=step.path)
     except StepStopped as stop:
         raise stop.error from None  # the step itself failed (a disabled button): the caller escalates
+    if decision.confirm:
+        assert capture is not None and step.action.annotation is not None
+        resolved = resolve_action(step.action, session.values, step.path)
+        held = await effects.confirm(session, resolved, capture, decision.node, step.action.annotation, plan.timeout_ms)
+        if held is None:
+            expected = describe_all(step.action.annotation.effect)
+            return {"acted": False, "reason": f"the candidate did not do what the step did (expected {expected})"}
     return {
         "acted": True,
         "target": result.get("target"),
         "selector": result.get("selector"),
         "score": decision.score,
         "reason": decision.reason,
+        "confirmed": decision.confirm,
     }

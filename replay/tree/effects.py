@@ -19,11 +19,25 @@ from typing import Any
 import regex
 
 from replay.script.effect import MAX_FACTS, Fact
-from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
+from replay.tree.model import F_OVERLAY, KEY_TEXT_CHARS, Capture, Node
 
 # roles whose appearance tells what happened, overlays first (the order facts are kept in)
-TELLING = ("dialog", "alertdialog", "alert", "status", "heading", "menu", "row", "listitem", "option")
-ITEMS = ("row", "listitem", "option")  # told by their key text, counted as a list's length
+TELLING = (
+    "dialog",
+    "alertdialog",
+    "alert",
+    "status",
+    "heading",
+    "menu",
+    "listbox",
+    "tabpanel",
+    "region",  # a disclosure's content (an accordion's panel)
+    "row",
+    "listitem",
+    "option",
+    "treeitem",
+)
+ITEMS = ("row", "listitem", "option", "treeitem")  # told by their key text, counted as a list's length
 TEXT_CHARS = 80
 MAX_ONE_BY_ONE = 2  # more rows or items of a role than this appearing at once: a count, not each
 # text a run generates (SPEC §15), each compared as a placeholder of its shape: a UUID; a word with a
@@ -48,11 +62,17 @@ def text_of(node: Node) -> str | None:
     return said[:TEXT_CHARS].rstrip() if said else None
 
 
+def tells(node: Node) -> bool:
+    """Whether ``node``'s appearance tells what happened: a telling role, or a layer over the page of
+    any role (a modal of plain divs, a popover)."""
+    return node.get("role") in TELLING or node.has(F_OVERLAY)
+
+
 def telling(capture: Capture) -> Counter[Key]:
     """How many visible nodes of each telling (role, text) the screen shows."""
     found: Counter[Key] = Counter()
     for node in capture.nodes[1:]:
-        if node.get("role") in TELLING and node.visible and (said := text_of(node)):
+        if tells(node) and node.visible and (said := text_of(node)):
             found[(node.role, said)] += 1
     return found
 
@@ -124,6 +144,7 @@ class TargetState:
     checked: bool = False
     selected: bool = False
     enabled: bool = True
+    expanded: bool = False
     value: str | None = None
 
     @classmethod
@@ -131,7 +152,7 @@ class TargetState:
         """The state of ``node`` (None: it is gone)."""
         if node is None:
             return cls(False)
-        return cls(True, node.checked, node.selected, node.enabled, node.value)
+        return cls(True, node.checked, node.selected, node.enabled, node.expanded, node.value)
 
 
 def target_facts(before: TargetState, after: TargetState, command: str, value: str | None) -> list[Fact]:
@@ -146,6 +167,8 @@ def target_facts(before: TargetState, after: TargetState, command: str, value: s
         out.append(Fact("target", "checked" if after.checked else "unchecked"))
     if after.selected and not before.selected:
         out.append(Fact("target", "selected"))
+    if after.expanded != before.expanded:  # an accordion's header, a tree's row, a menu's button
+        out.append(Fact("target", "expanded" if after.expanded else "collapsed"))
     if after.enabled != before.enabled:
         out.append(Fact("target", "enabled" if after.enabled else "disabled"))
     if command in ("fill", "select") and value is not None and after.value != before.value:
@@ -200,7 +223,7 @@ def changes(before: Capture, after: list[Capture], idle: Idle) -> list[Fact]:
             if role in ITEMS and by_role[role] > MAX_ONE_BY_ONE:
                 continue
             facts.append(Fact(kind, role, said))
-    facts.sort(key=lambda f: TELLING.index(f.subject))
+    facts.sort(key=lambda f: TELLING.index(f.subject) if f.subject in TELLING else 0)  # (a layer: first)
     told = {f.subject for f in facts}
     counts = items(before), items(after[-1])
     for role in ITEMS:
@@ -275,7 +298,9 @@ def judge(
 def _saying(capture: Capture, role: str, said: str) -> int:
     """How many visible nodes of ``role`` say ``said`` (compared by shape)."""
     return sum(
-        1 for n in capture.by_value("role", role) if n.visible and (t := text_of(n)) is not None and masked(t) == said
+        1
+        for n in capture.by_value("role", role)
+        if n.visible and tells(n) and (t := text_of(n)) is not None and masked(t) == said
     )
 
 
@@ -304,6 +329,8 @@ def _target_holds(fact: Fact, target: tuple[TargetState, TargetState], typed: st
         return after.checked == (state == "checked")
     if state == "selected":
         return after.selected
+    if state in ("expanded", "collapsed"):
+        return after.expanded == (state == "expanded")
     if state in ("enabled", "disabled"):
         return after.enabled == (state == "enabled")
     if state == "value":

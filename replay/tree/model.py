@@ -23,6 +23,7 @@ F_SCROLLABLE = 128
 F_ACTIONABLE = 256
 F_DOM_ID = 512  # the id is an element's DOM id (web), not a test id attribute
 F_OVERLAY = 1024  # a positioned layer over the page's centre (web): a container, whatever its role
+F_EXPANDED = 2048  # what it opens is open (aria-expanded; a <details>' summary)
 
 # A node's attributes: i (document order), role, tag, x, y, w, h, f (flags), and when present
 # label, id, value, text, placeholder, href, frame, name (a form control's name attribute), type (an input's),
@@ -132,8 +133,24 @@ class Node(etree.ElementBase):
     editable = property(lambda self: self.has(F_EDITABLE), doc="Accepts text input.")
     checked = property(lambda self: self.has(F_CHECKED), doc="Checked checkbox/radio.")
     selected = property(lambda self: self.has(F_SELECTED), doc="Selected option/tab.")
+    expanded = property(lambda self: self.has(F_EXPANDED), doc="What it opens is open (aria-expanded).")
     focused = property(lambda self: self.has(F_FOCUSED), doc="Has focus.")
     hittable = property(lambda self: self.has(F_HITTABLE), doc="Visible, enabled, in viewport, topmost at centre.")
+
+    @property
+    def covered(self) -> bool:
+        """Visible, enabled and in view, yet another element is topmost at its centre (a modal layer,
+        a backdrop, a banner): a person cannot click it (SPEC §5 "Covered nodes"). In view: the centre
+        lies inside the viewport and every scrollable ancestor (one scrolled out of a region is not
+        covered: acting scrolls it in)."""
+        if self.hittable or not self.visible or not self.enabled:
+            return False
+        cx, cy = self.center
+        document = self.getroottree().getroot()  # its rect is the viewport
+        boxes = [(0.0, 0.0, float(document.get("w") or 0), float(document.get("h") or 0))]
+        boxes += [a.rect for a in self.ancestors() if a.scrollable]
+        return all(x <= cx < x + w and y <= cy < y + h for x, y, w, h in boxes)
+
     scrollable = property(lambda self: self.has(F_SCROLLABLE), doc="Scrolls its content.")
     actionable = property(lambda self: self.has(F_ACTIONABLE), doc="An interactive control.")
 

@@ -41,3 +41,25 @@ def kin(recorded: str | None, node: Node) -> bool:
     if recorded == "generic":
         return node.actionable
     return True
+
+
+# the families a role may move within across a library's major version when the step's recorded effect
+# confirms the candidate (SPEC §8, effect-confirmed heals): what is clicked, and what takes text
+ACTIONABLE_FAMILY = frozenset({"link", "button", "tab", "menuitem", "treeitem", "option"})
+EDITABLE_FAMILY = EDITABLE
+
+
+def moved_within(recorded: str | None, node: Node) -> bool:
+    """Whether ``node`` has the recorded role, one of its family, or one it may have moved to within the
+    actionable family (a clickable generic included) or the editable family (a contenteditable generic)."""
+    if recorded is None:
+        return False
+    if kin(recorded, node):
+        return True
+    if (recorded in ACTIONABLE_FAMILY or recorded == "generic") and (
+        node.role in ACTIONABLE_FAMILY or (node.role == "generic" and node.actionable)
+    ):
+        return True
+    return (recorded in EDITABLE_FAMILY or recorded == "generic") and (
+        node.editable and (node.role in EDITABLE_FAMILY or node.role == "generic")
+    )

@@ -317,4 +317,16 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
             best.append(Suggestion(node, total, _basis(parts)))
             best.sort(key=lambda sug: (-sug.score, sug.node.position))
             del best[limit:]
-    return best
+    return _covered_after_hittable(best)
+
+
+PLAUSIBLE = 0.8  # a candidate the built-in healer may act on (its MIN_SCORE)
+
+
+def _covered_after_hittable(ranked: list[Suggestion]) -> list[Suggestion]:
+    """``ranked`` with every covered node after the plausible hittable ones below it (a score a healer
+    may act on): a node a modal layer covers is never ranked above one a person can click (SPEC §5
+    "Covered nodes") — yet a consent dialog's "Accept" is no reason to rank it lower."""
+    last = max((i for i, s in enumerate(ranked) if s.node.hittable and s.score >= PLAUSIBLE), default=-1)
+    head = ranked[: last + 1]
+    return [s for s in head if not s.node.covered] + [s for s in head if s.node.covered] + ranked[last + 1 :]

@@ -271,3 +271,34 @@ def test_a_navigation_that_led_to_another_page_is_drift_and_one_that_led_nowhere
     notice = capture(title="Notice", url="http://h/app/notice.html", base="http://h/app/index.html")
     assert eff.judge(fact, shelf(), notice, SAME).status == eff.CHANGED
     assert eff.judge(fact, shelf(), shelf(), SAME).status == eff.MISSING
+
+
+def test_what_the_target_opens_opening_or_closing_is_a_fact_of_the_target() -> None:
+    shut, opened = eff.TargetState(True), eff.TargetState(True, expanded=True)
+    assert eff.target_facts(shut, opened, "click", None) == [Fact("target", "expanded")]
+    assert eff.target_facts(opened, shut, "click", None) == [Fact("target", "collapsed")]
+    header = N("button", label="Returns", expanded=True)
+    assert eff.TargetState.of(capture(header).nodes[-1]).expanded
+
+
+def test_a_disclosures_panel_a_tab_panel_and_a_trees_items_appearing_are_effects() -> None:
+    before = capture(N("main")(N("button", label="Returns"), N("tree")(N("treeitem", text="Fruit"))))
+    after = capture(
+        N("main")(
+            N("button", label="Returns"),
+            N("region", label="Returns"),
+            N("tabpanel", label="Reviews"),
+            N("tree")(N("treeitem", text="Fruit")(N("treeitem", text="Apple"))),
+        )
+    )
+    facts = eff.observe(before, [after], SAME, command="click")
+    told = {(f.kind, f.subject, f.text) for f in facts}
+    assert {("appeared", "region", "Returns"), ("appeared", "tabpanel", "Reviews")} <= told
+    assert any(f.subject == "treeitem" for f in facts)
+
+
+def test_a_layer_over_the_page_of_any_role_appearing_is_an_effect() -> None:
+    modal = N("generic", overlay=True)(N("paragraph", text="Delete Laptop?"), N("button", label="Delete"))
+    facts = eff.observe(shelf("eggs"), [shelf("eggs", extra=(modal,))], SAME, command="click")  # type: ignore[arg-type]
+    assert facts and facts[0].kind == "appeared" and facts[0].subject == "generic"
+    assert "Delete Laptop?" in (facts[0].text or "")

@@ -22,20 +22,25 @@ from replay.drivers.base import (
     Upload,
 )
 from replay.drivers.web.errors import STALE
-from replay.drivers.web.page_scripts import COVERED_BY_ITS_OWN_JS, LABEL_OF_JS, PRESSED_BY_ITS_LABEL_JS
+from replay.drivers.web.page_scripts import COVERED_BY_ITS_OWN_JS, PRESSED_BY_ITS_LABEL_JS, PRESSED_THROUGH_JS
 from replay.errors import ActionFailed, ReplayError, StaleRef
 
 DRAG_START_PX = 6  # how far ``drag`` moves off the pressed point (past the usual drag thresholds)
 
 
-async def _press_label_of(el: Locator, timeout_ms: int) -> None:
-    """Click the shown label that presses ``el`` (its own ``<label for>`` first, else the one around it)."""
-    found = await el.evaluate_handle(LABEL_OF_JS)
+async def _press_through(el: Locator, timeout_ms: int) -> None:
+    """Click the shown part of ``el``'s control that presses it: its own label (``<label for>`` first,
+    else the one around it), else the component around it that takes the pointer (SPEC §5 composed
+    controls: a switch's hidden input and its track are one control)."""
+    found = await el.evaluate_handle(PRESSED_THROUGH_JS)
     try:
-        label = found.as_element()
-        if label is None:
-            raise ActionFailed("no label of its own shows to press it", hint="take a snapshot to see what is on screen")
-        await label.click(timeout=timeout_ms)
+        shown = found.as_element()
+        if shown is None:
+            raise ActionFailed(
+                "it has no box of its own, and no label or component around it shows to press it",
+                hint="take a snapshot to see what is on screen",
+            )
+        await shown.click(timeout=timeout_ms)
     finally:
         await found.dispose()
 
@@ -48,6 +53,8 @@ async def act_on(el: Locator, gesture: Gesture, timeout_ms: int, failed: Callabl
     Playwright's failure to ours."""
     try:
         match gesture:
+            case Click(button=button, through=True) if button == "left":
+                await _press_through(el, timeout_ms)  # it has no box of its own (captured hidden)
             case Click(button=button):
                 await el.click(timeout=timeout_ms, button=button)  # type: ignore[arg-type]
             case DoubleClick():
@@ -67,7 +74,7 @@ async def act_on(el: Locator, gesture: Gesture, timeout_ms: int, failed: Callabl
                     # a styled box over the native input, that belongs to the same control (its label,
                     # its component's host), takes the click as a person's would: click through it
                     if await el.evaluate(PRESSED_BY_ITS_LABEL_JS):  # a hidden input: its label, as a person
-                        await _press_label_of(el, timeout_ms)
+                        await _press_through(el, timeout_ms)
                     else:
                         covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
                         await el.click(timeout=timeout_ms, force=bool(covered))

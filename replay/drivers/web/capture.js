@@ -239,7 +239,7 @@
   // driver uses to act in the right frame without asking every frame for the node
   const frames = [];
   const F_VISIBLE = 1, F_ENABLED = 2, F_EDITABLE = 4, F_CHECKED = 8, F_SELECTED = 16, F_FOCUSED = 32,
-    F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256, F_DOM_ID = 512, F_OVERLAY = 1024;
+    F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256, F_DOM_ID = 512, F_OVERLAY = 1024, F_EXPANDED = 2048;
 
   // a layer on top: fixed, or absolute with a z-index, over the viewport's centre (SPEC §5 "Overlays")
   // (its box, read once: the walk keeps it for the node)
@@ -326,6 +326,8 @@
       if (actionable) flags |= F_ACTIONABLE;
       if (domId) flags |= F_DOM_ID;
       if (overlay) flags |= F_OVERLAY;
+      // what it opens is open: aria-expanded, a <details>' summary (an accordion's header, a tree's row)
+      if (!bare && (el.getAttribute('aria-expanded') === 'true' || (tag === 'summary' && el.parentElement && el.parentElement.open))) flags |= F_EXPANDED;
       index = nodes.length;
       nodes.push([parent, role || 'generic', label, id, value, '', el.getAttribute('placeholder') || '', tag,
         el.getAttribute('href'), Math.round(x * 100) / 100, Math.round(y * 100) / 100, Math.round(w * 100) / 100,

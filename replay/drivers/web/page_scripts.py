@@ -43,8 +43,9 @@ COVERED_BY_ITS_OWN_JS = """(el) => {
 }"""
 
 # Whether the control has no box a person could press (a native input a component hides at 0×0 or
-# makes invisible and paints on its label instead) while a label of its own shows: the label is what a
-# person presses, and what replay presses for it
+# makes invisible, and paints elsewhere) while a part of the same control shows: the label of its own,
+# else the component around it that takes the pointer (a switch's track, a custom element's host) —
+# what a person presses, and what replay presses for it
 PRESSED_BY_ITS_LABEL_JS = """(el) => {
   const box = el.getBoundingClientRect();
   const style = getComputedStyle(el);
@@ -53,9 +54,22 @@ PRESSED_BY_ITS_LABEL_JS = """(el) => {
   return [...(el.labels || []), el.closest('label')].some((l) => l && shown(l));
 }"""
 
-LABEL_OF_JS = """(el) => {
+PRESSED_THROUGH_JS = """(el) => {
   const shown = (l) => { const r = l.getBoundingClientRect(); return r.width >= 2 && r.height >= 2; };
-  return [...(el.labels || []), el.closest('label')].find((l) => l && shown(l)) || null;
+  const label = [...(el.labels || []), el.closest('label')].find((l) => l && shown(l));
+  if (label) return label;
+  // only a toggle's own input is drawn by what holds it: a hidden button is not its row's to press
+  const toggle = el.matches('input[type=checkbox], input[type=radio], [role=switch], [role=checkbox], [role=radio]');
+  if (!toggle) return null;
+  // the nearest shown component around it that holds no other control: the toggle's own (its track)
+  const CONTROLS = 'input, button, select, textarea, a[href], [role=button], [role=link], [role=switch], '
+    + '[role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option]';
+  const up = (n) => n.parentElement || (n.getRootNode() instanceof ShadowRoot ? n.getRootNode().host : null);
+  for (let n = up(el), i = 0; n && i < 3; n = up(n), i++) {
+    if ([...n.querySelectorAll(CONTROLS)].some((c) => c !== el)) return null;
+    if (shown(n)) return n;
+  }
+  return null;
 }"""
 
 # The captured nodes a recorder's path points into (``recorder.js`` writes it: child positions from the
