@@ -39,7 +39,10 @@ def anchor_matches(node: Node, anchor: Anchor) -> bool:
         return False
     if anchor.text is None or normalize(node.key_text) == anchor.text:
         return True
-    return normalize(node.rest_text) == anchor.text  # a wide anchor (see anchor_of)
+    if normalize(node.rest_text) == anchor.text:  # a wide anchor (see anchor_of)
+        return True
+    # a row that shows the recorded text as a text of its own, whatever else it says first (SPEC §5)
+    return node.role in ROW_ROLES and node.shows(anchor.text)
 
 
 def find_anchor(node: Node, anchor: Anchor) -> Node | None:

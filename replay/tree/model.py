@@ -185,28 +185,46 @@ class Node(etree.ElementBase):
     def key_text(self) -> str | None:
         """The first text of the non-interactive descendants (≤ 64 chars): a row's "Bob", a card's title.
 
-        What tells one row, card or list item apart from its look-alikes (SPEC §4). Without such a
-        descendant, the node's own text less its controls' texts.
+        What tells one row, card or list item apart from its look-alikes (SPEC §4, §5 "Row key text").
+        A control's own label ("Toggle Todo", visually hidden in every row) is the control's name, never
+        what the row says. Without such a text, the node's own text less its controls' texts and names;
+        without that, the text of a nameless focusable text holder (a todo's focusable title).
         """
         for holder, found in _texts(self):
             if holder.tag_name == "label" and self._names_a_control(found):
                 continue  # a control's visible label ("Toggle Todo"), not what the row says
             return found[:KEY_TEXT_CHARS].rstrip()
-        return self.rest_text
+        return self.rest_text or self._focusable_text()
 
     def _names_a_control(self, text: str) -> bool:
         said = " ".join(text.split())
         return any(isinstance(d, Node) and _is_control(d) and d.get("label") == said for d in self.iterdescendants())
 
+    def shows(self, text: str) -> bool:
+        """Whether one of the node's own texts — a non-interactive descendant's, or a nameless focusable
+        text holder's — is ``text`` (normalized)."""
+        said = " ".join(text.split())
+        holders = (t for _, t in _texts(self))
+        focusable = (d.content for d in self.iterdescendants() if isinstance(d, Node) and d.get("role") == "generic")
+        return any(" ".join(t.split()) == said for t in (*holders, *(f for f in focusable if f)))
+
+    def _focusable_text(self) -> str | None:
+        for d in self.iterdescendants():
+            if isinstance(d, Node) and d.actionable and d.get("role") == "generic" and not d.get("label") and d.content:
+                return " ".join(d.content.split())[:KEY_TEXT_CHARS].rstrip() or None
+        return None
+
     @property
     def rest_text(self) -> str | None:
-        """The node's text less its controls' texts (≤ 64 chars): a row's "Apollo cy" where another
-        row's first text is "Apollo" too."""
+        """The node's text less its controls' texts and the labels that name them (≤ 64 chars): a
+        row's "Apollo cy" where another row's first text is "Apollo" too."""
         if not self.content:
             return None
         rest = self.content
         for d in self.iterdescendants():
-            if isinstance(d, Node) and _is_control(d) and d.content:
+            if not isinstance(d, Node) or not d.content:
+                continue
+            if _is_control(d) or (d.tag_name == "label" and self._names_a_control(d.content)):
                 rest = rest.replace(d.content, " ", 1)
         found = " ".join(rest.split())
         return found[:KEY_TEXT_CHARS].rstrip() or None

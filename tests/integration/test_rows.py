@@ -141,3 +141,21 @@ def test_a_table_row_flow_records_and_replays_on_resorted_table_rows(cli: Cli, w
     assert all("recorded as: role=row" in out and "warning" not in out for out in printed[:3]), printed
     result = cli.json("run", str(flow), "-e", f"BASE={web}/members/table-resorted")
     assert result["result"]["ran"] == 5
+
+
+def test_rows_that_all_say_toggle_todo_are_recorded_by_their_own_text_and_replay_reordered(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    """fixtures/web/rows/items.html: TodoMVC web-components' row shape, each in a shadow root."""
+    out = tmp_path / "todo.ad"
+    cli("open", f"{web}/rows/items.html", f"--save-script={out}", "--session", "todo-rows")
+    seen = cli("snapshot", "-i", "--session", "todo-rows").stdout.splitlines()
+    toggles = [line.split()[0] for line in seen if "checkbox" in line]
+    said = cli("check", toggles[1], "--session", "todo-rows").stdout  # walk the dog's
+    cli("close", "--session", "todo-rows")
+    assert 'role=listitem has-text="walk the dog" >> role=checkbox' in said and "nth=" not in said, said
+    for query in ("?order=reversed", "?add=feed%20cat"):
+        moved = tmp_path / "moved.ad"
+        moved.write_text(out.read_text().replace("rows/items.html", f"rows/items.html{query}"))
+        ran = cli("run", str(moved), *FAST, "--json", ok=None)
+        assert ran.returncode == 0, ran.stdout

@@ -472,3 +472,36 @@ def test_a_class_shared_on_the_page_singles_out_inside_the_anchor() -> None:
     bob_delete = [n for n in cap.nodes if n.role == "button"][1]
     mat = materialize(cap, bob_delete)
     assert not mat.positional and 'has-text="Bob"' in format_selector(mat.selector)
+
+
+def _todo_rows(*names: str) -> object:
+    """TodoMVC's web-components rows: a host named by its title, holding a list item whose visually hidden
+    "Toggle Todo" labels its checkbox, the todo's text in a focusable span, a nameless remove button."""
+
+    def row(name: str) -> N:
+        return N("generic", label=name)(
+            N("listitem", label="Toggle Todo")(
+                N("generic", text="Toggle Todo", tag="label"),
+                N("checkbox", label="Toggle Todo"),
+                N("generic", text=name, actionable=True),
+                N("button", label="Remove Todo"),
+            )
+        )
+
+    return capture(N("list", id="list")(*(row(n) for n in names)))
+
+
+def test_text_every_row_repeats_is_never_a_rows_key_text() -> None:
+    cap = _todo_rows("buy milk", "walk the dog")
+    rows = [n for n in cap.nodes if n.role == "listitem"]  # type: ignore[attr-defined]
+    assert [r.key_text for r in rows] == ["buy milk", "walk the dog"]
+
+
+def test_a_recorded_row_anchor_matches_a_row_that_shows_its_text_whatever_it_says_first() -> None:
+    from replay.script.evidence import Anchor
+    from replay.tree.anchors import anchor_matches
+
+    cap = capture(N("list")(N("listitem")(N("generic", text="Due today"), N("generic", text="walk the dog"))))
+    row = next(n for n in cap.nodes if n.role == "listitem")
+    assert row.key_text == "Due today" and anchor_matches(row, Anchor("listitem", text="walk the dog"))
+    assert not anchor_matches(row, Anchor("listitem", text="walk the cat"))
