@@ -67,10 +67,3 @@ def test_a_candidate_that_does_not_do_what_the_step_did_is_never_a_heal(cli: Cli
     healed = cli("heal", str(regressed), "--agent", "builtin", "--timeout", "1500", ok=None)
     assert healed.returncode == 6 and "did not do what the step did" in healed.stdout + healed.stderr
     assert not regressed.with_name("parts.healed.ad").exists()
-
-
-def test_a_switch_whose_role_moved_to_its_hidden_input_is_pressed_through_its_track(cli: Cli, web: str) -> None:
-    cli("open", f"{web}/element/parts3/index.html", "--session", "switch")
-    cli("click", "role=switch", "--session", "switch", "--timeout", "1500")  # a 0×0 input: its track is pressed
-    assert cli("get", "text", "role=status", "--session", "switch").stdout.strip().endswith("\nWrapped")
-    cli("close", "--session", "switch")

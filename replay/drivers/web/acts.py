@@ -77,7 +77,10 @@ async def act_on(el: Locator, gesture: Gesture, timeout_ms: int, failed: Callabl
                         await _press_through(el, timeout_ms)
                     else:
                         covered = await el.evaluate(COVERED_BY_ITS_OWN_JS)
-                        await el.click(timeout=timeout_ms, force=bool(covered))
+                        if covered == "label":  # under a wrapper of its own: its <label for>, as a person
+                            await _press_through(el, timeout_ms)
+                        else:
+                            await el.click(timeout=timeout_ms, force=covered == "own")
             case Select(value=value):
                 try:
                     await el.select_option(value=value, timeout=timeout_ms)

@@ -39,7 +39,10 @@ COVERED_BY_ITS_OWN_JS = """(el) => {
   const hit = (root.elementFromPoint ? root : document).elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
   if (!hit || hit === el || el.contains(hit)) return false;
   const owners = [...(el.labels || []), el.closest('label'), root.host].filter(Boolean);
-  return owners.some((o) => o === hit || o.contains(hit));
+  if (owners.some((o) => o === hit || o.contains(hit))) return 'own';
+  // under a wrapper of its own (a toggle's track drawn over its input): its own shown label presses it
+  const shown = (l) => { const b = l.getBoundingClientRect(); return b.width >= 2 && b.height >= 2; };
+  return [...(el.labels || [])].some(shown) ? 'label' : false;
 }"""
 
 # Whether the control has no box a person could press (a native input a component hides at 0×0 or

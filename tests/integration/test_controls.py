@@ -1,0 +1,25 @@
+"""Controls a person presses through another part of them (SPEC §5 "Composed controls"), on real
+Chromium: a switch whose role sits on a hidden input (Element Plus), and toggles whose native input
+lies under a wrapper of its own with a visible ``<label for>`` (fixtures/web/toggles/)."""
+
+from __future__ import annotations
+
+import pytest
+
+from .conftest import Cli
+
+
+def test_a_switch_whose_role_moved_to_its_hidden_input_is_pressed_through_its_track(cli: Cli, web: str) -> None:
+    cli("open", f"{web}/element/parts3/index.html", "--session", "switch")
+    cli("click", "role=switch", "--session", "switch", "--timeout", "1500")  # a 0×0 input: its track is pressed
+    assert cli("get", "text", "role=status", "--session", "switch").stdout.strip().endswith("\nWrapped")
+    cli("close", "--session", "switch")
+
+
+@pytest.mark.parametrize("label", ["Dark mode", "Email me"], ids=["bootstrap 4 custom switch", "css slider switch"])
+def test_check_on_an_input_under_its_own_wrapper_presses_its_label(cli: Cli, web: str, label: str) -> None:
+    session = f"toggle-{label.split()[0].lower()}"
+    cli("open", f"{web}/toggles/index.html", "--session", session)
+    cli("check", f'role=checkbox label="{label}"', "--session", session, "--timeout", "1500")
+    assert cli("get", "text", "role=status", "--session", session).stdout.strip().endswith(f"\n{label} on")
+    cli("close", "--session", session)
