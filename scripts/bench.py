@@ -1138,6 +1138,10 @@ def main() -> None:
         for nodes, actionable, total, per, cap_ms, positional in bench_materialize():
             print(f"| {nodes} | {actionable} | {total} | {per} | {cap_ms} | {positional} |")
         print()
+    if "ranking" in which:
+        from bench_ranking import bench_ranking, print_ranking
+
+        print_ranking(bench_ranking())
     if "effects" in which:
         from bench_effects import bench_effects, print_effects
 

@@ -154,7 +154,8 @@ def _near(capture: Capture, ev: TargetEvidence) -> Callable[[Node], float]:
 
 
 # A node's strings the label and id components read: label, text, placeholder, test id (None when empty).
-Strings = tuple[str | None, str | None, str | None, str | None, str | None]  # label, text, placeholder, id, name
+# label, text, placeholder, id, name, class tokens
+Strings = tuple[str | None, str | None, str | None, str | None, str | None, str | None]
 
 
 def _strings_of(node: Node) -> Strings:
@@ -165,6 +166,7 @@ def _strings_of(node: Node) -> Strings:
         get("placeholder") or None,
         get("id") or None,
         get("name") or None,
+        get("class") or None,
     )
 
 
@@ -175,7 +177,7 @@ def _strings(
     measure: Callable[[str | None, str | None], float] = _similar,
 ) -> dict[str, float]:
     """The ``label`` and ``id`` components by ``measure`` (``_quick``: their cheap upper bounds)."""
-    label, content, placeholder, test_id, _ = strings
+    label, content, placeholder, test_id, _, classes = strings
     if ev.label:
         out["label"] = max(
             measure(ev.label, normalize(label)),
@@ -186,12 +188,14 @@ def _strings(
         out["label"] = 1.0  # the same placeholder, text or form name attribute is as good as the same name
     if ev.id:
         out["id"] = measure(ev.id, test_id)
+    elif ev.css_class:  # a nameless control's own class token (SPEC §5 item 6): kept across a role change
+        out["id"] = float(ev.css_class in (classes or "").split())
     return out
 
 
 def _same_placeholder_or_text(strings: Strings, ev: TargetEvidence) -> bool:
     """Whether the node has the recorded placeholder, text (folded) or form control name (exact)."""
-    _, content, placeholder, _, name = strings
+    _, content, placeholder, _, name, _ = strings
     if ev.placeholder and fold(ev.placeholder) == fold(placeholder):
         return True
     if ev.name and ev.name == name:
@@ -234,7 +238,9 @@ def _scale(ev: TargetEvidence) -> float:
     return sum(
         w
         for k, w in WEIGHTS.items()
-        if (k != "anchor" or ev.anchor) and (k != "id" or ev.id) and (k != "label" or _named(ev) or not ev.anchor)
+        if (k != "anchor" or ev.anchor)
+        and (k != "id" or ev.id or ev.css_class)
+        and (k != "label" or _named(ev) or not ev.anchor)
     )
 
 
@@ -285,7 +291,9 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     memo = _Memo()
     exact: dict[Strings, dict[str, float]] = {}
     best: list[Suggestion] = []
-    strings_credit = WEIGHTS["label"] * bool(ev.label or ev.placeholder or ev.text) + WEIGHTS["id"] * bool(ev.id)
+    strings_credit = WEIGHTS["label"] * bool(ev.label or ev.placeholder or ev.text) + WEIGHTS["id"] * bool(
+        ev.id or ev.css_class
+    )
 
     def floor() -> float:
         return max(MIN_SCORE, best[limit - 1].score if len(best) >= limit else 0.0)

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from replay.engine.heal_choice import decide
 from replay.script.effect import Fact
-from replay.script.evidence import Ancestor, Rect, TargetEvidence
+from replay.script.evidence import Ancestor, Anchor, Rect, TargetEvidence
 from replay.tree.model import Capture
 
 from .treebuild import N, capture
@@ -115,3 +115,29 @@ def test_a_covered_node_is_never_a_plausible_rival_of_a_hittable_best() -> None:
     assert not decide("record-and-heal", save, screen(False)).acts  # two shown: within the margin
     d = decide("record-and-heal", save, screen(True))
     assert d.acts and d.node is not None and d.node.label == "Save drafts" and not d.confirm
+
+
+def test_a_nameless_control_keeps_its_own_class_across_a_role_change() -> None:
+    """A calendar's next-month arrow: a clickable span in one major, a button in the next (both arrows moved
+    to the heading's right), one class token: what tells it from the previous-month arrow."""
+    arrow = TargetEvidence(
+        role="generic",
+        css_class="cal-next-month",
+        basis="attribute",
+        anchor=Anchor("generic", label="Calendar"),
+        ancestry=(Ancestor("generic", "Calendar"),),
+        rect=Rect(300, 10, 20, 20),
+        effect=(Fact("appeared", "heading", "July 2024"), Fact("disappeared", "heading", "June 2024")),
+    )
+    cap = capture(
+        N("generic", label="Calendar")(
+            N("heading", label="June 2024", rect=(60, 10, 100, 20)),
+            N("button", rect=(230, 10, 20, 20), cls="cal-prev-month"),  # now the nearer to where next was
+            N("button", rect=(200, 10, 20, 20), cls="cal-next-month"),
+        )
+    )
+    from replay.tree.suggest import rank
+
+    assert rank(cap, arrow)[0].node.classes == ("cal-next-month",)  # ranked first, its role moved
+    d = decide("record-and-heal", arrow, cap)
+    assert d.acts and d.node is not None and d.node.classes == ("cal-next-month",)
