@@ -269,7 +269,11 @@ def judge(
             return Judged(fact, CHANGED, f"navigated to {after.screen.path} instead")
         return Judged(fact, MISSING)
     if fact.kind == "target":
-        return Judged(fact, HELD if _target_holds(fact, target, typed) else MISSING)
+        if _target_holds(fact, target, typed):
+            return Judged(fact, HELD)
+        if fact.subject == "gone" and target[1].present and target[1].selected and not target[0].selected:
+            return Judged(fact, CHANGED, "the target stayed, selected")  # a list that keeps a chosen option
+        return Judged(fact, MISSING)
     if fact.kind == "count":
         assert fact.by is not None
         moved = items(after)[fact.subject] - items(before)[fact.subject]

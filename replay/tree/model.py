@@ -187,14 +187,18 @@ class Node(etree.ElementBase):
 
         What tells one row, card or list item apart from its look-alikes (SPEC §4, §5 "Row key text").
         A control's own label ("Toggle Todo", visually hidden in every row) is the control's name, never
-        what the row says. Without such a text, the node's own text less its controls' texts and names;
-        without that, the text of a nameless focusable text holder (a todo's focusable title).
+        what the row says. Without such a text, the node's own text less its controls' texts — unless
+        that is only its controls' labels and a nameless focusable text holder says something (a todo's
+        focusable title): then that.
         """
         for holder, found in _texts(self):
             if holder.tag_name == "label" and self._names_a_control(found):
                 continue  # a control's visible label ("Toggle Todo"), not what the row says
             return found[:KEY_TEXT_CHARS].rstrip()
-        return self.rest_text or self._focusable_text()
+        rest = self.rest_text
+        if rest is None or self._rest_text(labels=True) is None:
+            return self._focusable_text() or rest
+        return rest
 
     def _names_a_control(self, text: str) -> bool:
         said = " ".join(text.split())
@@ -216,15 +220,19 @@ class Node(etree.ElementBase):
 
     @property
     def rest_text(self) -> str | None:
-        """The node's text less its controls' texts and the labels that name them (≤ 64 chars): a
-        row's "Apollo cy" where another row's first text is "Apollo" too."""
+        """The node's text less its controls' texts (≤ 64 chars): a row's "Apollo cy" where another
+        row's first text is "Apollo" too."""
+        return self._rest_text()
+
+    def _rest_text(self, *, labels: bool = False) -> str | None:
+        """``rest_text``; ``labels``: less the labels naming its controls too."""
         if not self.content:
             return None
         rest = self.content
         for d in self.iterdescendants():
             if not isinstance(d, Node) or not d.content:
                 continue
-            if _is_control(d) or (d.tag_name == "label" and self._names_a_control(d.content)):
+            if _is_control(d) or (labels and d.tag_name == "label" and self._names_a_control(d.content)):
                 rest = rest.replace(d.content, " ", 1)
         found = " ".join(rest.split())
         return found[:KEY_TEXT_CHARS].rstrip() or None

@@ -302,3 +302,13 @@ def test_a_layer_over_the_page_of_any_role_appearing_is_an_effect() -> None:
     facts = eff.observe(shelf("eggs"), [shelf("eggs", extra=(modal,))], SAME, command="click")  # type: ignore[arg-type]
     assert facts and facts[0].kind == "appeared" and facts[0].subject == "generic"
     assert "Delete Laptop?" in (facts[0].text or "")
+
+
+def test_an_option_a_list_keeps_selected_instead_of_removing_is_the_same_effect_in_another_form() -> None:
+    """Choices 9 takes a picked option out of its list; Choices 11 keeps it there, selected."""
+    gone = Fact("target", "gone")
+    kept = (eff.TargetState(True), eff.TargetState(True, selected=True))
+    judged = eff.judge(gone, shelf(), shelf(), kept)
+    assert judged.status == eff.CHANGED and judged.how == "the target stayed, selected"
+    unchanged = (eff.TargetState(True), eff.TargetState(True))
+    assert eff.judge(gone, shelf(), shelf(), unchanged).status == eff.MISSING
