@@ -273,6 +273,9 @@ def judge(
             return Judged(fact, HELD)
         if fact.subject == "gone" and target[1].present and target[1].selected and not target[0].selected:
             return Judged(fact, CHANGED, "the target stayed, selected")  # a list that keeps a chosen option
+        shown = {"expanded": "selected", "selected": "expanded"}.get(fact.subject)  # a tab: either says it is shown
+        if shown is not None and _target_holds(Fact("target", shown), target, typed):
+            return Judged(fact, CHANGED, f"the target became {shown}")
         return Judged(fact, MISSING)
     if fact.kind == "count":
         assert fact.by is not None
@@ -300,12 +303,13 @@ def judge(
 
 
 def _saying(capture: Capture, role: str, said: str) -> int:
-    """How many visible nodes of ``role`` say ``said`` (compared by shape)."""
-    return sum(
-        1
-        for n in capture.by_value("role", role)
-        if n.visible and tells(n) and (t := text_of(n)) is not None and masked(t) == said
-    )
+    """How many visible nodes of ``role`` say ``said`` (compared by shape) — by what they tell, or by
+    their name or key text alone (a panel named "Reviews" that shows "Reviews pane")."""
+    return sum(1 for n in capture.by_value("role", role) if n.visible and tells(n) and said in _forms(n))
+
+
+def _forms(node: Node) -> set[str]:
+    return {masked(t[:TEXT_CHARS].rstrip()) for t in (text_of(node), node.label, node.key_text) if t}
 
 
 def _by_mask(found: Counter[Key]) -> Counter[Key]:

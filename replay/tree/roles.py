@@ -11,6 +11,7 @@ FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"cell", "gridcell"}),
     frozenset({"columnheader", "rowheader"}),
     frozenset({"listitem", "option", "row"}),  # items
+    frozenset({"checkbox", "switch"}),  # a toggle (Bootstrap 5 writes its switch role=switch)
 )
 EDITABLE = frozenset({"textbox", "searchbox", "combobox"})  # kin only while they take text
 BECAME_CLICKABLE = frozenset({"button", "link"})  # what a clickable generic became (one way only: a button's

@@ -312,3 +312,17 @@ def test_an_option_a_list_keeps_selected_instead_of_removing_is_the_same_effect_
     assert judged.status == eff.CHANGED and judged.how == "the target stayed, selected"
     unchanged = (eff.TargetState(True), eff.TargetState(True))
     assert eff.judge(gone, shelf(), shelf(), unchanged).status == eff.MISSING
+
+
+def test_a_tab_that_says_it_is_shown_by_selection_instead_of_expansion_is_the_same_effect() -> None:
+    """Bootstrap 3's tab link says aria-expanded; Bootstrap 5's tab button says aria-selected."""
+    became = (eff.TargetState(True), eff.TargetState(True, selected=True))
+    judged = eff.judge(Fact("target", "expanded"), shelf(), shelf(), became)
+    assert judged.status == eff.CHANGED and judged.how == "the target became selected"
+
+
+def test_a_panel_is_told_by_its_name_or_by_what_it_shows() -> None:
+    """Bootstrap 3's tab panel has no name ("Reviews pane", its text); Bootstrap 5's is named "Reviews"."""
+    panel = N("tabpanel", label="Reviews")(N("paragraph", text="Reviews pane"))
+    fact = Fact("appeared", "tabpanel", "Reviews pane")
+    assert eff.judge(fact, shelf(), shelf(extra=(panel,)), SAME).status == eff.HELD

@@ -271,3 +271,11 @@ def test_a_tampered_heal_ledger_is_read_as_empty_entries_never_a_crash(tmp_path:
     assert ledger.get("s") == (None, 0)
     ledger.record("s", "c2")  # the next turn writes a good ledger over it
     assert ledger.get("s") == ("c2", 1)
+
+
+def test_a_checkbox_that_became_a_switch_is_of_the_recorded_family() -> None:
+    """Bootstrap 5 writes its switch role=switch; Bootstrap 3's was a checkbox."""
+    wrap = TargetEvidence(role="checkbox", label="Gift wrap", ancestry=(Ancestor("form", "Checkout"),), sibling=2)
+    cap = form(N("switch", label="Gift wrap", rect=(20, 400, 100, 20)))
+    d = decide("record-and-heal", wrap, cap)  # type: ignore[arg-type]
+    assert d.acts and d.node is not None and d.node.role == "switch"
