@@ -50,6 +50,7 @@ from replay.tree.identity import evidence_target, record_evidence, self_check
 from replay.tree.match import MATCH_DEADLINE, MATCH_GRACE_S, describe
 from replay.tree.materialize import materialize
 from replay.tree.model import Node
+from replay.tree.roles import drawn_elsewhere
 
 __all__ = ["PIPELINE_OPS", "StepState", "StepStopped", "capture", "execute"]
 
@@ -360,7 +361,7 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
             if step.form.op == "upload":
                 params["path"] = local_file(params["path"], state.cwd)
             doing = gesture(str(step.form.op), params)
-            if isinstance(doing, Click) and bound.node is not None and not bound.node.visible:
+            if isinstance(doing, Click) and bound.node is not None and drawn_elsewhere(bound.node):
                 doing = replace(doing, through=True)  # a hidden input its track or label shows (SPEC §5)
             await state.driver.act(generation, index, doing, step.timeout_ms)
     except (ActionFailed, StaleRef, BrowserUnavailable) as exc:

@@ -273,9 +273,9 @@ def judge(
             return Judged(fact, HELD)
         if fact.subject == "gone" and target[1].present and target[1].selected and not target[0].selected:
             return Judged(fact, CHANGED, "the target stayed, selected")  # a list that keeps a chosen option
-        shown = {"expanded": "selected", "selected": "expanded"}.get(fact.subject)  # a tab: either says it is shown
-        if shown is not None and _target_holds(Fact("target", shown), target, typed):
-            return Judged(fact, CHANGED, f"the target became {shown}")
+        instead = {"expanded": "selected", "selected": "expanded"}.get(fact.subject)  # a tab: either says it shows
+        if instead is not None and _target_holds(Fact("target", instead), target, typed):
+            return Judged(fact, CHANGED, f"the target became {instead}")
         return Judged(fact, MISSING)
     if fact.kind == "count":
         assert fact.by is not None

@@ -64,3 +64,9 @@ def moved_within(recorded: str | None, node: Node) -> bool:
     return (recorded in EDITABLE_FAMILY or recorded == "generic") and (
         node.editable and (node.role in EDITABLE_FAMILY or node.role == "generic")
     )
+
+
+def drawn_elsewhere(node: Node) -> bool:
+    """A toggle captured with no box of its own (a hidden input its track or label draws): a click is
+    pressed through its control's shown part (SPEC §5). Anything else hidden is waited for."""
+    return not node.visible and node.role in ("checkbox", "switch", "radio")

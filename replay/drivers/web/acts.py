@@ -35,12 +35,10 @@ async def _press_through(el: Locator, timeout_ms: int) -> None:
     found = await el.evaluate_handle(PRESSED_THROUGH_JS)
     try:
         shown = found.as_element()
-        if shown is None:
-            raise ActionFailed(
-                "it has no box of its own, and no label or component around it shows to press it",
-                hint="take a snapshot to see what is on screen",
-            )
-        await shown.click(timeout=timeout_ms)
+        if shown is None:  # nothing of its control shows yet: the element itself, once it is actionable
+            await el.click(timeout=timeout_ms)
+        else:
+            await shown.click(timeout=timeout_ms)
     finally:
         await found.dispose()
 
