@@ -30,6 +30,8 @@ SAMPLE = (
     "grid-edit-ada on t6, added",  # a named cell is its row's: an added "Engineer" row is not Ada's
     "combo-pick on ts2",  # a library's id wiring changed under a labeled combobox (Tom Select 1 → 2)
     "dates-next-month on f4",  # held back: a nameless arrow by its own class (flatpickr 3 → 4)
+    "overlay-delete on a14",  # a dialog's buttons, hidden while it fades in, are waited for (AlertifyJS 1.11 → 1.14)
+    "shop-wrap on b5",  # a checkbox that became a switch is of its family (Bootstrap 3 → 5)
 )
 pytestmark = pytest.mark.xdist_group("widget-corpus")
 
