@@ -169,7 +169,7 @@ def test_an_unknown_parameter_is_refused_naming_it_never_ignored(cli: Cli, web: 
     for result, name in zip(asyncio.run(go()), ["save_scirpt", "verbb"], strict=True):
         error = result.structured_content["error"]
         assert result.is_error and error["code"] == "INVALID_ARGS" and repr(name) in error["message"]
-    assert [s["name"] for s in cli.json("session", "list")["sessions"]] == []  # refused before it opened
+    assert "typo" not in {s["name"] for s in cli.json("session", "list")["sessions"]}  # refused before it opened
 
 
 @pytest.mark.parametrize(
