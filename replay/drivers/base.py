@@ -174,15 +174,25 @@ def gesture(op: str, params: dict[str, str]) -> Gesture:
     return kinds[op]()
 
 
+# generations whose nodes must stay actable beyond the recent few: the latest snapshot's refs, and while
+# a recording watches a step settle, the capture the step acted in
+Keep = int | tuple[int, ...] | None
+
+
+def kept(keep: Keep) -> tuple[int, ...]:
+    """``keep`` as the generations it names."""
+    return () if keep is None else (keep,) if isinstance(keep, int) else keep
+
+
 class Driver(Protocol):
     """One live page (web) or device screen (android) of one session: the core every backend has (the
     capabilities below are optional)."""
 
-    async def capture(self, generation: int, keep: int | None = None) -> Capture:
+    async def capture(self, generation: int, keep: Keep = None) -> Capture:
         """Capture the UI tree in one round trip as ``generation``, with its ``screen`` identity;
         keeps its nodes actable by index.
 
-        ``keep`` is a refs generation that must stay actable beyond the recent few.
+        ``keep``: generations that must stay actable beyond the recent few (``Keep``).
         """
         ...
 
@@ -250,7 +260,7 @@ class Driver(Protocol):
 class Views(Protocol):
     """A backend that can look at part of the screen more cheaply than all of it (SPEC §13)."""
 
-    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
+    async def view(self, generation: int, keep: Keep, spec: dict[str, Any]) -> Capture | None:
         """The targeted view of SPEC §13 as ``generation``, in one round trip: every node the first link
         of any of ``spec["links"]`` (term dicts) can match, with its subtree, and their ancestors; the
         subtrees of ancestors of ``spec["fullRoles"]`` whole. None when the backend cannot promise that

@@ -71,16 +71,18 @@ def looked(state: StepState, taken: Capture) -> None:
     state.watch.baseline, state.watch.at = taken, state.journal.count
 
 
-async def _settle(state: StepState) -> list[Capture]:
-    """Captures after an action until two in a row tell the same (at least ``SETTLE_MIN_S``, at most
-    ``SETTLE_MAX_S``): every one is kept, so what showed only for a moment (a toast) is seen."""
+async def _settle(state: StepState, hold: int) -> list[Capture]:
+    """Captures after an action until two in a row tell the same and no transition is under way (at
+    least ``SETTLE_MIN_S``, at most ``SETTLE_MAX_S``): every one is kept, so what showed only for a
+    moment (a toast) is seen, and what fades in is seen as it ends (a popover, then its focused item).
+    ``hold``: the capture the step acted in, whose element stays actable however many looks it takes."""
     clock = state.clock
     start = clock.now()
-    seen = [await capture(state)]
+    seen = [await capture(state, hold)]
     while clock.now() - start < SETTLE_MAX_S:
         await clock.sleep(SETTLE_EVERY_S)
-        seen.append(await capture(state))
-        same = _told(seen[-1]) == _told(seen[-2])
+        seen.append(await capture(state, hold))
+        same = _told(seen[-1]) == _told(seen[-2]) and not seen[-1].moving
         if same and clock.now() - start >= SETTLE_MIN_S:
             break
     return seen
@@ -122,7 +124,7 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
     """What the action just performed on ``node`` (of ``pre``) did, as the script will say it."""
     _learn_idle(state, watch, pre)
     ev = record_evidence(pre, node)
-    seen = await _settle(state)
+    seen = await _settle(state, pre.generation)
     target = (eff.TargetState.of(node), await _state_in(state, seen[-1], ev, (pre.generation, node.position)))
     facts = eff.observe(pre, seen, target, command=step.action.command, value=typed_fact_value(step), idle=watch.idle)
     watch.baseline, watch.at = seen[-1], state.journal.count

@@ -127,20 +127,23 @@ def line_of(raw: Action, target: Target | None = None) -> str:
     return format_action(replace(raw, params=params, flags=flags))
 
 
-def _keep(state: StepState) -> int | None:
-    """The refs generation of the latest snapshot: its nodes stay actable whatever is looked at next."""
-    return state.refs_capture.generation if state.refs_capture is not None else None
+def _keep(state: StepState, hold: int | None = None) -> tuple[int, ...]:
+    """The refs generation of the latest snapshot: its nodes stay actable whatever is looked at next;
+    and ``hold`` (a step's own capture, while its effect settles)."""
+    refs = (state.refs_capture.generation,) if state.refs_capture is not None else ()
+    return refs if hold is None else (*refs, hold)
 
 
-async def capture(state: StepState) -> Capture:
-    """A fresh capture under a new generation (the refs generation stays actable) — or the whole screen
-    the last step's effect check looked at a moment ago, with nothing done since (``Watch.handoff``)."""
+async def capture(state: StepState, hold: int | None = None) -> Capture:
+    """A fresh capture under a new generation (the refs generation, and ``hold``, stay actable) — or the
+    whole screen the last step's effect check looked at a moment ago, with nothing done since
+    (``Watch.handoff``)."""
     if (handed := state.watch.handoff) is not None:
         state.watch.handoff = None
         if handed[1] == state.journal.count and not handed[0].partial:
             return handed[0]
     state.generation += 1
-    return await state.driver.capture(state.generation, _keep(state))
+    return await state.driver.capture(state.generation, _keep(state, hold))
 
 
 async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:

@@ -304,8 +304,13 @@ def judge(
 
 def _saying(capture: Capture, role: str, said: str) -> int:
     """How many visible nodes of ``role`` say ``said`` (compared by shape) — by what they tell, or by
-    their name or key text alone (a panel named "Reviews" that shows "Reviews pane")."""
-    return sum(1 for n in capture.by_value("role", role) if n.visible and tells(n) and said in _forms(n))
+    their name or key text alone (a panel named "Reviews" that shows "Reviews pane"); a layer over the
+    page by any text of its own too (a popover that showed "Small" first shows "Small Large" whole)."""
+    return sum(
+        1
+        for n in capture.by_value("role", role)
+        if n.visible and tells(n) and (said in _forms(n) or (n.has(F_OVERLAY) and n.shows(said)))
+    )
 
 
 def _forms(node: Node) -> set[str]:

@@ -5,7 +5,7 @@ Recording and the record-time self-check use the same ``verify`` that replay run
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from replay.script.evidence import (
@@ -38,6 +38,7 @@ from replay.tree.anchors import (
     scope_of,
     singling_class,
 )
+from replay.tree.composed import halves
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
 from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
 from replay.tree.naming import CELL_ROLES, ROW_ROLES
@@ -83,6 +84,21 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     if ev.basis == ATTRIBUTE and ev.css_class is not None and class_holders(node, ev.css_class, container) != [node]:
         return False  # the attribute must still single it out, where it did (its anchor, else the page)
     return fixed_ancestors_hold(node, ev.ancestry)
+
+
+def composed_member(node: Node, ev: TargetEvidence) -> Node | None:
+    """The half of ``node``'s composed control that has the recorded role, when the control as one
+    carries the recorded identity: one half has the role, and either half (as what it is) carries the
+    rest — the host's id, the inner control's label (SPEC §5 composed controls)."""
+    pair = halves(node)
+    if pair is None or ev.role is None:
+        return None
+    bearer = next((h for h in pair if h.role == ev.role), None)
+    if bearer is None:
+        return None
+    if any(carries_identity(half, replace(ev, role=half.role)) for half in pair):
+        return bearer
+    return None
 
 
 def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
@@ -288,6 +304,14 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
         return Verdict(kind, match_count=len(matches), winner=winner, matches=matches, members=members, **extra)
 
     if not members:
+        composed = {id(c): c for c in (composed_member(m, ev) for m in matches) if c is not None}
+        if len(composed) == 1:  # the role moved within its composed control: that control, as drift
+            (target,) = composed.values()
+            if winner is None or winner in (halves(target) or ()):
+                moved = f"composed control: the recorded {ev.role} is now {describe(target)}"
+                by = resolution if winner is not None else Resolution.by_evidence(len(matches), "identity")
+                drift = [moved, *ancestry_drift(target, ev)]
+                return make(VERIFIED, target=target, resolution=by, drift=drift)
         probe = winner if winner is not None else matches[0]
         return make(DivergenceKind.IDENTITY_MISMATCH, resolution=resolution, mismatches=_mismatches(probe, ev))
     if len(members) == 1:

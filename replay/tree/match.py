@@ -17,6 +17,7 @@ import regex
 from replay.errors import InvalidArgs, Timeout
 from replay.script.selector import AT, CLASS, HAS_TEXT, POSITIONAL, Chain, Selector, Term, compile_regex
 from replay.script.text import fold
+from replay.tree.composed import partner
 from replay.tree.model import INDEXED_KEYS, Capture, Node
 
 MAX_CANDIDATES = 5
@@ -273,6 +274,12 @@ def resolve_matches(matches: list[Node], alternative: int = -1) -> Resolution:
                 "structural-equivalence",
                 alternative,
             )
+        if len(actionable) == 2 and partner(actionable[0]) is actionable[1]:
+            # a custom element and the control in its shadow root are one control (SPEC §5): the half a
+            # person's pointer reaches, else the host
+            shown = [n for n in actionable if n.hittable]
+            one = shown[0] if len(shown) == 1 else actionable[0]
+            return Resolution(ResolutionKind.DISAMBIGUATED, len(matches), one, matches, "composed-control", alternative)
         if not actionable:
             # nested containers that all carry the text: the innermost element is the one that holds it
             return Resolution(

@@ -24,6 +24,7 @@ F_ACTIONABLE = 256
 F_DOM_ID = 512  # the id is an element's DOM id (web), not a test id attribute
 F_OVERLAY = 1024  # a positioned layer over the page's centre (web): a container, whatever its role
 F_EXPANDED = 2048  # what it opens is open (aria-expanded; a <details>' summary)
+F_THROUGH = 4096  # on top through a wrapper of its own that takes the pointer for it (web; SPEC §5 composed controls)
 
 # A node's attributes: i (document order), role, tag, x, y, w, h, f (flags), and when present
 # label, id, value, text, placeholder, href, frame, name (a form control's name attribute), type (an input's),
@@ -136,6 +137,7 @@ class Node(etree.ElementBase):
     expanded = property(lambda self: self.has(F_EXPANDED), doc="What it opens is open (aria-expanded).")
     focused = property(lambda self: self.has(F_FOCUSED), doc="Has focus.")
     hittable = property(lambda self: self.has(F_HITTABLE), doc="Visible, enabled, in viewport, topmost at centre.")
+    through = property(lambda self: self.has(F_THROUGH), doc="Pressed through a wrapper of its own (composed).")
 
     @property
     def covered(self) -> bool:
@@ -331,6 +333,7 @@ class Capture:
     nodes: list[Node] = field(default_factory=list)
     screen: Screen = field(default_factory=Screen)  # which screen this is (identity's page evidence)
     partial: bool = False  # a targeted view (SPEC §13): the nodes a step named, not the whole screen
+    moving: bool = False  # a finite animation or transition was under way (web): the screen is not settled
     _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, index: int) -> Node:
@@ -427,9 +430,11 @@ def build_capture(raw: dict[str, Any], screen_path: str | None = None) -> Captur
     ``screen_path``: the backend's place of this screen (web: the URL path relative to the opened base)."""
     root: Node = etree.fromstring(raw["xml"].encode("utf-8"), _PARSER)  # type: ignore[assignment]
     vw, vh = raw.get("viewport", [0, 0])
-    return capture_of(
+    taken = capture_of(
         root, int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), screen_path
     )
+    taken.moving = raw.get("moving") is True
+    return taken
 
 
 def tree_root(attrib: dict[str, str]) -> Node:

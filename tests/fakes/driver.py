@@ -12,7 +12,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from replay.drivers.base import Gesture, OpenRequest
+from replay.drivers.base import Gesture, Keep, OpenRequest
 from replay.drivers.web.capture import page_path
 from replay.errors import ReplayError, StaleRef
 from replay.tree.model import Capture, build_capture
@@ -50,7 +50,7 @@ class FakeDriver:
         """The ``act`` calls only."""
         return [c for c in self.calls if c[0] == "act"]
 
-    async def capture(self, generation: int, keep: int | None = None) -> Capture:
+    async def capture(self, generation: int, keep: Keep = None) -> Capture:
         index = self.screen
         self.captures += 1
         self.shown[generation] = index

@@ -23,3 +23,15 @@ def test_check_on_an_input_under_its_own_wrapper_presses_its_label(cli: Cli, web
     cli("check", f'role=checkbox label="{label}"', "--session", session, "--timeout", "1500")
     assert cli("get", "text", "role=status", "--session", session).stdout.strip().endswith(f"\n{label} on")
     cli("close", "--session", session)
+
+
+def test_a_tab_whose_own_host_takes_the_pointer_is_hittable_and_clicked_through_it(cli: Cli, web: str) -> None:
+    # Ionic's segment button: the host takes the pointer, the tab inside its shadow root has none of its own
+    cli("open", f"{web}/widgets/order/i6/index.html", "--session", "segment")
+    shown = cli("wait", 'role=tab label="Reviews"', "--session", "segment")  # (the kit hydrates after load)
+    assert shown.returncode == 0
+    line = next(x for x in cli("snapshot", "-i", "--session", "segment").stdout.splitlines() if 'tab "Reviews"' in x)
+    assert "not hittable" not in line
+    cli("click", 'role=tab label="Reviews"', "--session", "segment", "--timeout", "1500")
+    assert cli("get", "text", "role=status", "--session", "segment").stdout.strip().endswith("\nReviews pane")
+    cli("close", "--session", "segment")

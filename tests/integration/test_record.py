@@ -466,7 +466,7 @@ def test_typing_into_a_field_that_suggests_as_you_type_is_written_as_type_and_pi
     rec.steps()
     rec.click("#save")
     (saved,) = rec.steps()
-    assert "Saved: onions; none" in saved.get("effect", ""), rec.seen
+    assert "Saved: onions; none" in saved.get("effect", ""), [(e.get("step"), e.get("line")) for e in rec.seen]
     rec.stop()
     replays_clean(cli, out)
 

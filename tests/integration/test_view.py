@@ -44,6 +44,17 @@ STOP_TIMERS = """() => {
   const last = setTimeout(() => {}, 0);
   for (let id = 0; id <= last; id++) { clearTimeout(id); clearInterval(id); }
 }"""
+# until the page stops moving: two frames apart, every element where it was and no animation running
+STILL = """async () => {
+  const shape = () => [...document.querySelectorAll('*')]
+    .map((e) => { const r = e.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; }).join(';');
+  for (let last = null, i = 0; i < 100; i++) {
+    await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    const now = shape();
+    if (now === last && !document.getAnimations().some((a) => a.playState === 'running')) return;
+    last = now;
+  }
+}"""
 FULL = 1  # the full capture's generation, kept actable while the views come and go
 EXAMPLES = 25
 
@@ -78,6 +89,7 @@ def page(request: pytest.FixtureRequest, chromium: Chromium, web: str) -> Iterat
     async def open_page() -> None:
         driver = await chromium.browser.new_driver()
         await driver.navigate(OpenRequest(target=f"{web}/{request.param}"), 30000)
+        await driver.page.evaluate(STILL)  # (a kit that lays its components out after load: Ionic)
         # the view and the full capture must see one DOM: the page's own timers (the pantry's clock) stop
         await driver.page.evaluate(STOP_TIMERS)
         holder["driver"] = driver

@@ -326,3 +326,15 @@ def test_a_panel_is_told_by_its_name_or_by_what_it_shows() -> None:
     panel = N("tabpanel", label="Reviews")(N("paragraph", text="Reviews pane"))
     fact = Fact("appeared", "tabpanel", "Reviews pane")
     assert eff.judge(fact, shelf(), shelf(extra=(panel,)), SAME).status == eff.HELD
+
+
+def test_a_layer_that_appeared_holds_when_it_shows_the_recorded_text_among_its_own() -> None:
+    # Ionic 6's popover said "Small" (its first item); 8's says "Small Large" whole: the same popover
+    fact = Fact("appeared", "generic", "Small")
+
+    def popover(*said: str) -> N:  # Ionic 8's: a list of items, each a radio that holds its text
+        items = (N("generic", text=t, actionable=True, tag="ion-item")(N("radio", label=t, text=t)) for t in said)
+        return N("generic", text=" ".join(said), overlay=True)(N("list", text=" ".join(said))(*items))
+
+    assert eff.judge(fact, shelf(), shelf(extra=(popover("Small", "Large"),)), SAME).status == eff.HELD
+    assert eff.judge(fact, shelf(), shelf(extra=(popover("Medium", "Large"),)), SAME).status == eff.MISSING

@@ -14,7 +14,7 @@ from typing import Any
 from replay.clock import SYSTEM_CLOCK, Clock
 from replay.drivers.android import adb
 from replay.drivers.android.uix import parse_dump
-from replay.drivers.base import Check, Click, DoubleClick, Fill, Gesture, OpenRequest, Read, ScrollTo
+from replay.drivers.base import Check, Click, DoubleClick, Fill, Gesture, Keep, OpenRequest, Read, ScrollTo, kept
 from replay.errors import ActionFailed, InvalidArgs, StaleRef
 from replay.files import make_private
 from replay.script import apps
@@ -55,13 +55,13 @@ class AndroidDriver:
 
     # looking ------------------------------------------------------------------------------------
 
-    async def capture(self, generation: int, keep: int | None = None) -> Capture:
+    async def capture(self, generation: int, keep: Keep = None) -> Capture:
         """One dump of the screen as ``generation`` (stdout, else the file fallback); just after an
         action that moves the screen, a fresh one (agent-device's freshness rules)."""
         taken = await self._settled(generation)
         self._package = taken.screen.path or self._package
         self._captures[generation] = taken
-        for old in [g for g in self._captures if g < generation - KEPT and g != keep]:
+        for old in [g for g in self._captures if g < generation - KEPT and g not in kept(keep)]:
             del self._captures[old]
         return taken
 

@@ -239,7 +239,8 @@
   // driver uses to act in the right frame without asking every frame for the node
   const frames = [];
   const F_VISIBLE = 1, F_ENABLED = 2, F_EDITABLE = 4, F_CHECKED = 8, F_SELECTED = 16, F_FOCUSED = 32,
-    F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256, F_DOM_ID = 512, F_OVERLAY = 1024, F_EXPANDED = 2048;
+    F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256, F_DOM_ID = 512, F_OVERLAY = 1024, F_EXPANDED = 2048,
+    F_THROUGH = 4096;
 
   // a layer on top: fixed, or absolute with a z-index, over the viewport's centre (SPEC §5 "Overlays")
   // (its box, read once: the walk keeps it for the node)
@@ -383,12 +384,13 @@
   // content, capped like the text. `shadowDepth` says whether the walk is inside a shadow root (or in
   // light nodes slotted there, which only costs them kidsOf) without asking each element its root.
   let shadowDepth = 0;
+  const shadowRoots = [];  // every shadow root walked (their animations are not the document's)
   function visit_children(el, parent, frame, ox, oy, active, cursor) {
     let text = '';
     let name = '';
     const host = !!el.shadowRoot;
     const flat = host || shadowDepth > 0;
-    if (host) shadowDepth += 1;
+    if (host) { shadowDepth += 1; shadowRoots.push(el.shadowRoot); }
     for (let i = 0, kids = flat ? kidsOf(el, true) : null, c = flat ? kids[0] : el.firstChild; c;
       c = flat ? kids[++i] : c.nextSibling) {
       if (c.nodeType === 3) { text += c.data; name += c.data; }
@@ -679,17 +681,45 @@
     if (!takeView(opts.view)) return null;
   } else if (doc.body) visit_children(doc.body, 0, 0, 0, 0, deepActive(doc), styleOf(doc.body).cursor);
 
+  // inside `el` as the page is drawn (the flat tree): light DOM a slot of el's shows counts as el's
+  function drawnInside(n, el) {
+    for (; n; n = n.assignedSlot || n.parentNode || n.host) if (n === el) return true;
+    return false;
+  }
+  // the topmost element at (x, y) is el or drawn inside it. A shadow root's elementFromPoint answers its
+  // host for the host's own slotted text: then the topmost of the root's own elements there decides.
+  // the wrapper of el's own that takes the pointer for it (SPEC §5 composed controls): the element at
+  // el's centre is an ancestor of it (el takes no pointer events there) that is no control itself and
+  // holds no other one — a segment button's host over its inner tab, a select's label over its button
+  const OTHER = 'input, button, select, textarea, a[href], [role=button], [role=link], [role=tab], [role=switch], '
+    + '[role=checkbox], [role=radio], [role=menuitem], [role=option], [role=combobox], [tabindex]';
+  function ownWrapper(hit, el) {
+    if (!drawnInside(el, hit) || INTERACTIVE.has(roleOf(hit))) return false;
+    const others = (n) => [...n.querySelectorAll(OTHER)].some((c) => c !== el && !drawnInside(c, el) && !drawnInside(el, c));
+    return !others(hit) && !(hit.shadowRoot && others(hit.shadowRoot));
+  }
+  // 0: not on top; F_HITTABLE: the topmost element at (x, y) is el or drawn inside it; with F_THROUGH: its
+  // own wrapper is (a person's click lands there). A shadow root's elementFromPoint answers its host for
+  // the host's own slotted text: then the topmost of the root's own elements there decides.
+  function onTop(el, x, y) {
+    const root = el.getRootNode();
+    const hit = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(x, y);
+    if (!hit) return 0;
+    if (hit === el || el.contains(hit) || (el.shadowRoot && el.shadowRoot.contains(hit)) || drawnInside(hit, el)) return F_HITTABLE;
+    if (root.host && hit.contains(root.host)) {
+      const own = root.elementsFromPoint(x, y).find((n) => n.getRootNode() === root);
+      if (own && drawnInside(own, el)) return F_HITTABLE;
+    }
+    return ownWrapper(hit, el) ? F_HITTABLE | F_THROUGH : 0;
+  }
+
   // hittable: the topmost element at the centre is the node or inside it. One batch after the walk,
   // not one between its reads: ~10 % of a small page's capture.
-  for (let p = 0; p < probes.length; p += 3) {
-    const el = elements[probes[p]];
-    const root = el.getRootNode();
-    const hit = (root.elementFromPoint ? root : el.ownerDocument).elementFromPoint(probes[p + 1], probes[p + 2]);
-    if (hit && (hit === el || el.contains(hit) || (el.shadowRoot && el.shadowRoot.contains(hit)))) nodes[probes[p]][13] |= F_HITTABLE;
-  }
+  for (let p = 0; p < probes.length; p += 3) nodes[probes[p]][13] |= onTop(elements[probes[p]], probes[p + 1], probes[p + 2]);
   const store = (window.__replayCapture = window.__replayCapture || { gens: {} });
   store.gens[gen] = elements;
-  for (const g of Object.keys(store.gens)) if (Number(g) < gen - 4 && Number(g) !== opts.keep) delete store.gens[g];
+  const keeps = [].concat(opts.keep ?? []);  // generations kept actable beyond the recent few
+  for (const g of Object.keys(store.gens)) if (Number(g) < gen - 4 && !keeps.includes(Number(g))) delete store.gens[g];
   // The tree crosses the protocol as one XML string (lxml parses it in C): far faster than a
   // structured value of thousands of rows. Attributes use single quotes so the protocol's JSON
   // escapes little. The text returned is a line of JSON (generation, url, title, viewport, frames),
@@ -721,7 +751,12 @@
     open.push(i);
   }
   while (open.length) { out.push('</node>'); open.pop(); }
-  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames });
+  // a finite animation or transition under way (a popover fading in): what it ends in is not shown yet
+  const finite = (a) => { const t = a.effect && a.effect.getComputedTiming(); return !!t && t.endTime !== Infinity; };
+  // (Chromium's document.getAnimations() leaves out those of shadow trees: each root is asked too)
+  const running = (scope) => !!scope.getAnimations && scope.getAnimations().some((a) => a.playState === 'running' && finite(a));
+  const moving = running(doc) || shadowRoots.some(running);
+  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, moving });
   const xml = out.join('');
   // One non-ASCII character makes the whole string two-byte, which doubles its transfer: \u escapes
   // in the JSON and character references in the XML keep it one-byte (both decode to the same text;

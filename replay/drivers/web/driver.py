@@ -9,7 +9,7 @@ from typing import Any, cast
 
 from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, Page
 
-from replay.drivers.base import Gesture, OpenRequest
+from replay.drivers.base import Gesture, Keep, OpenRequest, kept
 from replay.drivers.web.acts import act_on
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
 from replay.drivers.web.errors import STALE, from_playwright, raise_if_stale
@@ -82,19 +82,19 @@ class WebDriver:
             and (browser is None or browser.is_connected())
         )
 
-    async def capture(self, generation: int, keep: int | None = None) -> Capture:
+    async def capture(self, generation: int, keep: Keep = None) -> Capture:
         """Capture the tree of the page (one evaluate; same-origin frames walked inside it).
 
         Captured elements stay actable for the last few generations, and for ``keep`` (the refs
         generation of the latest snapshot) until the page goes away.
         """
-        taken = await self._look({"generation": generation, "keep": keep})
+        taken = await self._look({"generation": generation, "keep": list(kept(keep))})
         assert taken is not None  # (None only answers a view)
         return taken
 
-    async def view(self, generation: int, keep: int | None, spec: dict[str, Any]) -> Capture | None:
+    async def view(self, generation: int, keep: Keep, spec: dict[str, Any]) -> Capture | None:
         """The targeted view (capture.js with ``view``): one evaluate, None where it cannot be promised."""
-        return await self._look({"generation": generation, "keep": keep, "view": spec})
+        return await self._look({"generation": generation, "keep": list(kept(keep)), "view": spec})
 
     async def _look(self, opts: dict[str, Any]) -> Capture | None:
         """Run capture.js with ``opts`` and build what it returns (None: a view it could not take)."""
@@ -116,11 +116,11 @@ class WebDriver:
                     raise self._failed(exc, action="capture") from None
         return None if text is None else self._built(text, int(opts["generation"]), opts["keep"])
 
-    def _built(self, text: str, generation: int, keep: int | None) -> Capture:
+    def _built(self, text: str, generation: int, keep: list[int]) -> Capture:
         raw = read_capture(text)
         taken = build_capture(raw, page_path(str(raw.get("url", "")), self._base))
         self._subframes[generation] = [(str(url), int(lo), int(hi)) for url, lo, hi in raw.get("frames", [])]
-        for old in [g for g in self._subframes if g < generation - 8 and g != keep]:
+        for old in [g for g in self._subframes if g < generation - 8 and g not in keep]:
             del self._subframes[old]
             self._world_of.pop(old, None)
         return taken

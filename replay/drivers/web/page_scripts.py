@@ -61,6 +61,16 @@ PRESSED_THROUGH_JS = """(el) => {
   const shown = (l) => { const r = l.getBoundingClientRect(); return r.width >= 2 && r.height >= 2; };
   const label = [...(el.labels || []), el.closest('label')].find((l) => l && shown(l));
   if (label) return label;
+  // a wrapper of its own at its centre takes the pointer for it (captured F_THROUGH): that wrapper
+  const box = el.getBoundingClientRect();
+  const root = el.getRootNode();
+  const scope = root.elementFromPoint ? root : document;
+  const hit = shown(el) && scope.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  const inside = (n, of) => {
+    for (; n; n = n.assignedSlot || n.parentNode || n.host) if (n === of) return true;
+    return false;
+  };
+  if (hit && hit !== el && inside(el, hit)) return hit;
   // only a toggle's own input is drawn by what holds it: a hidden button is not its row's to press
   const toggle = el.matches('input[type=checkbox], input[type=radio], [role=switch], [role=checkbox], [role=radio]');
   if (!toggle) return null;

@@ -1,0 +1,44 @@
+"""Composed controls (SPEC §5): a custom element and the one control inside it (in its shadow root) are
+one control. A kit's major version may move the role from the host into its shadow root or back — Ionic
+6's ``<ion-select role="button" id="size">`` is Ionic 8's role-less ``<ion-select id="size">`` around
+the ``<button id="ion-sel-0">`` of its shadow root — and that is drift, not another element: the identity
+recorded on either matches the other.
+"""
+
+from __future__ import annotations
+
+from replay.tree.model import Node
+from replay.tree.roles import EDITABLE
+
+# what a component is (the items a select or a menu holds are its content, not its control)
+CONTROL_ROLES = EDITABLE | {"button", "link", "tab", "checkbox", "switch", "radio", "slider", "spinbutton"}
+
+
+def is_custom(node: Node) -> bool:
+    """A custom element (web): its tag has a hyphen (``ion-select``, ``md-switch``)."""
+    return "-" in node.tag_name
+
+
+def _host_of(node: Node) -> Node | None:
+    """The nearest custom element around ``node``."""
+    return next((a for a in node.ancestors() if is_custom(a)), None)
+
+
+def partner(node: Node) -> Node | None:
+    """The other half of ``node``'s composed control: for a custom element, the one node of a control's
+    role whose nearest custom element it is; for such a node, that custom element. None when there is no
+    such pair (no host, or a host around several controls: a form, a list of them)."""
+    if is_custom(node):
+        inner = [d for d in node.iterdescendants() if isinstance(d, Node) and d.role in CONTROL_ROLES]
+        own = [d for d in inner if _host_of(d) is node]
+        return own[0] if len(own) == 1 and len(inner) == 1 else None
+    host = _host_of(node)
+    return host if host is not None and partner(host) is node else None
+
+
+def halves(node: Node) -> tuple[Node, Node] | None:
+    """``(host, inner)`` of the composed control ``node`` is half of, else None."""
+    other = partner(node)
+    if other is None:
+        return None
+    return (node, other) if is_custom(node) else (other, node)

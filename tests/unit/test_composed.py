@@ -1,0 +1,75 @@
+"""SPEC §5 composed controls: a custom element and the one control inside its shadow root are one control
+(shapes from Ionic 6 → 8's ion-select: the host's role moved into its shadow root)."""
+
+from __future__ import annotations
+
+from replay.script.evidence import Ancestor, TargetEvidence
+from replay.script.selector import parse_selector
+from replay.tree.composed import partner
+from replay.tree.identity import VERIFIED, verify
+from replay.tree.model import Capture, Node
+from replay.tree.verdict import DivergenceKind
+
+from .treebuild import N, capture
+
+
+def _select_six() -> Capture:
+    """Ionic 6: the host is the button (its inner button not hittable)."""
+    host = N("button", label="Pick one, Size", id="size", tag="ion-select", dom_id=True)
+    return capture(
+        N("list")(
+            N("listitem")(host(N("button", label="Pick one, Size", id="ion-sel-0", tag="button", hittable=False)))
+        )
+    )
+
+
+def _select_eight(*, host_id: str = "size", extra: N | None = None) -> Capture:
+    """Ionic 8: the host has no role; the button inside its shadow root has it, with an id the kit generates."""
+    inner = N("button", label="Size, Pick one", id="ion-sel-0", tag="button", dom_id=True)
+    host = N("generic", label="Pick one", id=host_id, tag="ion-select", dom_id=True, actionable=True)
+    kids = [inner] if extra is None else [inner, extra]
+    return capture(N("list")(N("listitem")(host(*kids))))
+
+
+def _recorded(**over: object) -> TargetEvidence:
+    fields: dict[str, object] = {
+        "role": "button",
+        "label": "Pick one, Size",
+        "id": "size",
+        "ancestry": (Ancestor("listitem"), Ancestor("list")),
+        "verification": "verified",
+    }
+    return TargetEvidence(**{**fields, **over})  # type: ignore[arg-type]
+
+
+def _node(cap: Capture, tag: str) -> Node:
+    return next(n for n in cap.nodes if n.tag_name == tag)
+
+
+def test_a_custom_element_and_its_one_inner_control_are_partners() -> None:
+    cap = _select_eight()
+    host, inner = _node(cap, "ion-select"), _node(cap, "button")
+    assert partner(host) is inner and partner(inner) is host
+
+
+def test_a_custom_element_around_two_controls_is_no_ones_partner() -> None:
+    cap = _select_eight(extra=N("button", label="Clear", tag="button"))
+    assert partner(_node(cap, "ion-select")) is None
+
+
+def test_a_role_moved_from_the_host_into_its_shadow_root_verifies_on_the_inner_control() -> None:
+    verdict = verify(_select_eight(), parse_selector('id="size"'), _recorded())
+    assert verdict.kind == VERIFIED
+    assert verdict.target is not None and verdict.target.tag_name == "button"
+    assert any("composed control" in d for d in verdict.drift)
+
+
+def test_a_composed_control_whose_own_id_changed_is_still_a_mismatch() -> None:
+    verdict = verify(_select_eight(host_id="colour"), parse_selector('role=generic label="Pick one"'), _recorded())
+    assert verdict.kind == DivergenceKind.IDENTITY_MISMATCH
+
+
+def test_the_host_of_six_is_verified_as_itself_where_it_has_the_role() -> None:
+    verdict = verify(_select_six(), parse_selector('id="size"'), _recorded())
+    assert verdict.kind == VERIFIED and verdict.target is not None and verdict.target.tag_name == "ion-select"
+    assert not any("composed control" in d for d in verdict.drift)
