@@ -113,9 +113,30 @@ _BARE_SAFE_FORBIDDEN = set(' \t"\\\n\r')
 
 def quote(text: str) -> str:
     """Canonical token for ``text``: bare when it reads back identically, else a JSON string."""
-    if text and text[0] not in '"-@#' and not (set(text) & _BARE_SAFE_FORBIDDEN) and text.isprintable():
+    if (
+        text
+        and text[0] not in '"-@#'
+        and not (set(text) & _BARE_SAFE_FORBIDDEN)
+        and text.isprintable()
+        and _quotes_closed(text)
+    ):
         return text
     return json_quote(text)
+
+
+def _quotes_closed(text: str) -> bool:
+    """Whether every quote a bare ``text`` opens closes inside it: an unclosed one (a lone ``'``) would
+    make the tokenizer read on into the next token of the line."""
+    i = 0
+    while i < len(text):
+        if text[i] in "'\"":
+            close = _closing(text, i)
+            if close < 0:
+                return False
+            i = close + 1
+        else:
+            i += 1
+    return True
 
 
 def json_quote(text: str) -> str:

@@ -91,3 +91,9 @@ def test_coordinates_are_written_bare_and_parse_back_to_the_same_steps() -> None
     written = format_script(parse(text))
     assert written.splitlines()[1:] == text.splitlines()[1:]  # as typed: bare, so press X Y stays a point
     assert parse(written) == parse(text)
+
+
+def test_a_value_with_an_unclosed_quote_is_written_quoted_so_the_next_token_stays_apart() -> None:
+    # hypothesis found it: `open ' \'` is two tokens, "'" and "\'"; "'" written bare read on into the next
+    script = parse("open ' \\'", "fuzz.ad")
+    assert parse(format_script(script), "fuzz.ad").items == script.items
