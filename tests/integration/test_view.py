@@ -46,6 +46,11 @@ STOP_TIMERS = """() => {
 }"""
 # until the page stops moving: two frames apart, every element where it was and no animation running
 STILL = """async () => {
+  // a kit's custom elements defined and hydrated first (ES modules load late on a busy machine)
+  const custom = [...document.querySelectorAll('*')].filter((e) => e.localName.includes('-'));
+  const within = (p) => Promise.race([p, new Promise((done) => setTimeout(done, 15000))]);  // a tag never defined
+  await within(Promise.all([...new Set(custom.map((e) => e.localName))].map((t) => customElements.whenDefined(t))));
+  await within(Promise.all(custom.filter((e) => typeof e.componentOnReady === 'function').map((e) => e.componentOnReady())));
   const shape = () => [...document.querySelectorAll('*')]
     .map((e) => { const r = e.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; }).join(';');
   for (let last = null, i = 0; i < 100; i++) {
