@@ -50,7 +50,8 @@ STILL = """async () => {
   const custom = [...document.querySelectorAll('*')].filter((e) => e.localName.includes('-'));
   const within = (p) => Promise.race([p, new Promise((done) => setTimeout(done, 15000))]);  // a tag never defined
   await within(Promise.all([...new Set(custom.map((e) => e.localName))].map((t) => customElements.whenDefined(t))));
-  await within(Promise.all(custom.filter((e) => typeof e.componentOnReady === 'function').map((e) => e.componentOnReady())));
+  const stencil = custom.filter((e) => typeof e.componentOnReady === 'function');
+  await within(Promise.all(stencil.map((e) => e.componentOnReady())));
   const shape = () => [...document.querySelectorAll('*')]
     .map((e) => { const r = e.getBoundingClientRect(); return `${r.x},${r.y},${r.width},${r.height}`; }).join(';');
   for (let last = null, i = 0; i < 100; i++) {
