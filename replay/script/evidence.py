@@ -79,6 +79,7 @@ class Anchor:
     label: str | None = None
     text: str | None = None
     id: str | None = None
+    dom_id: bool = False  # the id is the ancestor's DOM id, not a test id attribute (JSON ``domId``)
 
 
 @dataclass(frozen=True)
@@ -126,6 +127,7 @@ class TargetEvidence:
     css_class: str | None = None  # ATTRIBUTE: the class token that singles it out (JSON ``class``)
     column: str | None = None  # a nameless node in a table's cell: its column's header (with the row as anchor)
     effect: tuple[Fact, ...] = ()  # what the action did (SPEC §15): checked after acting, never identity
+    dom_id: bool = False  # the id is the element's DOM id, not a test id attribute (JSON ``domId``)
 
     @property
     def verified(self) -> bool:
@@ -217,6 +219,9 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
     raw_screen = member(obj, "page", where)
     if raw_screen is not None:
         screen = Screen(string(raw_screen, "path", where), string(raw_screen, "title", where, label=True))
+    dom_id = obj.get("domId", False)
+    if not isinstance(dom_id, bool):
+        raise bad("'domId' must be true or false", where)
     verification = obj.get("verification", VERIFIED)
     if verification not in (VERIFIED, UNVERIFIABLE):
         raise bad('\'verification\' must be "verified" or "unverifiable"', where)
@@ -242,6 +247,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         css_class=string(obj, "class", where),
         column=string(obj, "column", where, label=True),
         effect=effect_codec.decode(obj.get("effect"), where),
+        dom_id=dom_id and obj.get("id") is not None,
     )
     if evidence.verified and not evidence.identifiable:
         raise bad(
@@ -257,11 +263,16 @@ def _anchor(obj: dict[str, Any], key: str, where: Location | None) -> Anchor | N
     raw = member(obj, key, where)
     if raw is None:
         return None
+    dom_id = raw.get("domId", False)
+    if not isinstance(dom_id, bool):
+        raise bad(f"'{key}.domId' must be true or false", where)
+    anchor_id = string(raw, "id", where)
     return Anchor(
         role_of(raw, repr(key), where),
         string(raw, "label", where, label=True),
         string(raw, "text", where, label=True),
-        string(raw, "id", where),
+        anchor_id,
+        dom_id and anchor_id is not None,
     )
 
 
@@ -271,6 +282,7 @@ def _anchor_json(a: Anchor) -> dict[str, Any]:
         **({"label": a.label} if a.label is not None else {}),
         **({"text": a.text} if a.text is not None else {}),
         **({"id": a.id} if a.id is not None else {}),
+        **({"domId": True} if a.id is not None and a.dom_id else {}),
     }
 
 
@@ -278,6 +290,8 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
     out: dict[str, Any] = {}
     if ev.id is not None:
         out["id"] = ev.id
+        if ev.dom_id:
+            out["domId"] = True
     if ev.role is not None:
         out["role"] = ev.role
     if ev.label is not None:
@@ -364,6 +378,7 @@ def normalized(ev: TargetEvidence) -> TargetEvidence:
             normalize(anchor.label),
             normalize(anchor.text),
             normalize_string(anchor.id),
+            anchor.dom_id,
         )
 
     return replace(

@@ -3,11 +3,12 @@ look-alikes — found for a node at record time, and recognized again at replay.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import cast
 
 from replay.script.evidence import MAX_ANCESTRY, Anchor
 from replay.script.text import fold, normalize
-from replay.tree.model import Capture, Node
+from replay.tree.model import F_DOM_ID, Capture, Node
 from replay.tree.naming import CELL_ROLES, ROW_ROLES
 
 
@@ -26,7 +27,7 @@ def anchor_identity(node: Node, wide: bool = False) -> Anchor:
     """The ``anchor`` evidence of an ancestor: its role, unique-looking id, and key text (else label);
     ``wide``: its text less its controls' texts instead of the key text (rows whose first texts repeat)."""
     text = normalize(node.rest_text if wide else node.key_text)
-    return Anchor(node.role, None if text else normalize(node.label), text, node.test_id)
+    return Anchor(node.role, None if text else normalize(node.label), text, node.test_id, _dom_id(node))
 
 
 def anchor_matches(node: Node, anchor: Anchor) -> bool:
@@ -46,8 +47,25 @@ def anchor_matches(node: Node, anchor: Anchor) -> bool:
 
 
 def find_anchor(node: Node, anchor: Anchor) -> Node | None:
-    """The nearest of the node's ancestors (≤ 8 up) that is the recorded anchor."""
-    return next((a for a in node.ancestors()[:MAX_ANCESTRY] if anchor_matches(a, anchor)), None)
+    """The nearest of the node's ancestors (≤ 8 up) that is the recorded anchor — or, for a container
+    (a list, a form, a landmark) recorded by a DOM id an upgrade dropped, the nearest ancestor of its
+    role that has no id at all (drift: ``id="todo-list"`` became ``class="todo-list"``). Never a row:
+    a row without what it said is any row."""
+    ancestors = node.ancestors()[:MAX_ANCESTRY]
+    found = next((a for a in ancestors if anchor_matches(a, anchor)), None)
+    if found is not None or not anchor_lost_its_dom_id(anchor):
+        return found
+    lenient = replace(anchor, id=None, dom_id=False)
+    return next((a for a in ancestors if a.test_id is None and anchor_matches(a, lenient)), None)
+
+
+def anchor_lost_its_dom_id(anchor: Anchor) -> bool:
+    """Whether ``anchor`` may be found without its id (``find_anchor``): a container's DOM id."""
+    return anchor.id is not None and anchor.dom_id and anchor.role in LANDMARK_ROLES
+
+
+def _dom_id(node: Node) -> bool:
+    return bool(node.test_id) and node.has(F_DOM_ID)
 
 
 def alone_in(node: Node, container: Anchor | None) -> bool:
@@ -86,7 +104,7 @@ def own_anchor(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
     web component's may be its checkbox's ("Toggle Todo") (SPEC §5)."""
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
         if id_is_unique(capture, ancestor):
-            return ancestor, Anchor(ancestor.role, id=ancestor.test_id)
+            return ancestor, Anchor(ancestor.role, id=ancestor.test_id, dom_id=_dom_id(ancestor))
         says, label = row_says(ancestor), normalize(ancestor.label)
         if says and says != label:
             return ancestor, Anchor(ancestor.role, text=says)

@@ -25,6 +25,7 @@ from replay.script.selector import POSITIONAL, Chain, Selector
 from replay.script.text import fold, normalize
 from replay.tree.anchors import (
     alone_in,
+    anchor_lost_its_dom_id,
     anchor_of,
     cell_of,
     class_holders,
@@ -40,7 +41,7 @@ from replay.tree.anchors import (
 )
 from replay.tree.composed import halves
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
-from replay.tree.model import KEY_TEXT_CHARS, Capture, Node
+from replay.tree.model import F_DOM_ID, KEY_TEXT_CHARS, Capture, Node
 from replay.tree.naming import CELL_ROLES, ROW_ROLES
 from replay.tree.place import (
     ancestry_drift,
@@ -60,9 +61,10 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     (structural: the only one of its role there); then the leaf-anchored ancestry prefix, case-sensitive."""
     if ev.role is None or node.role != ev.role:
         return False
-    if ev.id is not None:
-        if node.test_id != ev.id:
-            return False
+    if ev.id is not None and node.test_id == ev.id:
+        pass
+    elif ev.id is not None and not _dom_id_gone(node, ev):
+        return False
     elif ev.label is not None:
         if normalize(node.label) != ev.label and not _named_by_placeholder(node, ev):
             return False
@@ -99,6 +101,24 @@ def composed_member(node: Node, ev: TargetEvidence) -> Node | None:
     if any(carries_identity(half, replace(ev, role=half.role)) for half in pair):
         return bearer
     return None
+
+
+def _dom_id_gone(node: Node, ev: TargetEvidence) -> bool:
+    """A DOM id (not a test id attribute) the element no longer has, while a label was recorded beside
+    it: an upgrade that moved its ids to classes (``id="new-todo"`` → ``class="new-todo"``). The
+    label then carries the identity and the lost id is drift; a different id, or a lost test id, is not."""
+    return ev.dom_id and node.test_id is None and ev.label is not None
+
+
+def _drift(node: Node, ev: TargetEvidence) -> list[str]:
+    """What changed around a verified target (SPEC §5): its ancestry, and a DOM id it lost."""
+    lost = [f"id: the DOM id {ev.id!r} is gone"] if ev.id is not None and node.test_id != ev.id else []
+    anchor = ev.anchor or ev.scope
+    if anchor is not None and anchor_lost_its_dom_id(anchor):
+        container = find_anchor(node, anchor)
+        if container is not None and container.test_id != anchor.id:
+            lost.append(f"anchor: the {anchor.role}'s DOM id {anchor.id!r} is gone")
+    return [*lost, *ancestry_drift(node, ev)]
 
 
 def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
@@ -219,6 +239,7 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     ev = TargetEvidence(
         role=node.role,
         id=unique_id,
+        dom_id=unique_id is not None and node.has(F_DOM_ID),
         label=label,
         anchor=anchor,
         placeholder=normalize(node.placeholder),
@@ -317,10 +338,10 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     if len(members) == 1:
         target = members[0]
         if winner is target:
-            return make(VERIFIED, target=target, resolution=resolution, drift=ancestry_drift(target, ev))
+            return make(VERIFIED, target=target, resolution=resolution, drift=_drift(target, ev))
         if winner is None:
             by = Resolution.by_evidence(len(matches), "identity")
-            return make(VERIFIED, target=target, resolution=by, drift=ancestry_drift(target, ev))
+            return make(VERIFIED, target=target, resolution=by, drift=_drift(target, ev))
         return make(
             DivergenceKind.IDENTITY_MISMATCH,
             resolution=resolution,
@@ -333,9 +354,9 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     if winner is None:
         assert signal is not None
         by = Resolution.by_evidence(len(matches), signal)
-        return make(VERIFIED, target=isolated, resolution=by, drift=ancestry_drift(isolated, ev))
+        return make(VERIFIED, target=isolated, resolution=by, drift=_drift(isolated, ev))
     if winner is isolated:
-        return make(VERIFIED, target=isolated, resolution=resolution, drift=ancestry_drift(isolated, ev))
+        return make(VERIFIED, target=isolated, resolution=resolution, drift=_drift(isolated, ev))
     return make(
         DivergenceKind.IDENTITY_MISMATCH,
         resolution=resolution,

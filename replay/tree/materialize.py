@@ -4,7 +4,8 @@ The first candidate that singles the node out wins: plain (id, role+label, label
 text), then anchored (``ANCESTOR >> NODE``), then a nameless control's own word-like class
 (``role=button class=ql-bold``), then — only when nothing else does — positional
 (``role=R nth=K``), flagged. One fallback from a different evidence source is added when there is
-one. Every written selector resolves to exactly the node in the record-time tree.
+one (and a container known by its DOM id is also written by its role, when that still finds only the
+node). Every written selector resolves to exactly the node in the record-time tree.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from replay.script.evidence import MAX_ANCESTRY
 from replay.script.selector import CLASS, HAS_TEXT, NTH, Alternative, Selector, Term
 from replay.script.text import normalize
 from replay.tree.anchors import LANDMARK_ROLES, class_holders, id_is_unique, name_of, row_says, singling_class
-from replay.tree.match import link_matches, resolve, resolve_matches
-from replay.tree.model import F_OVERLAY, Capture, Node
+from replay.tree.match import link_matches, match_set, resolve, resolve_matches
+from replay.tree.model import F_DOM_ID, F_OVERLAY, Capture, Node
 
 MAX_FALLBACKS = 1
 Build = Callable[[Capture, Node], tuple[Term, ...] | None]
@@ -160,6 +161,8 @@ def materialize(capture: Capture, node: Node) -> Materialized:
         anchored = _anchored(capture, node, skip=skip)
         if anchored is not None:
             chosen.append(("anchor", "anchor", anchored))
+            if (by_role := _container_by_role(capture, node, anchored)) is not None:
+                chosen.append(("anchor", "anchor", by_role))
     if not chosen and (own := _role_class(capture, node)) is not None and _singles_out(capture, own, node):
         chosen.append(("attribute", "attribute", Alternative(terms=own)))  # after anchors, before position
     if chosen:
@@ -199,6 +202,20 @@ def _anchored(capture: Capture, node: Node, skip: set[str]) -> Alternative | Non
             if resolve(capture, Selector((alt,))).winner is node:  # the self-check
                 return alt
     return None
+
+
+def _container_by_role(capture: Capture, node: Node, anchored: Alternative) -> Alternative | None:
+    """``role=R >> INNER`` beside ``id="…" >> INNER`` when that id is a container's DOM id and its role
+    alone, with the same inner part, still finds only the node: an upgrade that turns ids into classes
+    (TodoMVC's ``id="todo-list"``) leaves the container its role (``anchors.find_anchor``)."""
+    outer = anchored.scope[0].terms if len(anchored.scope) == 1 else ()
+    if len(outer) != 1 or outer[0].key != "id":
+        return None
+    container = next((a for a in node.ancestors() if a.test_id == outer[0].value), None)
+    if container is None or not container.has(F_DOM_ID) or container.role not in LANDMARK_ROLES:
+        return None
+    by_role = Alternative(terms=anchored.terms, scope=(Alternative(terms=(Term("role", "=", container.role),)),))
+    return by_role if match_set(capture, Selector((by_role,)))[1] == [node] else None
 
 
 def _position_inside(ancestor: Node) -> Build:

@@ -443,3 +443,26 @@ def test_check_clicks_through_a_box_its_own_label_paints_over_the_input(web: str
             return bool(await d.page.locator("#agree").is_checked())
 
     assert chromium.run(go)
+
+
+def test_a_random_token_in_a_dom_id_makes_it_no_id(chromium: Chromium) -> None:
+    # nanoid's rows (TodoMVC's web components: todo-item-AkTNBCXIfpXnhAYXTxbsT) differ on every load;
+    # camelCase and numbered ids are words an author wrote
+    ids = {
+        "todo-item-AkTNBCXIfpXnhAYXTxbsT": False,
+        "todo-item-1IwU-1in3L3ooM5oOE1-U": False,
+        "V1StGXR8_Z5jdHi6B-myT": False,
+        "saveChangesButton": True,
+        "parseHTMLString": True,
+        "step2Title": True,
+        "address-line-2": True,
+    }
+    page = "".join(f"<button id='{i}'>{n}</button>" for n, i in enumerate(ids))
+
+    async def go() -> dict[str, bool]:
+        async with chromium.page("about:blank") as d:
+            await d.page.set_content(f"<main>{page}</main>")
+            cap = await d.capture(1)
+            return {i: any(n.test_id == i for n in cap.nodes) for i in ids}
+
+    assert chromium.run(go) == ids

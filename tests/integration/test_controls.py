@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import Cli
+from replay.drivers.base import DoubleClick
+
+from .conftest import Chromium, Cli
 
 
 def test_a_switch_whose_role_moved_to_its_hidden_input_is_pressed_through_its_track(cli: Cli, web: str) -> None:
@@ -35,3 +37,21 @@ def test_a_tab_whose_own_host_takes_the_pointer_is_hittable_and_clicked_through_
     cli("click", 'role=tab label="Reviews"', "--session", "segment", "--timeout", "1500")
     assert cli("get", "text", "role=status", "--session", "segment").stdout.strip().endswith("\nReviews pane")
     cli("close", "--session", "segment")
+
+
+def test_a_double_clicks_two_clicks_are_apart_in_time_as_a_persons(chromium: Chromium) -> None:
+    # an app that times the clicks itself (TodoMVC's web components: > 0 ms apart) must see a double click
+    page = """<button ondblclick="this.dataset.dbl = 1"
+        onclick="(window.at = window.at || []).push(performance.now())">Edit</button>"""
+
+    async def go() -> tuple[float, str | None]:
+        async with chromium.page("about:blank") as d:
+            await d.page.set_content(page)
+            cap = await d.capture(1)
+            button = next(n for n in cap.nodes if n.label == "Edit")
+            await d.act(1, button.position, DoubleClick(), 5000)
+            at = await d.page.evaluate("window.at")
+            return at[1] - at[0], await d.page.get_attribute("button", "data-dbl")
+
+    apart, double = chromium.run(go)
+    assert apart >= 20 and double == "1"

@@ -153,3 +153,11 @@ def test_an_attribute_basis_round_trips_with_its_class_and_needs_one_to_verify()
     assert decode(encode(ev)) == ev
     with pytest.raises(InvalidArgs, match="or a 'class'"):
         decode('{"role":"button","basis":"attribute"}')
+
+
+def test_a_dom_id_is_written_as_such_and_read_back() -> None:
+    ev = decode('{"id":"new-todo","domId":true,"role":"textbox","label":"New"}')
+    assert ev.dom_id and '"domId":true' in encode(ev) and decode(encode(ev)) == ev
+    assert not decode('{"role":"textbox","label":"New","domId":true}').dom_id  # (no id: nothing to say)
+    with pytest.raises(InvalidArgs, match="domId"):
+        decode('{"id":"x","domId":"yes","role":"textbox"}')

@@ -2,8 +2,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from replay.script.evidence import VERIFIED, Ancestor, TargetEvidence
+from replay.script.evidence import VERIFIED, Ancestor, Anchor, TargetEvidence
 from replay.script.selector import format_selector, parse_selector
+from replay.tree.anchors import find_anchor
 from replay.tree.identity import (
     evidence_target,
     record_evidence,
@@ -218,6 +219,61 @@ def test_recorded_id_never_matches_a_node_without_it() -> None:
     cap = capture(N("button", label="Pay"))
     v = verify(cap, parse_selector('role=button label="Pay"'), _ev(id="pay"))
     assert v.kind == IDENTITY_MISMATCH
+
+
+def test_a_dom_id_an_upgrade_dropped_is_drift_while_the_recorded_label_names_the_element() -> None:
+    # TodoMVC 2014 → 2.0: <input id="new-todo"> became <input class="new-todo">, its name unchanged
+    name = "What needs to be done?"
+    ev = _recorded_in(N("textbox", label=name, id="new-todo", dom_id=True), name)
+    assert ev.id == "new-todo" and ev.dom_id
+    later = capture(N("textbox", label=name))
+    v = verify(later, parse_selector(f'id="new-todo" || role=textbox label="{name}"'), ev)
+    assert v.kind == VERIFIED and v.target is by_label(later, name)
+    assert "id: the DOM id 'new-todo' is gone" in v.drift
+
+
+def test_a_dom_id_that_became_another_id_or_a_lost_test_id_is_still_a_mismatch() -> None:
+    selector = parse_selector('role=textbox label="Search"')
+    dom = _recorded_in(N("textbox", label="Search", id="search", dom_id=True), "Search")
+    renamed = capture(N("textbox", label="Search", id="query", dom_id=True))
+    assert verify(renamed, selector, dom).kind == IDENTITY_MISMATCH
+    test_id = _recorded_in(N("textbox", label="Search", id="search"), "Search")  # a data-testid
+    assert not test_id.dom_id
+    assert verify(capture(N("textbox", label="Search")), selector, test_id).kind == IDENTITY_MISMATCH
+
+
+def _todo_app(list_id: str | None) -> Capture:
+    """TodoMVC with its edit box open: a nameless textbox, the only one in the todo list."""
+    todos = N("list", id=list_id, dom_id=list_id is not None)(N("listitem")(N("textbox", value="Buy milk")))
+    filters = N("list")(N("listitem")(N("link", label="All")))
+    return capture(N("main")(N("textbox", label="New todo"), todos, filters))
+
+
+def _edit_box(cap: Capture) -> Any:
+    return next(n for n in cap.nodes if n.role == "textbox" and n.label is None)
+
+
+def test_a_container_whose_dom_id_an_upgrade_dropped_is_found_by_its_role() -> None:
+    # TodoMVC 2014 → 2.0: <ul id="todo-list"> became <ul class="todo-list">
+    before = _todo_app("todo-list")
+    ev = record_evidence(before, _edit_box(before))
+    assert ev.anchor is not None and ev.anchor.id == "todo-list" and ev.anchor.dom_id
+    selector = materialize(before, _edit_box(before)).selector
+    written = 'id="todo-list" >> role=textbox || role=list >> role=textbox'
+    assert selector is not None and format_selector(selector) == written
+    after = _todo_app(None)
+    v = verify(after, selector, ev)
+    assert v.kind == VERIFIED and v.target is _edit_box(after)
+    assert "anchor: the list's DOM id 'todo-list' is gone" in v.drift
+
+
+def test_a_row_whose_dom_id_is_gone_is_never_found_by_its_role() -> None:
+    # a row without what it said is any row: only a container is found by its role
+    before = capture(N("list")(N("listitem", id="todo-7", dom_id=True)(N("checkbox")), N("listitem")(N("checkbox"))))
+    ev = record_evidence(before, [n for n in before.nodes if n.role == "checkbox"][0])
+    assert ev.anchor == Anchor("listitem", id="todo-7", dom_id=True)
+    after = capture(N("list")(N("listitem")(N("checkbox")), N("listitem")(N("checkbox"))))
+    assert find_anchor([n for n in after.nodes if n.role == "checkbox"][0], ev.anchor) is None
 
 
 def test_test_id_that_moved_to_another_kind_of_control_is_a_mismatch() -> None:
