@@ -693,10 +693,38 @@ def print_drift(outcomes: list[Any]) -> None:
     if heal_ms:
         print(f"| time per `replay heal` (median) | {statistics.median(heal_ms):.0f} ms |")
     print(f"| heals performed | {len(healed)} |\n")
+    print_drift_groups(outcomes)
     print("| case | kind | expected | replay on the drifted app | healer | verdict |\n|---|---|---|---|---|---|")
     for o in outcomes:
         verdict = "correct" if o.correct else ("**false heal**" if o.false_heal else "wrong")
         print(f"| {o.case.name} | {o.case.kind} | {o.case.expect} | {o.result} | {o.heal or '—'} | {verdict} |")
+    print()
+
+
+def print_drift_groups(outcomes: list[Any]) -> None:
+    """The drift corpus by group: TodoMVC's 2014 apps (one markup, replayed on each other), TodoMVC
+    2.0's builds on their own data, the 2014 → 2.0 upgrades, and the other apps."""
+    from fixtures.drift.corpus import SHARED_MARKUP
+
+    def group(o: Any) -> str:
+        name = o.case.recording.name
+        if o.case.kind == "the app's next version":
+            return "TodoMVC 2014 → 2.0 upgrades"
+        if not name.startswith("todomvc-"):
+            return "Pennybank, Settings, Team"
+        return "TodoMVC 2014 (4 apps)" if name.removeprefix("todomvc-") in SHARED_MARKUP else "TodoMVC 2.0 (9 builds)"
+
+    groups: dict[str, list[Any]] = {}
+    for o in outcomes:
+        groups.setdefault(group(o), []).append(o)
+    print(
+        "| group | cases | outcome as expected | clean where clean is right | false heals |\n|---|---:|---:|---:|---:|"
+    )
+    for name, found in groups.items():
+        clean = [o for o in found if o.case.expect == "clean"]
+        right, clean_right = sum(o.correct for o in found), sum(o.correct for o in clean)
+        false = sum(o.false_heal for o in found)
+        print(f"| {name} | {len(found)} | {right} / {len(found)} | {clean_right} / {len(clean)} | {false} |")
     print()
 
 

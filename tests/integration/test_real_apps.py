@@ -81,7 +81,7 @@ def test_an_edit_box_a_double_click_opened_is_recorded_verified_as_the_only_one_
     edit = [line for line in steps(flow) if "Buy oat milk" in line][0]
     assert edit.startswith("fill") and "nth=" not in edit
     box = evidence(flow, 'fill "id=\\"todo-list\\"')
-    assert box["basis"] == "structural" and box["anchor"] == {"role": "list", "id": "todo-list"}
+    assert box["basis"] == "structural" and box["anchor"] == {"role": "list", "id": "todo-list", "domId": True}
 
 
 def test_a_recorded_flow_replays_clean_on_the_app_it_was_recorded_on(
