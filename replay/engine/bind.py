@@ -143,7 +143,7 @@ def effect_links(facts: tuple[Fact, ...]) -> list[list[dict[str, Any]]]:
     and every overlay, so the screens before and after an action tell what it opened."""
     links: list[list[dict[str, Any]]] = [[{"key": "role", "op": "in", "value": list(OVERLAYS)}]]
     for f in facts:
-        if f.kind in ("appeared", "disappeared") and f.text and f.subject not in OVERLAYS:
+        if f.kind in ("appeared", "disappeared", "changed") and f.text and f.subject not in OVERLAYS:
             words = words_of(f.text)  # whatever numbers it shows this time
             text = [{"key": "has-text", "op": "=", "value": words}] if words else []
             links.append([{"key": "role", "op": "=", "value": f.subject}, *text])

@@ -126,7 +126,16 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
     ev = record_evidence(pre, node)
     seen = await _settle(state, pre.generation)
     target = (eff.TargetState.of(node), await _state_in(state, seen[-1], ev, (pre.generation, node.position)))
-    facts = eff.observe(pre, seen, target, command=step.action.command, value=typed_fact_value(step), idle=watch.idle)
+    typed = step.action.param("text") if step.action.command == "fill" else None
+    facts = eff.observe(
+        pre,
+        seen,
+        target,
+        command=step.action.command,
+        value=typed_fact_value(step),
+        idle=watch.idle,
+        typed=typed if isinstance(typed, str) else None,
+    )
     watch.baseline, watch.at = seen[-1], state.journal.count
     # a page that shows a variable's value ("Welcome, ada") must not write it into the script
     facts = tuple(

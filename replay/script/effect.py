@@ -9,6 +9,7 @@ One JSON object per fact, keyed by its kind (the value its main field):
     {"appeared":"dialog","text":"Delete eggs?"}         a node of a telling role, by its label or key text
     {"disappeared":"listitem","text":"eggs"}
     {"count":"listitem","by":-1}                        how many such nodes the screen holds, moved by n
+    {"changed":"generic","text":"July, 2026"}          a node in place whose own text now says this
 
 Typed text is never a fact: a field's value is ``<redacted>``, or ``<var:NAME>`` when it came from
 a variable.
@@ -26,7 +27,7 @@ from replay.script.text import normalize
 
 MAX_FACTS = 4
 MAX_EFFECT_BYTES = 512
-KINDS = ("navigated", "target", "appeared", "disappeared", "count")  # in their order of preference
+KINDS = ("navigated", "target", "appeared", "disappeared", "count", "changed")  # in their order of preference
 TARGET_STATES = ("gone", "checked", "unchecked", "expanded", "collapsed", "selected", "disabled", "enabled", "value")
 REDACTED = "<redacted>"
 
@@ -37,7 +38,7 @@ class Fact:
 
     kind: str
     subject: str  # navigated: the page path; target: its state; appeared/disappeared/count: the role
-    text: str | None = None  # navigated: the title; appeared/disappeared: the label or key text
+    text: str | None = None  # navigated: the title; appeared/disappeared: the label or key text; changed: the text
     value: str | None = None  # target value: what it holds now (redacted when typed)
     by: int | None = None  # count: how many more (negative: fewer)
 
@@ -53,6 +54,8 @@ class Fact:
         if self.kind == "count":
             assert self.by is not None
             return f"{abs(self.by)} {'more' if self.by > 0 else 'fewer'} {self.subject} node(s)"
+        if self.kind == "changed":
+            return f"a {self.subject} to say {quoted}"
         return f"a {self.subject}{' ' + quoted if quoted else ''} {'to appear' if self.kind == 'appeared' else 'gone'}"
 
     def to_json(self) -> dict[str, Any]:
@@ -121,6 +124,8 @@ def decode(raw: Any, where: Location | None) -> tuple[Fact, ...]:
             raise _bad(f"'{kind}' must be a non-empty string", where)
         if kind == "target" and subject not in TARGET_STATES:
             raise _bad(f"'target' must be one of {', '.join(TARGET_STATES)}", where)
+        if kind == "changed" and not obj.get("text"):
+            raise _bad("a changed fact needs 'text', what the node says now", where)
         by = obj.get("by")
         if kind == "count" and (isinstance(by, bool) or not isinstance(by, int) or by == 0):
             raise _bad("a count fact needs 'by', a non-zero integer", where)

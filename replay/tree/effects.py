@@ -40,6 +40,7 @@ TELLING = (
 ITEMS = ("row", "listitem", "option", "treeitem")  # told by their key text, counted as a list's length
 TEXT_CHARS = 80
 MAX_ONE_BY_ONE = 2  # more rows or items of a role than this appearing at once: a count, not each
+MAX_TEXTS = 2  # more texts in place than this changing at once: a re-render, no fact
 # text a run generates (SPEC §15), each compared as a placeholder of its shape: a UUID; a word with a
 # digit in it (a number, "K7QWZP", the parts of "ORD-2024-0042", a date, a time); and a word of five or
 # more capitals in a text that has lower-case letters too (the reference that drew no digit: "XQWZPL")
@@ -48,6 +49,7 @@ _GENERATED = re.compile(
     r"|[^\W_]*\d[^\W_]*"
 )
 _CAPITALS = regex.compile(r"\b\p{Lu}{5,}\b")
+_NUMBERS = re.compile(r"\d+")
 _LOWER = regex.compile(r"\p{Ll}")
 PLACEHOLDER = "#"
 CUT_AT = KEY_TEXT_CHARS - 1  # a text this long may have been cut (a key text, 64; a label, 80)
@@ -104,6 +106,8 @@ class Idle:
         self.keys.update(k for k in a.keys() | b.keys() if a[k] != b[k])
         self.keys.update((role, masked(text)) for role, text in a.keys() ^ b.keys())
         self.roles.update(role for role, text in a.keys() ^ b.keys() if role in ITEMS)
+        for first, then in ((before, after), (after, before)):  # a text in place that changes by itself: both
+            self.keys.update((f.subject, masked(f.text or "")) for f in text_changes(first, then, limit=None))
 
     def steady(self, facts: tuple[Fact, ...]) -> tuple[Fact, ...]:
         """``facts`` less those about what has since been seen changing by itself."""
@@ -185,6 +189,7 @@ def observe(
     command: str,
     value: str | None = None,
     idle: Idle | None = None,
+    typed: str | None = None,
 ) -> tuple[Fact, ...]:
     """The effect of one action: at most 4 facts, in order of preference (SPEC §15). ``after`` are the
     captures taken while the screen settled, the settled one last (a toast seen in any of them
@@ -198,7 +203,54 @@ def observe(
         return tuple(facts[:MAX_FACTS])
     facts += target_facts(target[0], target[1], command, value)
     facts += changes(before, after, idle or Idle())
+    told = {masked(f.text) for f in facts if f.text}
+    for fact in text_changes(before, settled):
+        volatile = idle is not None and idle.volatile((fact.subject, fact.text or ""))
+        if not volatile and masked(fact.text or "") not in told and not (typed and typed in (fact.text or "")):
+            facts.append(fact)
     return tuple(facts[:MAX_FACTS])
+
+
+def _in_place(capture: Capture) -> dict[tuple[tuple[str, int], ...], Node]:
+    """The visible nodes that say something, by their place: the roles and child indices down from the
+    root (the same place in two captures of one screen is the same node, re-rendered or not)."""
+    out: dict[tuple[tuple[str, int], ...], Node] = {}
+    todo: list[tuple[Node, tuple[tuple[str, int], ...]]] = [(capture.nodes[0], ())]
+    while todo:
+        node, path = todo.pop()
+        for i, child in enumerate(c for c in node if isinstance(c, Node)):
+            place = (*path, (child.role, i))
+            if child.visible and child.content:
+                out[place] = child
+            todo.append((child, place))
+    return out
+
+
+def _reworded(was: str, now: str) -> bool:
+    """Whether a text in place says something else, its numbers unchanged: "June, 2026" → "July, 2026"
+    (a number that moved — "2 items left" → "1 item left", "Page 2" → "Page 3" — is a counter or a clock)."""
+    return masked(was) != masked(now) and _NUMBERS.findall(was) == _NUMBERS.findall(now)
+
+
+def text_changes(before: Capture, after: Capture, limit: int | None = MAX_TEXTS) -> list[Fact]:
+    """Nodes in place whose own text changed (SPEC §15): a calendar's "June, 2026" → "July, 2026" —
+    the deepest of the changed (its ancestors' texts changed with it), not a field (what was typed), a
+    row or a telling node (their appearing says it), not a counter or a clock (compared by shape). More than
+    ``limit`` at once is a re-render, not a fact (None: every one, to learn what changes by itself)."""
+    if before.partial or after.partial:
+        return []  # (a view holds some nodes only: places in it are not the page's)
+    pre, post = _in_place(before), _in_place(after)
+    changed = {p for p in pre.keys() & post.keys() if _reworded(pre[p].content or "", post[p].content or "")}
+    if limit is not None and len(changed) > 4 * limit + 16:
+        return []  # (a screen re-rendered whole: no pairing is worth reading)
+    parents = {p[:-1] for p in changed | (pre.keys() ^ post.keys())}  # (a child changed, came or went)
+    own = [post[p] for p in sorted(changed) if p not in parents]
+    facts = [
+        Fact("changed", n.role, (n.content or "")[:TEXT_CHARS].rstrip())
+        for n in own
+        if not (n.editable or tells(n) or any(a.get("role") in ITEMS for a in n.ancestors()))
+    ]
+    return facts if limit is None or len(facts) <= limit else []
 
 
 def changes(before: Capture, after: list[Capture], idle: Idle) -> list[Fact]:
@@ -286,6 +338,10 @@ def judge(
             return Judged(fact, CHANGED, f"{fact.subject} count moved by {moved:+d}")
         return Judged(fact, MISSING)
     assert fact.text is not None
+    if fact.kind == "changed":  # a node of its role says it now, and no fewer than before (a row may
+        said = masked(fact.text)  # have said it already: "Order A-101" in the list, then as the title)
+        was, now = (sum(1 for n in c.by_value("role", fact.subject) if _says(n, said)) for c in (before, after))
+        return Judged(fact, HELD if now and now >= was else MISSING)
     # compared by shape: "Order 1234 placed, reference K7QWZP" is the toast "Order 1299 placed, reference 9XQ2LM"
     key = (fact.subject, masked(fact.text))
     was, now = _saying(before, *key), _saying(after, *key)  # only that role's nodes (a view's few)
@@ -311,6 +367,11 @@ def _saying(capture: Capture, role: str, said: str) -> int:
         for n in capture.by_value("role", role)
         if n.visible and tells(n) and (said in _forms(n) or (n.has(F_OVERLAY) and n.shows(said)))
     )
+
+
+def _says(node: Node, said: str) -> bool:
+    text = node.content
+    return node.visible and text is not None and masked(text[:TEXT_CHARS].rstrip()) == said
 
 
 def _forms(node: Node) -> set[str]:
@@ -366,6 +427,8 @@ def past(facts: tuple[Fact, ...] | list[Fact]) -> str:
                 said.append("the target went" if f.subject == "gone" else f"the target became {f.subject}")
         elif f.kind == "count":
             said.append(f"{f.subject} count moved by {f.by:+d}")
+        elif f.kind == "changed":
+            said.append(f"a {f.subject} now says {_quoted(f.text)}")
         else:
             said.append(f"a {f.subject} {_quoted(f.text)} {f.kind}")
     return "; ".join(said) if said else "nothing changed"

@@ -6,11 +6,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-import regex
 from lxml import etree
 
 from replay.script.evidence import Screen
 from replay.script.text import normalize
+from replay.tree.ids import made_up
 
 F_VISIBLE = 1
 F_ENABLED = 2
@@ -313,8 +313,6 @@ INDEXED_KEYS = ("id", "label", "text", "placeholder", "value", "href")
 _LABELED_OR_ACTIONABLE = "\0labeled-or-actionable"  # (not a selector key) Capture._index's list of them
 _GENERATED_IDS = "\0generated-ids"  # (not a selector key) Capture._index's set of made-up ids
 _DERIVED_IDS = "\0derived-ids"  # (not a selector key) Capture._index's set of ids made from others
-_COUNTER_ID = regex.compile(r"^(.*?\D)(\d+)(\D{0,2})$")  # prefix, counter, a short closing suffix
-_REACT_ID = regex.compile(r":r[0-9a-z]+:")  # React 18's useId, inside a library's id or alone
 
 
 @dataclass
@@ -379,19 +377,12 @@ class Capture:
 
     def generated_ids(self) -> frozenset[str]:
         """The ids a library made up (SPEC §5): a shared prefix plus a counter that several ids on the
-        page follow (``ag-58``, ``mat-input-4``, ``el-id-3002-0``), or React's ``:r1:`` inside one;
+        page follow (``ag-58``, ``mat-input-4``, ``el-id-3002-0``), or a token of one length that is no
+        word (nanoid's ``todo-item-AkTNBCXIfpXnhAYXTxbsT`` on every row), or React's ``:r1:`` inside one;
         found once per capture. They change with the order things were built in: no identity."""
         found = self._index.get(_GENERATED_IDS)
         if found is None:
-            families: dict[tuple[str, str], set[str]] = {}
-            made_up: set[str] = set()
-            for value in self.values_of("id"):
-                if _REACT_ID.search(value):
-                    made_up.add(value)
-                elif (m := _COUNTER_ID.match(value)) is not None:
-                    families.setdefault((m.group(1), m.group(3)), set()).add(value)
-            made_up.update(v for family in families.values() if len(family) > 1 for v in family)
-            found = self._index[_GENERATED_IDS] = {v: [] for v in made_up}
+            found = self._index[_GENERATED_IDS] = {v: [] for v in made_up(self.values_of("id"))}
         return frozenset(found)
 
     def derived_ids(self) -> frozenset[str]:

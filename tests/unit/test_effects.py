@@ -338,3 +338,66 @@ def test_a_layer_that_appeared_holds_when_it_shows_the_recorded_text_among_its_o
 
     assert eff.judge(fact, shelf(), shelf(extra=(popover("Small", "Large"),)), SAME).status == eff.HELD
     assert eff.judge(fact, shelf(), shelf(extra=(popover("Medium", "Large"),)), SAME).status == eff.MISSING
+
+
+def _calendar(month: str, clock: str = "10:01", banner: str | None = None) -> Any:
+    nav = N("navigation")(N("generic"), N("generic", text=month), N("generic"))
+    extra = (N("generic", text=banner),) if banner else ()
+    return capture(N("main")(nav, N("generic", text=clock), *extra))
+
+
+def test_a_node_in_place_whose_own_text_changed_is_a_fact_and_a_clock_is_not() -> None:
+    facts = eff.observe(_calendar("June, 2026"), [_calendar("July, 2026", clock="10:02")], SAME, command="click")
+    assert facts == (Fact("changed", "generic", "July, 2026"),)
+
+
+def test_texts_that_change_all_at_once_are_a_re_render_not_a_fact() -> None:
+    before = capture(N("main")(*(N("generic", text=f"Cell {c}") for c in "abc")))
+    after = capture(N("main")(*(N("generic", text=f"Cell {c}x") for c in "abc")))
+    assert eff.observe(before, [after], SAME, command="click") == ()
+
+
+def test_a_text_that_changed_by_itself_is_never_a_fact() -> None:
+    idle = eff.Idle()
+    idle.learn(_calendar("June, 2026", banner="Sale!"), _calendar("June, 2026", banner="New!"))
+    after = _calendar("July, 2026", banner="Sale!")
+    facts = eff.observe(_calendar("June, 2026", banner="New!"), [after], SAME, command="click", idle=idle)
+    assert facts == (Fact("changed", "generic", "July, 2026"),)
+
+
+def test_a_text_that_shows_what_was_typed_is_not_a_fact() -> None:
+    def form(preview: str) -> Any:
+        return capture(N("main")(N("textbox", "Name", value=preview[6:]), N("generic", text=preview)))
+
+    facts = eff.observe(form("Hello "), [form("Hello Ada")], SAME, command="fill", value="<redacted>", typed="Ada")
+    assert not any(f.kind == "changed" for f in facts)
+
+
+def test_places_in_a_targeted_view_are_not_the_pages() -> None:
+    before, after = _calendar("June, 2026"), _calendar("July, 2026")
+    before.partial = True
+    assert eff.text_changes(before, after) == []
+
+
+def test_a_changed_text_holds_on_replay_where_a_node_of_its_role_says_it_now() -> None:
+    fact = Fact("changed", "generic", "July, 2026")
+    assert eff.judge(fact, _calendar("June, 2026"), _calendar("July, 2026"), SAME).status == eff.HELD
+    assert eff.judge(fact, _calendar("June, 2026"), _calendar("June, 2026"), SAME).status == eff.MISSING
+
+
+def test_a_changed_fact_is_written_with_its_text_and_refused_without() -> None:
+    from replay.script import effect as effect_codec
+
+    facts = effect_codec.decode([{"changed": "generic", "text": "July, 2026"}], None)
+    assert facts == (Fact("changed", "generic", "July, 2026"),) and effect_codec.encode(facts) == [
+        {"changed": "generic", "text": "July, 2026"}
+    ]
+    with pytest.raises(InvalidArgs, match="changed"):
+        effect_codec.decode([{"changed": "generic"}], None)
+
+
+def test_a_text_whose_number_moved_is_a_counter_not_a_changed_text() -> None:
+    # "2 items left" → "1 item left": the word follows the number (TodoMVC's footer)
+    before = capture(N("main")(N("generic", text="2 items left"), N("generic", text="June, 2026")))
+    after = capture(N("main")(N("generic", text="1 item left"), N("generic", text="June, 2026")))
+    assert eff.text_changes(before, after) == []

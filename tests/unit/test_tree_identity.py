@@ -488,6 +488,16 @@ def test_ids_a_library_numbers_in_a_family_on_the_page_are_no_identity() -> None
     assert "ag-58" not in str(materialize(cap, by_label(cap, "Done")).selector)
 
 
+def test_tokens_of_one_length_that_several_ids_share_after_one_prefix_are_no_identity() -> None:
+    # nanoid's rows (TodoMVC's web components): a token that reads as a word alone is still made up
+    rows = [("todo-item-AkTNBCXIfpXnhAYXTxbsT", "Pay rent"), ("todo-item-hxbpzqkwmrtvlndfgcAsy", "Buy milk")]
+    cap = capture(N("list")(*(N("listitem", id=i, dom_id=True, text=t)(N("checkbox")) for i, t in rows)))
+    assert {i for i, _ in rows} <= cap.generated_ids()
+    box = [n for n in cap.nodes if n.role == "checkbox"][1]
+    ev = record_evidence(cap, box)
+    assert ev.anchor is not None and ev.anchor.id is None and ev.anchor.text == "Buy milk"
+
+
 def test_a_react_use_id_inside_an_id_is_no_identity_even_alone() -> None:
     cap = capture(N("button", label="Menu", id="headlessui-menu-button-:r3:"))
     assert record_evidence(cap, by_label(cap, "Menu")).id is None
