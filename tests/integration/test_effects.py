@@ -242,3 +242,16 @@ def test_an_armed_run_re_records_an_effect_that_held_in_another_form(cli: Cli, f
     assert '"effect":[{"navigated":"account.html","title":"Your account"}]' in healed
     before = [line for line in retitled.read_text().splitlines() if '"navigated"' not in line]
     assert [line for line in healed.splitlines() if '"navigated"' not in line][: len(before) - 1] == before[:-1]
+
+
+def test_a_calendars_month_arrow_records_the_month_its_title_now_says(cli: Cli, web: str, tmp_path: Path) -> None:
+    # Air Datepicker 2: nameless arrows beside the month's title, which is all a person sees change
+    out = tmp_path / "month.ad"
+    cli("open", f"{web}/widgets/stay/a2/index.html", f"--save-script={out}", "--session", "month")
+    seen = cli("snapshot", "--session", "month").stdout.splitlines()
+    title = next(i for i, line in enumerate(seen) if 'generic text="June, 2026"' in line)
+    arrow = next(line.split()[0] for line in seen[title + 1 :] if line.strip().endswith("generic"))
+    said = cli("click", arrow, "--session", "month").stdout
+    cli("close", "--session", "month")
+    assert 'effect: a generic now says "July, 2026"' in said, said
+    assert cli("run", str(out)).returncode == 0
