@@ -439,3 +439,12 @@ def test_a_step_on_a_device_that_stops_answering_says_the_device_did_not_answer(
     with pytest.raises(Timeout) as err:
         run(pipeline.execute(s, parse_argv(["keyboard", "status"]), timeout_ms=50))
     assert "the device did not answer (adb)" in err.value.message and "JavaScript" not in err.value.message
+
+
+def test_an_element_of_a_capture_no_longer_kept_is_located_nowhere_never_stale() -> None:
+    # the driver protocol: locate answers None when it cannot tell (an effect check that looked often)
+    _, driver = opened()
+    first = run(driver.capture(1))
+    for generation in range(2, 12):
+        last = run(driver.capture(generation))
+    assert run(driver.locate(1, labeled(first, "Sign in").position, last.generation)) is None

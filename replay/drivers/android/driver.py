@@ -138,6 +138,8 @@ class AndroidDriver:
         there = self._captures.get(in_generation)
         if there is None:
             return None
+        if generation not in self._captures:
+            return None  # (its capture is no longer kept: where it is now cannot be told)
         found = _same(self._node(generation, index), there)
         return found.position if found is not None else None
 
