@@ -341,7 +341,12 @@ def judge(
     if fact.kind == "changed":  # a node of its role says it now, and no fewer than before (a row may
         said = masked(fact.text)  # have said it already: "Order A-101" in the list, then as the title)
         was, now = (sum(1 for n in c.by_value("role", fact.subject) if _says(n, said)) for c in (before, after))
-        return Judged(fact, HELD if now and now >= was else MISSING)
+        if now and now >= was:
+            return Judged(fact, HELD)
+        # in another form: another role says it now, shown or chosen (a month title that became a
+        # select's chosen option, flatpickr 3 → 4)
+        other = next((n for n in after.nodes[1:] if n.role != fact.subject and _says_as_shown(n, said)), None)
+        return Judged(fact, CHANGED, f"said by a {other.role}") if other is not None else Judged(fact, MISSING)
     # compared by shape: "Order 1234 placed, reference K7QWZP" is the toast "Order 1299 placed, reference 9XQ2LM"
     key = (fact.subject, masked(fact.text))
     was, now = _saying(before, *key), _saying(after, *key)  # only that role's nodes (a view's few)
@@ -372,6 +377,12 @@ def _saying(capture: Capture, role: str, said: str) -> int:
 def _says(node: Node, said: str) -> bool:
     text = node.content
     return node.visible and text is not None and masked(text[:TEXT_CHARS].rstrip()) == said
+
+
+def _says_as_shown(node: Node, said: str) -> bool:
+    if not (node.visible or node.selected):
+        return False
+    return any(t and masked(t[:TEXT_CHARS].rstrip()) == said for t in (node.content, node.label, node.value))
 
 
 def _forms(node: Node) -> set[str]:

@@ -401,3 +401,14 @@ def test_a_text_whose_number_moved_is_a_counter_not_a_changed_text() -> None:
     before = capture(N("main")(N("generic", text="2 items left"), N("generic", text="June, 2026")))
     after = capture(N("main")(N("generic", text="1 item left"), N("generic", text="June, 2026")))
     assert eff.text_changes(before, after) == []
+
+
+def test_a_changed_text_said_now_by_another_role_is_drift_not_a_missing_effect() -> None:
+    # flatpickr 3 showed the month as a text, 4 as a select's chosen option
+    def picker(month: str) -> Any:
+        months = (N("option", text=m, selected=m == month, visible=False) for m in ("March", "April"))
+        return capture(N("main")(N("combobox", "Month")(*months)))
+
+    judged = eff.judge(Fact("changed", "generic", "April"), picker("March"), picker("April"), SAME)
+    assert (judged.status, judged.how) == (eff.CHANGED, "said by a option")
+    assert eff.judge(Fact("changed", "generic", "April"), picker("March"), picker("March"), SAME).status == eff.MISSING

@@ -16,6 +16,7 @@ from replay.tree.model import (
     F_HITTABLE,
     F_OVERLAY,
     F_SCROLLABLE,
+    F_SELECTED,
     F_VISIBLE,
     Capture,
     build_capture,
@@ -48,6 +49,7 @@ class N:
     dom_id: bool = False  # the id is the element's DOM id, not a test id attribute
     overlay: bool = False  # a positioned layer over the page's centre
     expanded: bool = False  # what it opens is open (aria-expanded)
+    selected: bool = False  # a chosen option or tab
 
     def __call__(self, *children: N) -> N:
         self.children = list(children)
@@ -78,6 +80,7 @@ def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.
         flags |= F_DOM_ID if node.dom_id else 0
         flags |= F_OVERLAY if node.overlay else 0
         flags |= F_EXPANDED if node.expanded else 0
+        flags |= F_SELECTED if node.selected else 0
         flags |= F_HITTABLE if (node.visible and node.enabled if node.hittable is None else node.hittable) else 0
         x, y, w, h = node.rect
         rows.append(
