@@ -67,7 +67,9 @@ def moved_within(recorded: str | None, node: Node) -> bool:
 
 
 def drawn_elsewhere(node: Node) -> bool:
-    """A toggle captured with no box of its own (a hidden input its track or label draws), or a control
-    whose own wrapper takes the pointer for it (a segment button's host over its inner tab): a click is
-    pressed through its control's shown part (SPEC §5). Anything else hidden is waited for."""
-    return (not node.visible and node.role in ("checkbox", "switch", "radio")) or node.through
+    """A toggle captured with no box of its own (a hidden input its track or label draws) or under its
+    own label (Shoelace's switch: the input sits in the label that draws it, which takes the pointer), or
+    a control whose own wrapper takes the pointer for it (a segment button's host over its inner tab): a
+    click is pressed through its control's shown part (SPEC §5). Anything else hidden is waited for."""
+    toggle = node.role in ("checkbox", "switch", "radio")
+    return (toggle and (not node.visible or node.covered)) or node.through  # (covered: in view, not on top)

@@ -27,6 +27,16 @@ def test_check_on_an_input_under_its_own_wrapper_presses_its_label(cli: Cli, web
     cli("close", "--session", session)
 
 
+def test_a_switch_inside_the_label_that_draws_it_is_clicked_through_that_label(cli: Cli, web: str) -> None:
+    # Shoelace 2's sl-switch: its input sits in its shadow root's label, which takes the pointer
+    cli("open", f"{web}/widgets/desk/sl2/index.html", "--session", "shoelace")
+    assert cli("wait", 'role=switch label="Notifications"', "--session", "shoelace").returncode == 0
+    clicked = cli("click", 'role=switch label="Notifications"', "--session", "shoelace", "--timeout", "1500")
+    assert clicked.returncode == 0, clicked.stderr
+    assert cli("get", "text", "role=status", "--session", "shoelace").stdout.strip().endswith("\nNotifications on")
+    cli("close", "--session", "shoelace")
+
+
 def test_a_tab_whose_own_host_takes_the_pointer_is_hittable_and_clicked_through_it(cli: Cli, web: str) -> None:
     # Ionic's segment button: the host takes the pointer, the tab inside its shadow root has none of its own
     cli("open", f"{web}/widgets/order/i6/index.html", "--session", "segment")
