@@ -204,7 +204,8 @@ def observe(
     facts += target_facts(target[0], target[1], command, value)
     facts += changes(before, after, idle or Idle())
     told = {masked(f.text) for f in facts if f.text}
-    for fact in text_changes(before, settled):
+    # a target that went took its place with it (a screen that moved on): places no longer pair
+    for fact in text_changes(before, settled) if target[1].present else ():
         volatile = idle is not None and idle.volatile((fact.subject, fact.text or ""))
         if not volatile and masked(fact.text or "") not in told and not (typed and typed in (fact.text or "")):
             facts.append(fact)

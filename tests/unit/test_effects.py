@@ -412,3 +412,10 @@ def test_a_changed_text_said_now_by_another_role_is_drift_not_a_missing_effect()
     judged = eff.judge(Fact("changed", "generic", "April"), picker("March"), picker("April"), SAME)
     assert (judged.status, judged.how) == (eff.CHANGED, "said by a option")
     assert eff.judge(Fact("changed", "generic", "April"), picker("March"), picker("March"), SAME).status == eff.MISSING
+
+
+def test_no_text_in_place_is_a_fact_once_the_target_went_with_its_screen() -> None:
+    # Android: a tap whose screen moved on leaves another screen's title where the old one's was
+    gone = (eff.TargetState(True), eff.TargetState(False))
+    facts = eff.observe(_calendar("Sign in"), [_calendar("Orders")], gone, command="click")
+    assert facts == (Fact("target", "gone"),)
