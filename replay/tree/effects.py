@@ -106,8 +106,8 @@ class Idle:
         self.keys.update(k for k in a.keys() | b.keys() if a[k] != b[k])
         self.keys.update((role, masked(text)) for role, text in a.keys() ^ b.keys())
         self.roles.update(role for role, text in a.keys() ^ b.keys() if role in ITEMS)
-        for first, then in ((before, after), (after, before)):  # a text in place that changes by itself: both
-            self.keys.update((f.subject, masked(f.text or "")) for f in text_changes(first, then, limit=None))
+        for pair in _reworded_in_place(before, after, None):  # a text in place that changes by itself: both
+            self.keys.update((n.role, masked(_own(n))) for n in pair if _may_say(n))
 
     def steady(self, facts: tuple[Fact, ...]) -> tuple[Fact, ...]:
         """``facts`` less those about what has since been seen changing by itself."""
@@ -227,31 +227,35 @@ def _in_place(capture: Capture) -> dict[tuple[tuple[str, int], ...], Node]:
     return out
 
 
-def _reworded(was: str, now: str) -> bool:
-    """Whether a text in place says something else, its numbers unchanged: "June, 2026" → "July, 2026"
-    (a number that moved — "2 items left" → "1 item left", "Page 2" → "Page 3" — is a counter or a clock)."""
-    return masked(was) != masked(now) and _NUMBERS.findall(was) == _NUMBERS.findall(now)
+def text_changes(before: Capture, after: Capture) -> list[Fact]:
+    """Nodes in place whose own text changed (SPEC §15: a calendar's "June, 2026" → "July, 2026"), not a
+    field, a row or a telling node (their appearing says it); more than ``MAX_TEXTS`` is a re-render."""
+    facts = [Fact("changed", n.role, _own(n)) for _, n in _reworded_in_place(before, after, MAX_TEXTS) if _may_say(n)]
+    return facts if len(facts) <= MAX_TEXTS else []
 
 
-def text_changes(before: Capture, after: Capture, limit: int | None = MAX_TEXTS) -> list[Fact]:
-    """Nodes in place whose own text changed (SPEC §15): a calendar's "June, 2026" → "July, 2026" —
-    the deepest of the changed (its ancestors' texts changed with it), not a field (what was typed), a
-    row or a telling node (their appearing says it), not a counter or a clock (compared by shape). More than
-    ``limit`` at once is a re-render, not a fact (None: every one, to learn what changes by itself)."""
+def _reworded_in_place(before: Capture, after: Capture, limit: int | None) -> list[tuple[Node, Node]]:
+    """The deepest nodes in place whose text was reworded, as (before, after); ``limit``: see below."""
     if before.partial or after.partial:
         return []  # (a view holds some nodes only: places in it are not the page's)
     pre, post = _in_place(before), _in_place(after)
-    changed = {p for p in pre.keys() & post.keys() if _reworded(pre[p].content or "", post[p].content or "")}
-    if limit is not None and len(changed) > 4 * limit + 16:
+
+    def reworded(was: str, now: str) -> bool:  # its numbers moved ("2 items left" → "1 item left"): a counter
+        return masked(was) != masked(now) and _NUMBERS.findall(was) == _NUMBERS.findall(now)
+
+    changed = {p for p in pre.keys() & post.keys() if reworded(pre[p].content or "", post[p].content or "")}
+    if limit is not None and len(changed) > 4 * limit + 16:  # (None: all, to learn what changes by itself)
         return []  # (a screen re-rendered whole: no pairing is worth reading)
     parents = {p[:-1] for p in changed | (pre.keys() ^ post.keys())}  # (a child changed, came or went)
-    own = [post[p] for p in sorted(changed) if p not in parents]
-    facts = [
-        Fact("changed", n.role, (n.content or "")[:TEXT_CHARS].rstrip())
-        for n in own
-        if not (n.editable or tells(n) or any(a.get("role") in ITEMS for a in n.ancestors()))
-    ]
-    return facts if limit is None or len(facts) <= limit else []
+    return [(pre[p], post[p]) for p in sorted(changed) if p not in parents]
+
+
+def _own(node: Node) -> str:
+    return (node.content or "")[:TEXT_CHARS].rstrip()
+
+
+def _may_say(node: Node) -> bool:
+    return not (node.editable or tells(node) or any(a.get("role") in ITEMS for a in node.ancestors()))
 
 
 def changes(before: Capture, after: list[Capture], idle: Idle) -> list[Fact]:
@@ -344,9 +348,8 @@ def judge(
         was, now = (sum(1 for n in c.by_value("role", fact.subject) if _says(n, said)) for c in (before, after))
         if now and now >= was:
             return Judged(fact, HELD)
-        # in another form: another role says it now, shown or chosen (a month title that became a
-        # select's chosen option, flatpickr 3 → 4)
-        other = next((n for n in after.nodes[1:] if n.role != fact.subject and _says_as_shown(n, said)), None)
+        # in another form: another role says it, shown or chosen (flatpickr 3's month title, 4's option)
+        other = next((n for n in after.nodes[1:] if n.role != fact.subject and _says(n, said, anyhow=True)), None)
         return Judged(fact, CHANGED, f"said by a {other.role}") if other is not None else Judged(fact, MISSING)
     # compared by shape: "Order 1234 placed, reference K7QWZP" is the toast "Order 1299 placed, reference 9XQ2LM"
     key = (fact.subject, masked(fact.text))
@@ -375,15 +378,12 @@ def _saying(capture: Capture, role: str, said: str) -> int:
     )
 
 
-def _says(node: Node, said: str) -> bool:
-    text = node.content
-    return node.visible and text is not None and masked(text[:TEXT_CHARS].rstrip()) == said
-
-
-def _says_as_shown(node: Node, said: str) -> bool:
-    if not (node.visible or node.selected):
+def _says(node: Node, said: str, *, anyhow: bool = False) -> bool:
+    """Whether ``node`` shows ``said`` as its text; ``anyhow``: or its name or value, or chosen."""
+    if not (node.visible or (anyhow and node.selected)):
         return False
-    return any(t and masked(t[:TEXT_CHARS].rstrip()) == said for t in (node.content, node.label, node.value))
+    texts = (node.content, node.label, node.value) if anyhow else (node.content,)
+    return any(t and masked(t[:TEXT_CHARS].rstrip()) == said for t in texts)
 
 
 def _forms(node: Node) -> set[str]:
