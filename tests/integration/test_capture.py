@@ -445,13 +445,14 @@ def test_check_clicks_through_a_box_its_own_label_paints_over_the_input(web: str
     assert chromium.run(go)
 
 
-def test_a_random_token_in_a_dom_id_makes_it_no_id(chromium: Chromium) -> None:
+def test_a_random_token_or_two_numbers_in_a_row_in_a_dom_id_make_it_no_id(chromium: Chromium) -> None:
     # nanoid's rows (TodoMVC's web components: todo-item-AkTNBCXIfpXnhAYXTxbsT) differ on every load;
     # camelCase and numbered ids are words an author wrote
     ids = {
         "todo-item-AkTNBCXIfpXnhAYXTxbsT": False,
         "todo-item-1IwU-1in3L3ooM5oOE1-U": False,
         "V1StGXR8_Z5jdHi6B-myT": False,
+        "el-id-85-0": False,  # Element Plus: a random number (here a short one) and a counter
         "saveChangesButton": True,
         "parseHTMLString": True,
         "step2Title": True,

@@ -4,7 +4,8 @@
   const TEST_ID_ATTRS = opts.testIdAttributes;
   // a DOM id a framework made up at run time (Element Plus' el-id-3002-0, React's :r1:, a GUID) names
   // nothing: it differs on every load, so it is no id (test ids are kept whatever they look like)
-  const GENERATED_ID = /\d{3,}|^:.*:$|[0-9a-f]{8}-[0-9a-f]{4}-/i;
+  // (two numbers in a row, too: Element Plus's el-id-85-0 draws a random number that may be short)
+  const GENERATED_ID = /\d{3,}|\d[-_:.]\d|^:.*:$|[0-9a-f]{8}-[0-9a-f]{4}-/i;
   // a random token after a worded prefix (nanoid's todo-item-AkTNBCXIfpXnhAYXTxbsT): ten characters or
   // more whose kind (lower, upper, digit, - or _) changes at more than a third of their joins, with
   // capitals run together or digits against letters — what camelCase words (saveChangesButton) never do
