@@ -656,7 +656,7 @@ def bench_drift() -> list[Any]:
     home = tempfile.mkdtemp(prefix="rd-", dir="/tmp")
     try:
         with serve() as url, tempfile.TemporaryDirectory() as work:
-            return run(replay, url, home, Path(work))
+            return run(replay, url, home, Path(work), rank=True)
     finally:
         subprocess.run([replay, "daemon", "stop"], env={**os.environ, "REPLAY_HOME": home}, capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
@@ -664,6 +664,8 @@ def bench_drift() -> list[Any]:
 
 def print_drift(outcomes: list[Any]) -> None:
     """The confusion table of issue 21: the summary, then every case."""
+    from fixtures.drift.corpus import ranking
+
     recordings = {o.case.recording.name: o for o in outcomes}
     libraries = {o.case.recording.name.split("-")[0] for o in outcomes}
     clean_wanted = [o for o in outcomes if o.case.expect == "clean"]
@@ -689,15 +691,19 @@ def print_drift(outcomes: list[Any]) -> None:
     print(f"| built-in heals correct | {sum(o.correct for o in heal_wanted)} / {len(heal_wanted)} healable |")
     print(f"| built-in heals escalated | {sum(o.heal == 'escalated' for o in heal_wanted)} of the healable |")
     print(f"| built-in heals **false** | {sum(o.false_heal for o in outcomes)} |")
+    print(f"| the element healed to is the top suggestion (heal: cases that stop) | {ranking(outcomes)} |")
     print(f"| outcome as expected | {sum(o.correct for o in outcomes)} / {len(outcomes)} |")
     if heal_ms:
         print(f"| time per `replay heal` (median) | {statistics.median(heal_ms):.0f} ms |")
     print(f"| heals performed | {len(healed)} |\n")
     print_drift_groups(outcomes)
-    print("| case | kind | expected | replay on the drifted app | healer | verdict |\n|---|---|---|---|---|---|")
+    print("| case | kind | expected | replay on the drifted app | healer | verdict | rank |")
+    print("|---|---|---|---|---|---|---|")
     for o in outcomes:
         verdict = "correct" if o.correct else ("**false heal**" if o.false_heal else "wrong")
-        print(f"| {o.case.name} | {o.case.kind} | {o.case.expect} | {o.result} | {o.heal or '—'} | {verdict} |")
+        rank = "—" if o.rank is None else (o.rank or "> 3")
+        row = (o.case.name, o.case.kind, o.case.expect, o.result, o.heal or "—", verdict, rank)
+        print(f"| {' | '.join(map(str, row))} |")
     print()
 
 

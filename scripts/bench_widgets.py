@@ -24,7 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "fixtures"))
 
-from fixtures.drift.corpus import Case, Outcome, Recording, run  # noqa: E402
+from fixtures.drift.corpus import Case, Outcome, Recording, ranking, run  # noqa: E402
 from fixtures.drift.widgets import FLOWS, HELD_BACK, widget_cases  # noqa: E402
 
 ELEMENT_COMMANDS = ("click", "dblclick", "fill", "check", "uncheck", "hover", "select")
@@ -174,7 +174,7 @@ def bench_widget_drift(peer: bool) -> tuple[list[Outcome], dict[str, str]]:
     peers: dict[str, str] = {}
     try:
         with serve() as url, tempfile.TemporaryDirectory() as work:
-            outcomes = run(replay, url, home, Path(work), widget_cases())
+            outcomes = run(replay, url, home, Path(work), widget_cases(), rank=True)
             if peer:
                 from playwright.sync_api import sync_playwright
 
@@ -216,6 +216,7 @@ def _fractions(outcomes: list[Outcome], peers: dict[str, str]) -> list[tuple[str
             f"{sum(o.correct for o in stop)}/{len(stop)}",
             f"{peer(stop, want=False)} failed (none can say where)",
         ),
+        ("the element healed to is the top suggestion (heal: cases that stop)", ranking(outcomes), "—"),
         ("false heals", str(sum(o.false_heal for o in outcomes)), "— (no healing)"),
         ("outcome as expected", f"{sum(o.correct for o in outcomes)}/{len(outcomes)}", "—"),
     ]
@@ -247,9 +248,10 @@ def print_widget_drift(outcomes: list[Outcome], peers: dict[str, str]) -> None:
     heal_ms = [o.heal_ms for o in outcomes if o.heal_ms is not None]
     if heal_ms:
         print(f"time per `replay heal` (median): {statistics.median(heal_ms):.0f} ms\n")
-    print("| case | expected | replay | healer | verdict | Playwright's generator |\n|---|---|---|---|---|---|")
+    print("| case | expected | replay | healer | verdict | rank | Playwright's generator |")
+    print("|---|---|---|---|---|---|---|")
     for o in outcomes:
         verdict = "correct" if o.correct else ("**false heal**" if o.false_heal else "wrong")
-        peer = peers.get(o.case.name, "—")
-        print(f"| {o.case.name} | {o.case.expect} | {o.result} | {o.heal or '—'} | {verdict} | {peer} |")
+        peer, rank = peers.get(o.case.name, "—"), "—" if o.rank is None else (o.rank or "> 3")
+        print(f"| {o.case.name} | {o.case.expect} | {o.result} | {o.heal or '—'} | {verdict} | {rank} | {peer} |")
     print()
