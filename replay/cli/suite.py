@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import os
+import platform as platform_module
 import sys
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import click
 
+from replay import __version__
 from replay.cli.app import MS, emit, handles_errors, json_option, main, platform_option
 from replay.cli.options import backend_flags
 from replay.suite import TRACE_MODES
@@ -87,21 +91,30 @@ def test_cmd(
         backend=backend,
     )
     say = (lambda _: None) if as_json else (lambda line: click.echo(line))
+    started = datetime.now(UTC).isoformat(timespec="seconds")
     suite = Suite(found, options, say).run()
-    written = []
+    meta = {"started": started, "shard": shard, "replay": __version__, "python": platform_module.python_version()}
+    written = [f"results: {reports.write_results(suite, os.path.join(artifacts_dir, 'results.json'), meta)}"]
     if junit:
         written.append(f"junit: {reports.write_junit(suite, junit)}")
     if html_dir:
         written.append(f"html: {reports.write_html(suite, html_dir)}")
     text, payload = _report(suite)
-    emit(as_json, {"result": payload}, "\n".join([text, *written]))
+    emit(as_json, {"result": payload}, "\n".join([*written, text]))
     sys.exit(suite.exit_code)
 
 
 def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
     """A suite's outcome: the lines a person reads, and the JSON object."""
+    from replay.suite.triage import Triage, expected_observed, triage
+
     slowest = sorted(suite.results, key=lambda r: -r.seconds)[:3]
-    lines = [suite.summary()]
+    lines = []
+    for cls, found in suite.classes().items():  # regressions first, with what was expected and seen
+        for r in found:
+            lines.append(f"{cls}: {r.path}: {r.why()}")
+            if (seen := expected_observed(r)) is not None and cls == Triage.REGRESSION:
+                lines += [f"    expected: {seen[0]}", f"    observed: {seen[1]}"]
     if slowest:
         lines.append("slowest: " + ", ".join(f"{r.path} {r.seconds:.1f} s" for r in slowest))
     flaky = [r.path for r in suite.results if r.status == "flaky"]
@@ -110,6 +123,7 @@ def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
     healed = [f"{r.healed} ({r.heal_status})" for r in suite.results if r.healed]
     if healed:
         lines.append("healed scripts pending review: " + ", ".join(healed))
+    lines.append(suite.summary())  # the last line counts the classes (SPEC §10)
     payload = {
         "summary": suite.summary(),
         "exitCode": suite.exit_code,
@@ -119,6 +133,7 @@ def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
                 "status": r.status,
                 "seconds": round(r.seconds, 3),
                 "attempts": len(r.attempts),
+                "class": triage(r),
                 "why": r.why(),
                 "healed": r.healed,
                 "heal": r.heal_status,

@@ -18,7 +18,7 @@ from replay.options import Option, backend_options
 from replay.platforms import DEFAULT_PLATFORM, PLATFORMS
 from replay.suite import TRACE_MODES
 from replay.suite.discover import REVIEW_SUFFIXES, Entry
-from replay.suite.runner import DIVERGED, FAILED, Attempt, SuiteOptions, run_attempt
+from replay.suite.runner import DIVERGED, FAILED, Attempt, ScriptResult, SuiteOptions, run_attempt
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -82,6 +82,35 @@ class AdFile(pytest.File):
         yield item
 
 
+CLASS_PROPERTY = "replay-class"
+LETTERS = {"regression": "R", "drift": "D", "healed": "H", "broken": "B", "failed": "F"}
+
+
+def _class_of(report: pytest.TestReport) -> str | None:
+    found = dict(report.user_properties).get(CLASS_PROPERTY) if report.when == "call" and report.failed else None
+    return str(found) if found is not None else None
+
+
+def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
+    """A failed flow shows its class (SPEC §10) — ``D`` and ``DRIFT``, ``R`` and ``REGRESSION`` — while
+    pytest still counts it failed (its report in FAILURES, ``--lf``, the exit code stay pytest's)."""
+    cls = _class_of(report)
+    return ("failed", LETTERS[cls], cls.upper()) if cls in LETTERS else None
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """``replay: 1 regression, 2 drift`` and each failed flow by its class, regressions first."""
+    failed = [(str(_class_of(r)), r.nodeid) for r in terminalreporter.stats.get("failed", []) if _class_of(r)]
+    if not failed:
+        return
+    order = list(LETTERS)
+    failed.sort(key=lambda f: order.index(f[0]) if f[0] in order else len(order))
+    counts = {c: sum(f[0] == c for f in failed) for c in order}
+    terminalreporter.write_sep("=", "replay: " + ", ".join(f"{n} {c}" for c, n in counts.items() if n))
+    for cls, nodeid in failed:
+        terminalreporter.write_line(f"{cls.upper()} {nodeid}")
+
+
 class ReplayFailed(Exception):
     """An attempt that did not pass: a divergence or an error, with its report."""
 
@@ -112,6 +141,10 @@ class AdItem(pytest.Item):
         platform = next((m.name for m in self.iter_markers() if m.name in PLATFORMS), DEFAULT_PLATFORM)
         attempt = run_attempt(Entry(str(self.path), platform, None), options, home, 1)
         if attempt.status in (DIVERGED, FAILED):
+            from replay.suite.triage import triage
+
+            cls = triage(ScriptResult(str(self.path), attempt.status, [attempt]))
+            self.user_properties.append((CLASS_PROPERTY, str(cls)))  # in --junitxml too
             raise ReplayFailed(attempt, _report(str(self.path), attempt))
 
     def repr_failure(self, excinfo: pytest.ExceptionInfo[BaseException], style: Any = None) -> Any:

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import contextlib
 import html
+import json
 import os
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
+from typing import Any
 
 from replay.drivers.web.trace import VIEWER as TRACE_VIEWER
 from replay.engine.report import render_text
@@ -14,6 +16,7 @@ from replay.errors import CannotWrite, InvalidArgs
 from replay.files import open_private
 from replay.heal.audit import script_diff
 from replay.suite.runner import DIVERGED, FAILED, FLAKY, PASSED, Attempt, ScriptResult, SuiteResult
+from replay.suite.triage import ORDER, Triage, expected_observed, triage
 
 
 def failure_text(path: str, a: Attempt) -> str:
@@ -45,9 +48,8 @@ def write_junit(suite: SuiteResult, path: str) -> str:
     )
     for r in suite.results:
         case = ET.SubElement(ts, "testcase", classname="replay", name=r.path, time=f"{r.seconds:.3f}")
-        if r.status in (DIVERGED, FAILED):
-            kind = r.last.divergence.kind if r.last.divergence else str(r.last.error["code"] if r.last.error else "")
-            failure = ET.SubElement(case, "failure", message=r.why(), type=kind)
+        if (cls := triage(r)) is not None:  # the class first (SPEC §10); the kind or code stays in the message
+            failure = ET.SubElement(case, "failure", message=f"{cls}: {r.why()}", type=str(cls))
             failure.text = _failure_text(r)
         if r.status == FLAKY or r.heal_status:
             props = ET.SubElement(case, "properties")
@@ -62,6 +64,45 @@ def write_junit(suite: SuiteResult, path: str) -> str:
         with open_private(path) as fh:
             ET.ElementTree(root).write(fh, encoding="unicode", xml_declaration=True)
     return path
+
+
+def result_record(r: ScriptResult) -> dict[str, Any]:
+    """One script in ``results.json``: path, class, status, attempts, the divergence, the heal."""
+    d = r.last.divergence
+    seen = expected_observed(r) if triage(r) == Triage.REGRESSION else None
+    return {
+        "path": r.path,
+        "class": triage(r),
+        "status": r.status,
+        "attempts": len(r.attempts),
+        "seconds": round(r.seconds, 3),
+        "why": r.why(),
+        "divergence": {"kind": d.kind, "repairHint": d.repair_hint, "step": d.index} if d is not None else None,
+        "error": (r.last.error or {}).get("code") if d is None else None,
+        "expected": seen[0] if seen else None,
+        "observed": seen[1] if seen else None,
+        "healed": r.healed,
+        "heal": r.heal_status,
+    }
+
+
+def write_results(suite: SuiteResult, path: str, meta: dict[str, Any]) -> str:
+    """``results.json``: the run's metadata and one record per script, in suite order — what tomorrow's
+    run compares with and what ``replay report merge`` joins."""
+    payload = {
+        "version": RESULTS_VERSION,
+        "run": {**meta, "seconds": round(suite.seconds, 3), "summary": suite.summary()},
+        "results": [result_record(r) for r in suite.results],
+    }
+    with _writing(path):
+        os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+        with open_private(path) as fh:
+            json.dump(payload, fh, indent=1)
+            fh.write("\n")
+    return path
+
+
+RESULTS_VERSION = 1
 
 
 def check_targets(junit: str | None, html_dir: str | None) -> None:
@@ -165,7 +206,8 @@ def _section(r: ScriptResult, directory: str) -> str:
             parts += [f"<p>{html.escape(r.healed)}, pending review</p>", _diff(script_diff(r.path, r.healed))]
     attempts = ", ".join(f'<a href="{rel(x.directory)}">attempt {x.number}: {x.status}</a>' for x in r.attempts)
     parts.append(f"<p>Artifacts: {attempts}</p>")
-    why = f" — {html.escape(r.why())}" if r.status in (DIVERGED, FAILED) else ""
+    cls = triage(r)
+    why = f" — <b>{cls}</b>: {html.escape(r.why())}" if cls is not None else ""
     tries = f", {len(r.attempts)} attempts" if len(r.attempts) > 1 else ""
     opened = " open" if r.status in (DIVERGED, FAILED) else ""
     return (
@@ -173,6 +215,20 @@ def _section(r: ScriptResult, directory: str) -> str:
         f'<span class="status">{r.status}</span> {html.escape(r.path)} ({r.seconds:.1f} s{tries}){why}'
         f"</summary>{''.join(parts)}</details></section>"
     )
+
+
+def _grouped(suite: SuiteResult, directory: str) -> str:
+    """Regressions first, then drift, healed, broken, failed (SPEC §10), then the scripts that passed."""
+    classes = suite.classes()
+    parts = [
+        f'<h2 id="{cls}">{cls} ({len(found)})</h2>' + "".join(_section(r, directory) for r in found)
+        for cls, found in ((c, classes[c]) for c in ORDER)
+        if found
+    ]
+    passed = [r for r in suite.results if triage(r) is None]
+    if passed:
+        parts.append(f'<h2 id="passed">passed ({len(passed)})</h2>' + "".join(_section(r, directory) for r in passed))
+    return "".join(parts)
 
 
 def write_html(suite: SuiteResult, directory: str) -> str:
@@ -192,7 +248,7 @@ def write_html(suite: SuiteResult, directory: str) -> str:
 <style>{_STYLE}</style></head>
 <body><h1>replay test</h1><p id="summary">{html.escape(suite.summary())}</p>{review}
 <nav aria-label="filter by status">{"".join(buttons)}</nav>
-{"".join(_section(r, directory) for r in suite.results)}
+{_grouped(suite, directory)}
 <script>{_SCRIPT}</script>
 </body></html>
 """

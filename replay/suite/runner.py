@@ -29,6 +29,7 @@ from replay.script.loader import read_text
 from replay.script.redact import script_excerpt
 from replay.session.protocol import replay_home
 from replay.suite.discover import MAESTRO_SUFFIXES, Entry
+from replay.suite.triage import ORDER, Triage, triage
 
 MAX_RETRIES = 3
 
@@ -106,10 +107,21 @@ class SuiteResult:
         """0 only if every script passed (flaky counts as passed), else 1."""
         return 0 if all(r.status in (PASSED, FLAKY) for r in self.results) else 1
 
+    def classes(self) -> dict[Triage, list[ScriptResult]]:
+        """The scripts that did not pass by their class (SPEC §10), each class in suite order."""
+        out: dict[Triage, list[ScriptResult]] = {t: [] for t in ORDER}
+        for r in self.results:
+            if (t := triage(r)) is not None:
+                out[t].append(r)
+        return out
+
     def summary(self) -> str:
-        """``12 passed, 1 flaky, 2 diverged, 0 failed in 41.3 s``."""
-        counts = ", ".join(f"{self.count(s)} {s}" for s in (PASSED, FLAKY, DIVERGED, FAILED))
-        return f"{counts} in {self.seconds:.1f} s"
+        """``40 passed, 1 flaky, 2 regressions, 5 drifted (4 healed), 1 broken, 0 failed in 192.0 s``."""
+        c = {t: len(rs) for t, rs in self.classes().items()}
+        regressions = f"{c[Triage.REGRESSION]} regression{'' if c[Triage.REGRESSION] == 1 else 's'}"
+        drifted = f"{c[Triage.DRIFT] + c[Triage.HEALED]} drifted ({c[Triage.HEALED]} healed)"
+        counts = f"{self.count(PASSED)} passed, {self.count(FLAKY)} flaky, {regressions}, {drifted}"
+        return f"{counts}, {c[Triage.BROKEN]} broken, {c[Triage.FAILED]} failed in {self.seconds:.1f} s"
 
 
 @dataclass

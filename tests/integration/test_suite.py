@@ -44,7 +44,17 @@ def test_a_suite_reports_each_script_live_then_a_summary_and_exits_1(ran: tuple[
     assert proc.returncode == 1
     assert {line.split()[0] for line in lines[:3]} == {"PASS", "FLAKY", "DIVERGED"}
     assert any(line.startswith("DIVERGED") and "selector-miss at step 6" in line for line in lines)
-    assert "1 passed, 1 flaky, 1 diverged, 0 failed in " in proc.stdout and "slowest: " in proc.stdout
+    assert "slowest: " in proc.stdout
+    assert lines[-1].startswith("1 passed, 1 flaky, 0 regressions, 1 drifted (0 healed), 0 broken, 0 failed in ")
+
+
+def test_the_night_is_written_to_results_json_drift_said_as_drift(ran: tuple[Any, Path]) -> None:
+    proc, root = ran
+    written = json.loads((root / "replay-results" / "results.json").read_text())
+    by_name = {Path(r["path"]).name: r for r in written["results"]}
+    assert by_name["diverged.ad"]["class"] == "drift" and by_name["diverged.ad"]["divergence"]["step"] == 6
+    assert by_name["flaky.ad"]["class"] is None and by_name["flaky.ad"]["attempts"] == 2
+    assert written["run"]["summary"] in proc.stdout and "drift: " in proc.stdout
 
 
 def test_a_pass_on_a_retry_is_flaky_not_passed(ran: tuple[Any, Path]) -> None:
@@ -61,7 +71,7 @@ def test_junit_has_one_testcase_per_script_and_the_divergence_as_failure(ran: tu
     suite_el = tree.find("testsuite")
     assert suite_el is not None and (suite_el.get("tests"), suite_el.get("failures")) == ("3", "1")
     failure = tree.find(".//testcase[@name='" + str(tmp_path / "flows" / "diverged.ad") + "']/failure")
-    assert failure is not None and failure.get("type") == "selector-miss"
+    assert failure is not None and failure.get("type") == "drift" and "selector-miss" in failure.get("message")
     assert "DIVERGENCE selector-miss at step 6" in (failure.text or "")
     assert tree.find(".//property[@name='flaky']") is not None
 

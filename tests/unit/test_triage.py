@@ -1,0 +1,126 @@
+"""The morning after (SPEC §10): every script that did not pass is one class — regression, drift
+(healed), broken or failed — in the console's last line, JUnit's type, the HTML's groups and
+results.json. On stored results: no browser."""
+
+from __future__ import annotations
+
+import json
+import xml.etree.ElementTree as ET
+from pathlib import Path
+from typing import Any
+
+from replay.engine.report import Reported
+from replay.results import Timing
+from replay.suite import reports
+from replay.suite.runner import DIVERGED, FAILED, PASSED, Attempt, ScriptResult, SuiteResult
+from replay.suite.triage import Triage, expected_observed, triage
+
+
+def diverged(
+    kind: str, action: str = "click role=button", *, effect: dict[str, str] | None = None, **more: Any
+) -> ScriptResult:
+    d: dict[str, Any] = {
+        "kind": kind,
+        "step": {"index": 3, "source": {"path": "f.ad", "line": 5}},
+        "action": action,
+        "cause": "the cause",
+        "repairHint": "manual" if effect else "record-and-heal",
+        "screen": more.pop("screen", {"state": "unavailable", "reason": "closed", "hint": "h"}),
+        "resume": {"from": 3, "planDigest": "d"},
+    }
+    if effect is not None:
+        d["effect"] = effect
+    attempt = Attempt(1, DIVERGED, 1.0, "/tmp/a", divergence=Reported.from_dict(d))
+    return ScriptResult(more.pop("path", "f.ad"), DIVERGED, [attempt], **more)
+
+
+def errored(code: str, message: str = "m", *, stepped: bool = True) -> ScriptResult:
+    timings = [Timing({"index": 1, "line": 1, "command": "open", "ms": 10.0})] if stepped else []
+    attempt = Attempt(1, FAILED, 1.0, "/tmp/a", error={"code": code, "message": message}, timings=timings)
+    return ScriptResult("f.ad", FAILED, [attempt])
+
+
+MISSING = {"expected": 'status "Saved" appears', "observed": "nothing changed"}
+
+
+def test_a_verified_step_whose_recorded_effect_did_not_happen_is_a_regression() -> None:
+    assert triage(diverged("action-failure", effect=MISSING)) == Triage.REGRESSION
+
+
+def test_a_failed_check_is_a_regression_with_expected_and_observed() -> None:
+    r = errored("ASSERTION_FAILED", 'is visible "Saved" failed: hidden')
+    assert triage(r) == Triage.REGRESSION
+    assert expected_observed(r) == ('is visible "Saved"', "hidden")
+
+
+def test_a_dialog_the_recording_did_not_have_is_a_regression() -> None:
+    r = diverged(
+        "action-failure", screen={"state": "unavailable", "reason": "capture failed: DIALOG_OPEN: an alert is open"}
+    )
+    assert triage(r) == Triage.REGRESSION
+
+
+def test_a_script_that_no_longer_finds_what_it_recorded_is_drift_and_healed_once_healed() -> None:
+    for kind in ("selector-miss", "identity-mismatch", "identity-unverifiable"):
+        assert triage(diverged(kind)) == Triage.DRIFT
+    assert triage(diverged("selector-miss", healed="f.healed.ad", heal_status="healed")) == Triage.HEALED
+    assert triage(diverged("selector-miss", heal_status="escalated")) == Triage.DRIFT
+
+
+def test_an_app_that_did_not_open_is_broken_not_a_regression() -> None:
+    assert triage(diverged("action-failure", "open http://127.0.0.1:9/")) == Triage.BROKEN
+    assert triage(errored("BROWSER_UNAVAILABLE")) == Triage.BROKEN
+    assert triage(errored("TIMEOUT", stepped=False)) == Triage.BROKEN
+
+
+def test_anything_else_is_failed() -> None:
+    assert triage(diverged("action-failure")) == Triage.FAILED  # an action that failed: no class says why
+    assert triage(errored("TIMEOUT")) == Triage.FAILED  # it reached the app, then ran out of time
+    assert triage(errored("MISSING_VARIABLE")) == Triage.FAILED
+
+
+def test_a_pass_has_no_class() -> None:
+    assert triage(ScriptResult("f.ad", PASSED, [Attempt(1, PASSED, 1.0, "/tmp/a")])) is None
+
+
+def night() -> SuiteResult:
+    return SuiteResult(
+        [
+            ScriptResult("ok.ad", PASSED, [Attempt(1, PASSED, 1.0, "/tmp/a")]),
+            diverged("selector-miss", path="bank.ad", healed="bank.healed.ad", heal_status="healed"),
+            diverged("action-failure", "open http://down/", path="down.ad"),
+            diverged("action-failure", path="notes-add.ad", effect=MISSING),
+        ],
+        3.0,
+    )
+
+
+def test_the_last_line_counts_the_classes() -> None:
+    assert night().summary() == "1 passed, 0 flaky, 1 regression, 1 drifted (1 healed), 1 broken, 0 failed in 3.0 s"
+
+
+def test_junit_types_each_failure_by_its_class(tmp_path: Path) -> None:
+    root = ET.parse(reports.write_junit(night(), str(tmp_path / "j.xml"))).getroot()
+    types = {
+        c.get("name"): c.find("failure").get("type") for c in root.iter("testcase") if c.find("failure") is not None
+    }
+    assert types == {"bank.ad": "healed", "down.ad": "broken", "notes-add.ad": "regression"}
+
+
+def test_the_html_report_lists_regressions_first(tmp_path: Path) -> None:
+    page = Path(reports.write_html(night(), str(tmp_path / "html"))).read_text()
+    order = [page.index(f'<h2 id="{c}">') for c in ("regression", "healed", "broken", "passed")]
+    assert order == sorted(order)
+    assert page.index("notes-add.ad") < page.index("bank.ad") < page.index("down.ad")
+
+
+def test_results_json_holds_one_record_per_script_and_the_run(tmp_path: Path) -> None:
+    path = reports.write_results(night(), str(tmp_path / "results.json"), {"shard": "1/2", "started": "t"})
+    written = json.loads(Path(path).read_text())
+    assert written["run"]["shard"] == "1/2" and written["run"]["summary"].startswith("1 passed")
+    by_path = {r["path"]: r for r in written["results"]}
+    assert [r["path"] for r in written["results"]] == ["ok.ad", "bank.ad", "down.ad", "notes-add.ad"]
+    assert by_path["notes-add.ad"]["class"] == "regression"
+    assert (by_path["notes-add.ad"]["expected"], by_path["notes-add.ad"]["observed"]) == tuple(MISSING.values())
+    assert by_path["bank.ad"]["divergence"] == {"kind": "selector-miss", "repairHint": "record-and-heal", "step": 3}
+    assert by_path["ok.ad"]["class"] is None
