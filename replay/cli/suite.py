@@ -95,6 +95,8 @@ def test_cmd(
     suite = Suite(found, options, say).run()
     meta = {"started": started, "shard": shard, "replay": __version__, "python": platform_module.python_version()}
     written = [f"results: {reports.write_results(suite, os.path.join(artifacts_dir, 'results.json'), meta)}"]
+    if heal and (patch := reports.write_heals_diff(suite, os.path.join(artifacts_dir, "heals.diff"))):
+        written.append(f"heals: {patch} (git apply {patch})")
     if junit:
         written.append(f"junit: {reports.write_junit(suite, junit)}")
     if html_dir:

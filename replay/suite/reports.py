@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import difflib
 import html
 import json
 import os
@@ -103,6 +104,33 @@ def write_results(suite: SuiteResult, path: str, meta: dict[str, Any]) -> str:
 
 
 RESULTS_VERSION = 1
+
+
+def heals_patch(suite: SuiteResult, root: str = ".") -> str:
+    """Every healed script's minimal diff against its original, as one patch ``git apply`` takes from
+    ``root`` (the review step of a heal pull request). Exact text, not redacted: a patch that says
+    something else than the file does not apply — and it holds only the script's own lines (its
+    ``${VAR}`` stay names), which the repository already has."""
+    patch = []
+    for r in suite.results:
+        if r.heal_status != "healed" or not r.healed or not os.path.exists(r.healed):
+            continue
+        with open(r.path, encoding="utf-8") as a, open(r.healed, encoding="utf-8") as b:
+            before, after = a.read().splitlines(True), b.read().splitlines(True)
+        rel = os.path.relpath(r.path, root).replace(os.sep, "/")
+        for line in difflib.unified_diff(before, after, f"a/{rel}", f"b/{rel}"):
+            patch.append(line if line.endswith("\n") else line + "\n\\ No newline at end of file\n")
+    return "".join(patch)
+
+
+def write_heals_diff(suite: SuiteResult, path: str) -> str | None:
+    """``heals.diff`` beside results.json when anything was healed; its path, else None."""
+    patch = heals_patch(suite)
+    if not patch:
+        return None
+    with _writing(path), open_private(path) as fh:
+        fh.write(patch)
+    return path
 
 
 def check_targets(junit: str | None, html_dir: str | None) -> None:

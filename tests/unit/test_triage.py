@@ -5,6 +5,7 @@ results.json. On stored results: no browser."""
 from __future__ import annotations
 
 import json
+import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
@@ -124,3 +125,24 @@ def test_results_json_holds_one_record_per_script_and_the_run(tmp_path: Path) ->
     assert (by_path["notes-add.ad"]["expected"], by_path["notes-add.ad"]["observed"]) == tuple(MISSING.values())
     assert by_path["bank.ad"]["divergence"] == {"kind": "selector-miss", "repairHint": "record-and-heal", "step": 3}
     assert by_path["ok.ad"]["class"] is None
+
+
+def test_heals_diff_is_one_patch_git_apply_takes_turning_each_original_into_its_healed(tmp_path: Path) -> None:
+    original = 'context platform=web\nopen http://x/\nclick role=button label="Save"\nclose\n'
+    healed = original.replace('"Save"', '"Save changes"')
+    results = []
+    for name, heal in (("flows/a.ad", "healed"), ("flows/b.ad", "rejected"), ("c.ad", "healed")):
+        path = tmp_path / name
+        path.parent.mkdir(exist_ok=True)
+        path.write_text(original if name != "c.ad" else original.rstrip("\n"))  # c: no newline at its end
+        path.with_suffix(".healed.ad").write_text(healed)
+        results.append(
+            diverged("selector-miss", path=str(path), healed=str(path.with_suffix(".healed.ad")), heal_status=heal)
+        )
+    patch = reports.heals_patch(SuiteResult(results, 1.0), str(tmp_path))
+    assert "a/flows/a.ad" in patch and "flows/b.ad" not in patch  # a rejected heal is not proposed
+    (tmp_path / "heals.diff").write_text(patch)
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    subprocess.run(["git", "apply", "heals.diff"], cwd=tmp_path, check=True)
+    assert (tmp_path / "flows/a.ad").read_text() == healed and (tmp_path / "c.ad").read_text() == healed
+    assert (tmp_path / "flows/b.ad").read_text() == original
