@@ -166,6 +166,9 @@ def test_heal_runs_replay_heal_on_a_divergence_and_lists_the_healed_script(cli: 
     assert proc.returncode == 1 and f"healed scripts pending review: {healed} (healed)" in proc.stdout
     assert healed.exists() and flow.read_bytes() == original  # never over the original
     assert etree.parse(str(tmp_path / "out.xml")).find(".//property[@name='heal']") is not None
+    assert proc.stdout.splitlines()[-1].startswith("0 passed, 0 flaky, 0 regressions, 1 drifted (1 healed), ")
+    patch = (tmp_path / "replay-results" / "heals.diff").read_text()  # the heal PR's patch, from where it ran
+    assert f"--- a/{flow.relative_to(tmp_path)}" in patch and '+click id="submit-order"' in patch
 
 
 def test_the_html_report_shows_the_healed_scripts_diff(cli: Cli, web: str, tmp_path: Path) -> None:
