@@ -74,6 +74,7 @@ OWN_GROUPS = {
     "divergence": "replay",
     "heal": "replay",
     "test": "replay",
+    "report": "replay",
     "session": "sessions",
     "daemon": "sessions",
     "mcp": "sessions",

@@ -76,8 +76,9 @@ def test_cmd(
     slice_of = discover.parse_shard(shard) if shard else None  # bad input first, before reading scripts
     reports.check_targets(junit, html_dir)
     found = discover.entries(list(paths), platform)
+    order = list(range(len(found)))  # each script's place in the unsharded suite: merged shards keep it
     if slice_of:
-        found = discover.shard(found, *slice_of)
+        found, order = discover.shard(found, *slice_of), discover.shard(order, *slice_of)
     options = SuiteOptions(
         workers=workers,
         retries=retries,
@@ -94,7 +95,7 @@ def test_cmd(
     started = datetime.now(UTC).isoformat(timespec="seconds")
     suite = Suite(found, options, say).run()
     meta = {"started": started, "shard": shard, "replay": __version__, "python": platform_module.python_version()}
-    written = [f"results: {reports.write_results(suite, os.path.join(artifacts_dir, 'results.json'), meta)}"]
+    written = [f"results: {reports.write_results(suite, os.path.join(artifacts_dir, 'results.json'), meta, order)}"]
     if heal and (patch := reports.write_heals_diff(suite, os.path.join(artifacts_dir, "heals.diff"))):
         written.append(f"heals: {patch} (git apply {patch})")
     if junit:
@@ -144,3 +145,44 @@ def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
         ],
     }
     return "\n".join(lines), payload
+
+
+@main.group("report")
+def report_group() -> None:
+    """Suite reports: `report merge` joins shards' results into one."""
+
+
+@report_group.command("merge")
+@click.argument("folders", nargs=-1, required=True)
+@click.option("--html", "html_dir", default=None, metavar="DIR", help="Write the merged HTML report.")
+@click.option("--junit", default=None, metavar="FILE", help="Write the merged JUnit XML.")
+@click.option("--json", "json_file", default=None, metavar="FILE", help="Write the merged results.json.")
+@click.option("--heals", default=None, metavar="FILE", help="Write the shards' heals.diff as one patch.")
+@handles_errors
+def merge_cmd(
+    folders: tuple[str, ...], html_dir: str | None, junit: str | None, json_file: str | None, heals: str | None
+) -> None:
+    """Merge the results folders of N shards (`replay test --shard I/N`) into one report, equal to an
+    unsharded run's: counts, order, artifacts linked. Exit 0 only if every script passed."""
+    from replay.files import open_private
+    from replay.suite import reports
+    from replay.suite.merge import load_run, merge, merged_patch
+
+    reports.check_targets(junit, html_dir)
+    runs = [load_run(f) for f in folders]  # every folder read before anything is written
+    suite, order = merge(runs)
+    written = []
+    if json_file:
+        meta = {"merged": [r.meta for r in runs], "shards": len(runs)}
+        written.append(f"results: {reports.write_results(suite, json_file, meta, order)}")
+    if junit:
+        written.append(f"junit: {reports.write_junit(suite, junit)}")
+    if html_dir:
+        written.append(f"html: {reports.write_html(suite, html_dir)}")
+    if heals and (patch := merged_patch(runs)):
+        with open_private(heals) as fh:
+            fh.write(patch)
+        written.append(f"heals: {heals}")
+    text, _ = _report(suite)
+    click.echo("\n".join([*written, text]))
+    sys.exit(suite.exit_code)

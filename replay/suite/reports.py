@@ -67,8 +67,9 @@ def write_junit(suite: SuiteResult, path: str) -> str:
     return path
 
 
-def result_record(r: ScriptResult) -> dict[str, Any]:
-    """One script in ``results.json``: path, class, status, attempts, the divergence, the heal."""
+def result_record(r: ScriptResult, root: str) -> dict[str, Any]:
+    """One script in ``results.json``: path, class, status, attempts, the divergence, the heal, and its
+    attempts' folders relative to ``root`` (where results.json is: a shard's folder moves)."""
     d = r.last.divergence
     seen = expected_observed(r) if triage(r) == Triage.REGRESSION else None
     return {
@@ -84,16 +85,26 @@ def result_record(r: ScriptResult) -> dict[str, Any]:
         "observed": seen[1] if seen else None,
         "healed": r.healed,
         "heal": r.heal_status,
+        "runs": [_relative(a.directory, root) for a in r.attempts],  # each attempt's folder: its result.json
     }
 
 
-def write_results(suite: SuiteResult, path: str, meta: dict[str, Any]) -> str:
+def _relative(path: str, root: str) -> str:
+    return os.path.relpath(path, root).replace(os.sep, "/")
+
+
+def write_results(suite: SuiteResult, path: str, meta: dict[str, Any], order: list[int] | None = None) -> str:
     """``results.json``: the run's metadata and one record per script, in suite order — what tomorrow's
-    run compares with and what ``replay report merge`` joins."""
+    run compares with and what ``replay report merge`` joins. ``order``: each script's place in the
+    unsharded suite (a shard's scripts are every Nth)."""
+    root = os.path.dirname(os.path.abspath(path))
+    records = [result_record(r, root) for r in suite.results]
+    for record, place in zip(records, order or range(len(records)), strict=True):
+        record["order"] = place
     payload = {
         "version": RESULTS_VERSION,
         "run": {**meta, "seconds": round(suite.seconds, 3), "summary": suite.summary()},
-        "results": [result_record(r) for r in suite.results],
+        "results": records,
     }
     with _writing(path):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)

@@ -296,7 +296,7 @@ def run_attempt(entry: Entry, options: SuiteOptions, home: str, number: int) -> 
         attempt.error = err.to_dict()
     if attempt.status != PASSED and os.path.exists(shot):
         attempt.screenshot = shot
-    _write_artifacts(entry, attempt)
+    write_artifacts(entry, attempt)
     return attempt
 
 
@@ -310,7 +310,8 @@ def _keep_divergence(home: str, d: Reported, directory: str) -> None:
         pass
 
 
-def _write_artifacts(entry: Entry, a: Attempt) -> None:
+def write_artifacts(entry: Entry, a: Attempt) -> None:
+    """An attempt's result.json and timing.ndjson in its folder (what a merge reads back)."""
     result = {
         "script": entry.path,
         "attempt": a.number,

@@ -299,3 +299,33 @@ def _listening(port: int) -> bool:
 
     with socket.socket() as s:
         return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def test_report_merge_joins_shards_into_the_unsharded_runs_report(cli: Cli, web: str, tmp_path: Path) -> None:
+    flows = tmp_path / "flows"
+    flows.mkdir()
+    text = FLOW.read_text()
+    for name, page in (("a.ad", "shop"), ("b.ad", "drift/renamed"), ("c.ad", "shop")):
+        (flows / name).write_text(text.replace("${SHOP}", f"{web}/{page}"))
+    for i in (1, 2):
+        cli("test", str(flows), "--shard", f"{i}/2", *FAST, "--artifacts-dir", f"shard-{i}", ok=None)
+    whole = cli("test", str(flows), *FAST, "--artifacts-dir", "whole", ok=None)
+    merged = cli("report", "merge", "shard-1", "shard-2", "--json", "merged.json", "--html", "report", ok=None)
+    assert merged.returncode == 1  # one script drifted, as unsharded
+    want, got = (json.loads((tmp_path / p).read_text()) for p in ("whole/results.json", "merged.json"))
+    assert [(Path(r["path"]).name, r["class"]) for r in got["results"]] == [
+        ("a.ad", None),
+        ("b.ad", "drift"),
+        ("c.ad", None),
+    ]
+    assert [(r["path"], r["class"], r["order"]) for r in got["results"]] == [
+        (r["path"], r["class"], r["order"]) for r in want["results"]
+    ]
+    counts = lambda out: out.splitlines()[-1].rsplit(" in ", 1)[0]  # noqa: E731 - the counts, not the time
+    assert (
+        counts(merged.stdout)
+        == counts(whole.stdout)
+        == "2 passed, 0 flaky, 0 regressions, 1 drifted (0 healed), 0 broken, 0 failed"
+    )
+    page = (tmp_path / "report" / "index.html").read_text()
+    assert 'src="../shard-' in page  # the drifted script's screenshot, linked from its shard's folder

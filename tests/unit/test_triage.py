@@ -5,15 +5,21 @@ results.json. On stored results: no browser."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from replay.engine.report import Reported
+from replay.errors import FileNotFound, InvalidArgs
 from replay.results import Timing
 from replay.suite import reports
-from replay.suite.runner import DIVERGED, FAILED, PASSED, Attempt, ScriptResult, SuiteResult
+from replay.suite.discover import Entry
+from replay.suite.merge import load_run, merge
+from replay.suite.runner import DIVERGED, FAILED, PASSED, Attempt, ScriptResult, SuiteResult, write_artifacts
 from replay.suite.triage import Triage, expected_observed, triage
 
 
@@ -146,3 +152,41 @@ def test_heals_diff_is_one_patch_git_apply_takes_turning_each_original_into_its_
     subprocess.run(["git", "apply", "heals.diff"], cwd=tmp_path, check=True)
     assert (tmp_path / "flows/a.ad").read_text() == healed and (tmp_path / "c.ad").read_text() == healed
     assert (tmp_path / "flows/b.ad").read_text() == original
+
+
+def shards_of(suite: SuiteResult, n: int, root: Path) -> list[str]:
+    """``suite`` as `replay test --shard I/N` would have written it, one results folder per shard."""
+    folders = []
+    for i in range(1, n + 1):
+        part = [r for k, r in enumerate(suite.results) if k % n == i - 1]
+        order = [k for k in range(len(suite.results)) if k % n == i - 1]
+        folder = root / f"shard-{i}"
+        reports.write_results(
+            SuiteResult(part, suite.seconds / n), str(folder / "results.json"), {"shard": f"{i}/{n}"}, order
+        )
+        folders.append(str(folder))
+    return folders
+
+
+def test_merged_shards_are_the_unsharded_run_in_order_and_counts(tmp_path: Path) -> None:
+    whole = SuiteResult([*night().results, *night().results[:3]], 6.0)
+    for r, name in zip(whole.results, "abcdefg", strict=True):
+        r.path = f"{name}.ad"
+    for r in whole.results:
+        r.last.directory = str(tmp_path / "artifacts" / r.path)
+        os.makedirs(r.last.directory)
+        write_artifacts(Entry(r.path, "web", None), r.last)
+    runs = [load_run(f) for f in shards_of(whole, 3, tmp_path)]
+    merged, order = merge(runs)
+    assert [r.path for r in merged.results] == [f"{c}.ad" for c in "abcdefg"]
+    assert order == list(range(7))
+    assert merged.summary().rsplit(" in ", 1)[0] == whole.summary().rsplit(" in ", 1)[0]
+    assert [triage(r) for r in merged.results] == [triage(r) for r in whole.results]
+
+
+def test_a_folder_without_results_is_file_not_found_and_a_mangled_one_invalid_args(tmp_path: Path) -> None:
+    with pytest.raises(FileNotFound):
+        load_run(str(tmp_path))
+    (tmp_path / "results.json").write_text('{"results": [{"status": "nope"}]}')
+    with pytest.raises(InvalidArgs, match="results.json"):
+        load_run(str(tmp_path))

@@ -1,0 +1,105 @@
+"""Shards and history (SPEC §10): a run read back from its ``results.json`` — to merge N shards into
+the report an unsharded run would have written, and to compare tonight with an earlier night."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from typing import Any
+
+from replay.engine.report import Reported
+from replay.errors import FileNotFound, InvalidArgs
+from replay.results import Timing
+from replay.suite.runner import Attempt, ScriptResult, Status, SuiteResult
+
+RESULTS = "results.json"
+
+
+@dataclass
+class Loaded:
+    """A run read back: its results (each with its place in the unsharded suite), its metadata, and
+    its folder (where its attempts' folders and heals.diff are)."""
+
+    suite: SuiteResult
+    order: list[int]
+    meta: dict[str, Any]
+    folder: str
+
+
+def results_path(where: str) -> str:
+    """``where`` itself when it is a file, else its ``results.json``."""
+    path = where if os.path.isfile(where) else os.path.join(where, RESULTS)
+    if not os.path.isfile(path):
+        raise FileNotFound(
+            f"{where}: no {RESULTS} there", hint="give a replay-results folder of `replay test`, or its results.json"
+        )
+    return path
+
+
+def load_run(where: str) -> Loaded:
+    """A results folder (or its results.json) read back; a malformed one is ``INVALID_ARGS`` naming it."""
+    path = results_path(where)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        with open(path, encoding="utf-8") as fh:
+            payload = json.load(fh)
+        records = payload["results"]
+        results = [_script(r, folder) for r in records]
+        order = [int(r.get("order", k)) for k, r in enumerate(records)]
+        meta = dict(payload.get("run") or {})
+        seconds = float(meta.get("seconds") or 0.0)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        raise InvalidArgs(
+            f"{path}: not a results.json of replay test ({type(exc).__name__}: {exc})",
+            hint="give the folder `replay test` wrote (--artifacts-dir, replay-results by default)",
+        ) from None
+    return Loaded(SuiteResult(results, seconds), order, meta, folder)
+
+
+def _script(record: dict[str, Any], folder: str) -> ScriptResult:
+    attempts = [_attempt(os.path.join(folder, run), k + 1) for k, run in enumerate(record.get("runs") or [])]
+    if not attempts:  # no attempt folder kept: the record alone
+        attempts = [Attempt(1, Status(record["status"]), float(record.get("seconds") or 0.0), folder)]
+    status, healed = Status(record["status"]), record.get("healed")
+    return ScriptResult(str(record["path"]), status, attempts, healed=healed, heal_status=record.get("heal"))
+
+
+def _attempt(directory: str, number: int) -> Attempt:
+    """An attempt from its folder's result.json (what the runner wrote beside its artifacts)."""
+    with open(os.path.join(directory, "result.json"), encoding="utf-8") as fh:
+        r = json.load(fh)
+    d = r.get("divergence")
+    shot = os.path.join(directory, "screenshot.png")
+    return Attempt(
+        int(r.get("attempt") or number),
+        Status(r["status"]),
+        float(r.get("seconds") or 0.0),
+        directory,
+        divergence=Reported.from_dict(d) if isinstance(d, dict) else None,
+        error=r.get("error"),
+        screenshot=shot if r.get("screenshot") and os.path.exists(shot) else None,
+        timings=[Timing(t) for t in r.get("timings") or [] if isinstance(t, dict)],
+    )
+
+
+def merge(runs: list[Loaded]) -> tuple[SuiteResult, list[int]]:
+    """The shards as one run: every script in its unsharded place; the wall time is the longest
+    shard's (shards run side by side)."""
+    placed = sorted(
+        ((place, k, r) for k, run in enumerate(runs) for place, r in zip(run.order, run.suite.results, strict=True)),
+        key=lambda x: (x[0], x[1]),
+    )
+    seconds = max((run.suite.seconds for run in runs), default=0.0)
+    return SuiteResult([r for _, _, r in placed], seconds), [p for p, _, _ in placed]
+
+
+def merged_patch(runs: list[Loaded]) -> str:
+    """The shards' heals.diff files, one after another (they heal different scripts)."""
+    parts = []
+    for run in runs:
+        path = os.path.join(run.folder, "heals.diff")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as fh:
+                parts.append(fh.read())
+    return "".join(parts)
