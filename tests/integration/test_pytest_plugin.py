@@ -24,7 +24,7 @@ def flows(pytester: pytest.Pytester, web: str, home: str, monkeypatch: pytest.Mo
 def test_ad_files_are_items_and_a_divergence_is_a_readable_failure(pytester: pytest.Pytester, flows: Path) -> None:
     result = pytester.runpytest("-m", "web", "--replay-step-timeout", "1000", "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1, failed=1, deselected=1)
-    result.stdout.fnmatch_lines(["*= replay: 1 drift =*", "DRIFT diverging.ad::diverging"])  # a drift, not a bug in the app
+    result.stdout.fnmatch_lines(["*= replay: 1 drift =*", "DRIFT diverging.ad::diverging"])  # not a bug in the app
     result.stdout.fnmatch_lines(["*DIVERGENCE selector-miss at step 6*", "*artifacts: *attempt-1*"])
     assert (flows / "replay-results" / "diverging" / "attempt-1" / "trace.zip").exists()
 
