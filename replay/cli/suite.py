@@ -41,6 +41,9 @@ if TYPE_CHECKING:
 @click.option("--junit", default=None, metavar="FILE", help="Write a JUnit XML report.")
 @click.option("--html", "html_dir", default=None, metavar="DIR", help="Write a static HTML report.")
 @click.option("--heal", default=None, metavar="builtin|CMD", help="Run replay heal on each divergence.")
+@click.option(
+    "--baseline", default=None, metavar="PREVIOUS", help="An earlier run's results: new, fixed, still failing."
+)
 @click.option("--from", "from_step", default=None, hidden=True)
 @json_option
 @handles_errors
@@ -60,6 +63,7 @@ def test_cmd(
     junit: str | None,
     html_dir: str | None,
     heal: str | None,
+    baseline: str | None,
     from_step: str | None,
     as_json: bool,
 ) -> None:
@@ -67,6 +71,7 @@ def test_cmd(
     from replay.errors import InvalidArgs
     from replay.script.variables import parse_cli_assignment
     from replay.suite import discover, reports
+    from replay.suite.merge import compare, load_run
     from replay.suite.runner import Suite, SuiteOptions
 
     if from_step is not None:
@@ -75,10 +80,11 @@ def test_cmd(
         )
     slice_of = discover.parse_shard(shard) if shard else None  # bad input first, before reading scripts
     reports.check_targets(junit, html_dir)
+    previous = load_run(baseline) if baseline else None  # a bad baseline is refused before anything runs
     found = discover.entries(list(paths), platform)
-    order = list(range(len(found)))  # each script's place in the unsharded suite: merged shards keep it
+    order = {e.path: k for k, e in enumerate(found)}  # each script's place in the unsharded suite: merges keep it
     if slice_of:
-        found, order = discover.shard(found, *slice_of), discover.shard(order, *slice_of)
+        found = discover.shard(found, *slice_of)
     options = SuiteOptions(
         workers=workers,
         retries=retries,
@@ -94,6 +100,8 @@ def test_cmd(
     say = (lambda _: None) if as_json else (lambda line: click.echo(line))
     started = datetime.now(UTC).isoformat(timespec="seconds")
     suite = Suite(found, options, say).run()
+    if previous is not None:
+        compare(suite, previous)
     meta = {"started": started, "shard": shard, "replay": __version__, "python": platform_module.python_version()}
     written = [f"results: {reports.write_results(suite, os.path.join(artifacts_dir, 'results.json'), meta, order)}"]
     if heal and (patch := reports.write_heals_diff(suite, os.path.join(artifacts_dir, "heals.diff"))):
@@ -109,13 +117,15 @@ def test_cmd(
 
 def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
     """A suite's outcome: the lines a person reads, and the JSON object."""
+    from replay.suite import reports
     from replay.suite.triage import Triage, expected_observed, triage
 
     slowest = sorted(suite.results, key=lambda r: -r.seconds)[:3]
     lines = []
     for cls, found in suite.classes().items():  # regressions first, with what was expected and seen
         for r in found:
-            lines.append(f"{cls}: {r.path}: {r.why()}")
+            since = f" ({reports.since_words(r)})" if r.since else ""
+            lines.append(f"{cls}: {r.path}: {r.why()}{since}")
             if (seen := expected_observed(r)) is not None and cls == Triage.REGRESSION:
                 lines += [f"    expected: {seen[0]}", f"    observed: {seen[1]}"]
     if slowest:
@@ -126,6 +136,9 @@ def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
     healed = [f"{r.healed} ({r.heal_status})" for r in suite.results if r.healed]
     if healed:
         lines.append("healed scripts pending review: " + ", ".join(healed))
+    fixed = [r.path for r in suite.results if r.since == "fixed"]
+    if fixed:
+        lines.append("fixed since the baseline: " + ", ".join(fixed))
     lines.append(suite.summary())  # the last line counts the classes (SPEC §10)
     payload = {
         "summary": suite.summary(),
@@ -137,6 +150,8 @@ def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
                 "seconds": round(r.seconds, 3),
                 "attempts": len(r.attempts),
                 "class": triage(r),
+                "since": r.since,
+                "failingRuns": r.failing_runs,
                 "why": r.why(),
                 "healed": r.healed,
                 "heal": r.heal_status,
@@ -174,7 +189,8 @@ def merge_cmd(
     written = []
     if json_file:
         meta = {"merged": [r.meta for r in runs], "shards": len(runs)}
-        written.append(f"results: {reports.write_results(suite, json_file, meta, order)}")
+        places = {r.path: k for r, k in zip(suite.results, order, strict=True)}
+        written.append(f"results: {reports.write_results(suite, json_file, meta, places)}")
     if junit:
         written.append(f"junit: {reports.write_junit(suite, junit)}")
     if html_dir:

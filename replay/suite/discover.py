@@ -8,7 +8,6 @@ import glob
 import os
 import re
 from dataclasses import dataclass
-from typing import TypeVar
 
 from replay.errors import FileNotFound, InvalidArgs
 from replay.script.ast import Script
@@ -17,7 +16,6 @@ from replay.session.gate import HEALED_SUFFIX, STAGED_SUFFIX
 
 REVIEW_SUFFIXES = (HEALED_SUFFIX, STAGED_SUFFIX)  # heals waiting for review: artifacts, not suite members
 MAESTRO_SUFFIXES = (".yaml", ".yml")  # Maestro flows, imported in memory when the suite runs them
-T = TypeVar("T")
 
 
 def load_flow(path: str) -> Script:
@@ -160,6 +158,6 @@ def parse_shard(text: str) -> tuple[int, int]:
     return i, n
 
 
-def shard(items: list[T], i: int, n: int) -> list[T]:
+def shard(items: list[Entry], i: int, n: int) -> list[Entry]:
     """The I-th of N deterministic slices (round robin over the sorted suite): together, every script once."""
     return [e for k, e in enumerate(items) if k % n == i - 1]

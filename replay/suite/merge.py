@@ -58,11 +58,16 @@ def load_run(where: str) -> Loaded:
 
 
 def _script(record: dict[str, Any], folder: str) -> ScriptResult:
-    attempts = [_attempt(os.path.join(folder, run), k + 1) for k, run in enumerate(record.get("runs") or [])]
-    if not attempts:  # no attempt folder kept: the record alone
+    runs = [os.path.join(folder, run) for run in record.get("runs") or []]
+    attempts = [_attempt(run, k + 1) for k, run in enumerate(runs) if os.path.isfile(os.path.join(run, "result.json"))]
+    if not attempts:  # only results.json was kept (a baseline between nights): the record alone
         attempts = [Attempt(1, Status(record["status"]), float(record.get("seconds") or 0.0), folder)]
     status, healed = Status(record["status"]), record.get("healed")
-    return ScriptResult(str(record["path"]), status, attempts, healed=healed, heal_status=record.get("heal"))
+    out = ScriptResult(str(record["path"]), status, attempts, healed=healed, heal_status=record.get("heal"))
+    out.since, out.failing_runs = record.get("since"), int(record.get("failingRuns") or 0)
+    if status not in (Status.PASSED, Status.FLAKY) and not out.failing_runs:
+        out.failing_runs = 1  # written without a baseline: at least this run
+    return out
 
 
 def _attempt(directory: str, number: int) -> Attempt:
@@ -103,3 +108,19 @@ def merged_patch(runs: list[Loaded]) -> str:
             with open(path, encoding="utf-8") as fh:
                 parts.append(fh.read())
     return "".join(parts)
+
+
+NEW, FIXED, STILL = "new", "fixed", "still failing"
+
+
+def compare(suite: SuiteResult, baseline: Loaded) -> None:
+    """Mark each script against an earlier run: ``new`` (failing now, passing then or not there),
+    ``fixed`` (passing now, failing then) or ``still failing`` — and for how many runs in a row."""
+    from replay.suite.runner import FLAKY, PASSED
+
+    then = {r.path: r for r in baseline.suite.results}
+    for r in suite.results:
+        before = then.get(r.path)
+        failing, failed = r.status not in (PASSED, FLAKY), before is not None and before.status not in (PASSED, FLAKY)
+        r.failing_runs = (before.failing_runs + 1 if failed and before is not None else 1) if failing else 0
+        r.since = STILL if failing and failed else NEW if failing else FIXED if failed else None

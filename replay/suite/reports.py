@@ -67,6 +67,11 @@ def write_junit(suite: SuiteResult, path: str) -> str:
     return path
 
 
+def since_words(r: ScriptResult) -> str:
+    """``new``, ``fixed`` or ``still failing for 3 runs``."""
+    return f"{r.since} for {r.failing_runs} runs" if r.since == "still failing" else str(r.since)
+
+
 def result_record(r: ScriptResult, root: str) -> dict[str, Any]:
     """One script in ``results.json``: path, class, status, attempts, the divergence, the heal, and its
     attempts' folders relative to ``root`` (where results.json is: a shard's folder moves)."""
@@ -85,6 +90,8 @@ def result_record(r: ScriptResult, root: str) -> dict[str, Any]:
         "observed": seen[1] if seen else None,
         "healed": r.healed,
         "heal": r.heal_status,
+        "since": r.since,
+        "failingRuns": r.failing_runs,
         "runs": [_relative(a.directory, root) for a in r.attempts],  # each attempt's folder: its result.json
     }
 
@@ -93,14 +100,14 @@ def _relative(path: str, root: str) -> str:
     return os.path.relpath(path, root).replace(os.sep, "/")
 
 
-def write_results(suite: SuiteResult, path: str, meta: dict[str, Any], order: list[int] | None = None) -> str:
+def write_results(suite: SuiteResult, path: str, meta: dict[str, Any], order: dict[str, int] | None = None) -> str:
     """``results.json``: the run's metadata and one record per script, in suite order — what tomorrow's
     run compares with and what ``replay report merge`` joins. ``order``: each script's place in the
-    unsharded suite (a shard's scripts are every Nth)."""
+    unsharded suite by path (a shard's scripts are every Nth)."""
     root = os.path.dirname(os.path.abspath(path))
     records = [result_record(r, root) for r in suite.results]
-    for record, place in zip(records, order or range(len(records)), strict=True):
-        record["order"] = place
+    for k, record in enumerate(records):  # a script --fail-fast never started has no record
+        record["order"] = order.get(record["path"], k) if order is not None else k
     payload = {
         "version": RESULTS_VERSION,
         "run": {**meta, "seconds": round(suite.seconds, 3), "summary": suite.summary()},
@@ -247,6 +254,7 @@ def _section(r: ScriptResult, directory: str) -> str:
     parts.append(f"<p>Artifacts: {attempts}</p>")
     cls = triage(r)
     why = f" — <b>{cls}</b>: {html.escape(r.why())}" if cls is not None else ""
+    why += f" <em>({html.escape(since_words(r))})</em>" if r.since else ""
     tries = f", {len(r.attempts)} attempts" if len(r.attempts) > 1 else ""
     opened = " open" if r.status in (DIVERGED, FAILED) else ""
     return (

@@ -69,6 +69,8 @@ class ScriptResult:
     attempts: list[Attempt]
     healed: str | None = None  # with --heal: the healed script pending review
     heal_status: str | None = None  # healed | rejected | escalated
+    since: str | None = None  # against --baseline: new | fixed | still failing
+    failing_runs: int = 0  # nights in a row it has not passed, this one included (with --baseline)
 
     @property
     def seconds(self) -> float:
@@ -121,7 +123,11 @@ class SuiteResult:
         regressions = f"{c[Triage.REGRESSION]} regression{'' if c[Triage.REGRESSION] == 1 else 's'}"
         drifted = f"{c[Triage.DRIFT] + c[Triage.HEALED]} drifted ({c[Triage.HEALED]} healed)"
         counts = f"{self.count(PASSED)} passed, {self.count(FLAKY)} flaky, {regressions}, {drifted}"
-        return f"{counts}, {c[Triage.BROKEN]} broken, {c[Triage.FAILED]} failed in {self.seconds:.1f} s"
+        line = f"{counts}, {c[Triage.BROKEN]} broken, {c[Triage.FAILED]} failed in {self.seconds:.1f} s"
+        if any(r.since for r in self.results):
+            since = {s: sum(r.since == s for r in self.results) for s in ("new", "fixed", "still failing")}
+            line += "; since the baseline: " + ", ".join(f"{n} {s}" for s, n in since.items())
+        return line
 
 
 @dataclass

@@ -329,3 +329,22 @@ def test_report_merge_joins_shards_into_the_unsharded_runs_report(cli: Cli, web:
     )
     page = (tmp_path / "report" / "index.html").read_text()
     assert 'src="../shard-' in page  # the drifted script's screenshot, linked from its shard's folder
+
+
+def test_baseline_says_still_failing_and_for_how_many_runs(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = tmp_path / "b.ad"
+    flow.write_text(FLOW.read_text().replace("${SHOP}", f"{web}/drift/renamed"))
+    cli("test", str(flow), *FAST, "--artifacts-dir", "night-1", ok=None)
+    tonight = cli("test", str(flow), *FAST, "--artifacts-dir", "night-2", "--baseline", "night-1", ok=None)
+    assert (
+        f"drift: {flow}: selector-miss at step 6" in tonight.stdout and "(still failing for 2 runs)" in tonight.stdout
+    )
+    assert tonight.stdout.splitlines()[-1].endswith("; since the baseline: 0 new, 0 fixed, 1 still failing")
+    record = json.loads((tmp_path / "night-2" / "results.json").read_text())["results"][0]
+    assert (record["since"], record["failingRuns"]) == ("still failing", 2)
+
+
+def test_a_baseline_that_is_not_a_results_folder_is_refused_before_anything_runs(cli: Cli, tmp_path: Path) -> None:
+    (tmp_path / "a.ad").write_text("open http://127.0.0.1:9/\n")
+    refused = cli("test", str(tmp_path / "a.ad"), "--baseline", str(tmp_path), ok=None)
+    assert refused.returncode == 2 and "FILE_NOT_FOUND" in refused.stderr and not (tmp_path / "replay-results").exists()

@@ -18,7 +18,7 @@ from replay.errors import FileNotFound, InvalidArgs
 from replay.results import Timing
 from replay.suite import reports
 from replay.suite.discover import Entry
-from replay.suite.merge import load_run, merge
+from replay.suite.merge import compare, load_run, merge
 from replay.suite.runner import DIVERGED, FAILED, PASSED, Attempt, ScriptResult, SuiteResult, write_artifacts
 from replay.suite.triage import Triage, expected_observed, triage
 
@@ -159,7 +159,7 @@ def shards_of(suite: SuiteResult, n: int, root: Path) -> list[str]:
     folders = []
     for i in range(1, n + 1):
         part = [r for k, r in enumerate(suite.results) if k % n == i - 1]
-        order = [k for k in range(len(suite.results)) if k % n == i - 1]
+        order = {r.path: k for k, r in enumerate(suite.results)}
         folder = root / f"shard-{i}"
         reports.write_results(
             SuiteResult(part, suite.seconds / n), str(folder / "results.json"), {"shard": f"{i}/{n}"}, order
@@ -190,3 +190,27 @@ def test_a_folder_without_results_is_file_not_found_and_a_mangled_one_invalid_ar
     (tmp_path / "results.json").write_text('{"results": [{"status": "nope"}]}')
     with pytest.raises(InvalidArgs, match="results.json"):
         load_run(str(tmp_path))
+
+
+def passing(path: str) -> ScriptResult:
+    return ScriptResult(path, PASSED, [Attempt(1, PASSED, 1.0, "/tmp/a")])
+
+
+def test_against_a_baseline_each_script_is_new_fixed_or_still_failing_for_n_runs(tmp_path: Path) -> None:
+    nights = [
+        [passing("a.ad"), diverged("selector-miss", path="b.ad"), diverged("selector-miss", path="c.ad")],
+        [diverged("selector-miss", path="a.ad"), passing("b.ad"), diverged("selector-miss", path="c.ad")],
+        [diverged("selector-miss", path="a.ad"), passing("b.ad"), diverged("selector-miss", path="c.ad")],
+    ]
+    previous = None
+    for k, results in enumerate(nights):
+        suite = SuiteResult(results, 1.0)
+        if previous is not None:
+            compare(suite, load_run(previous))
+        previous = reports.write_results(suite, str(tmp_path / f"night-{k}" / "results.json"), {})
+    marks = {r.path: (r.since, r.failing_runs) for r in suite.results}
+    assert marks == {"a.ad": ("still failing", 2), "b.ad": (None, 0), "c.ad": ("still failing", 3)}
+    second = SuiteResult(nights[1], 1.0)
+    compare(second, load_run(str(tmp_path / "night-0")))
+    assert [(r.since, r.failing_runs) for r in second.results] == [("new", 1), ("fixed", 0), ("still failing", 2)]
+    assert second.summary().endswith("; since the baseline: 1 new, 1 fixed, 1 still failing")
