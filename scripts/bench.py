@@ -12,6 +12,7 @@ scripts/bench materialize # recording's materialization for every actionable nod
 scripts/bench memory     # daemon and Playwright driver RSS over 2,000 clicks (memory-long: 8,000)
 scripts/bench heal       # replay heal with the built-in healer: time by phase, outcome per drift
 scripts/bench suite      # 20 flows: replay test with 1 and 2 workers beside a pytest-playwright suite
+scripts/bench report     # the morning-after report of a 2,000-script night: written ≤ 2 s, opened in Chromium ≤ 1 s
 scripts/bench android    # a recorded Android flow on the simulator through the real adb, beside the raw adb calls
 """
 
@@ -1096,6 +1097,7 @@ def main() -> None:
         "memory",
         "heal",
         "suite",
+        "report",
     ]
     every.append("android")
     which = sys.argv[1:] or every
@@ -1172,6 +1174,10 @@ def main() -> None:
         for nodes, actionable, total, per, cap_ms, positional in bench_materialize():
             print(f"| {nodes} | {actionable} | {total} | {per} | {cap_ms} | {positional} |")
         print()
+    if "report" in which:
+        from bench_report import bench_report, print_report
+
+        print_report(bench_report())
     if "ranking" in which:
         from bench_ranking import bench_ranking, print_ranking
 

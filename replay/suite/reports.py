@@ -191,6 +191,14 @@ img { border: 1px solid #ccc; width: 640px; max-width: 100%; }
 """
 
 _SCRIPT = """
+let bodies = null;
+document.addEventListener("toggle", (event) => {
+  const details = event.target;
+  if (!details.open || details.dataset.lazy === undefined) return;
+  bodies = bodies || JSON.parse(document.getElementById("lazy").textContent);
+  details.insertAdjacentHTML("beforeend", bodies[Number(details.dataset.lazy)]);
+  delete details.dataset.lazy;
+}, true);
 for (const button of document.querySelectorAll("nav button")) {
   button.addEventListener("click", () => {
     const want = button.dataset.filter;
@@ -224,7 +232,7 @@ def _diff(text: str) -> str:
     return '<pre class="diff">' + "\n".join(lines) + "</pre>"
 
 
-def _section(r: ScriptResult, directory: str) -> str:
+def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
     a = r.last
     rel = lambda p: html.escape(os.path.relpath(p, directory))  # noqa: E731 - a link, relative to the report
     parts = ["<h3>Steps</h3>", _timeline(a)]
@@ -256,25 +264,31 @@ def _section(r: ScriptResult, directory: str) -> str:
     why = f" — <b>{cls}</b>: {html.escape(r.why())}" if cls is not None else ""
     why += f" <em>({html.escape(since_words(r))})</em>" if r.since else ""
     tries = f", {len(r.attempts)} attempts" if len(r.attempts) > 1 else ""
-    opened = " open" if r.status in (DIVERGED, FAILED) else ""
+    body = "".join(parts)
+    opened = " open"  # a failure shows at once
+    if r.status not in (DIVERGED, FAILED):  # a pass's details go in when it is opened: 2,000 timelines are slow
+        opened = f' data-lazy="{len(lazy)}"'
+        lazy.append(body)
+        body = ""
     return (
         f'<section class="script {r.status}" data-status="{r.status}"><details{opened}><summary>'
         f'<span class="status">{r.status}</span> {html.escape(r.path)} ({r.seconds:.1f} s{tries}){why}'
-        f"</summary>{''.join(parts)}</details></section>"
+        f"</summary>{body}</details></section>"
     )
 
 
 def _grouped(suite: SuiteResult, directory: str) -> str:
-    """Regressions first, then drift, healed, broken, failed (SPEC §10), then the scripts that passed."""
-    classes = suite.classes()
+    """Regressions first, then drift, healed, broken, failed (SPEC §10), then the scripts that passed;
+    the passes' details as one JSON block the page reads when one is opened."""
+    classes, lazy = suite.classes(), list[str]()
+    groups = [(str(c), classes[c]) for c in ORDER] + [("passed", [r for r in suite.results if triage(r) is None])]
     parts = [
-        f'<h2 id="{cls}">{cls} ({len(found)})</h2>' + "".join(_section(r, directory) for r in found)
-        for cls, found in ((c, classes[c]) for c in ORDER)
+        f'<h2 id="{name}">{name} ({len(found)})</h2>' + "".join(_section(r, directory, lazy) for r in found)
+        for name, found in groups
         if found
     ]
-    passed = [r for r in suite.results if triage(r) is None]
-    if passed:
-        parts.append(f'<h2 id="passed">passed ({len(passed)})</h2>' + "".join(_section(r, directory) for r in passed))
+    data = json.dumps(lazy).replace("</", "<\\/")  # no "</script>" inside: "<\\/" is "</" in JSON
+    parts.append(f'<script type="application/json" id="lazy">{data}</script>')
     return "".join(parts)
 
 

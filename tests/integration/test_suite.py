@@ -348,3 +348,16 @@ def test_a_baseline_that_is_not_a_results_folder_is_refused_before_anything_runs
     (tmp_path / "a.ad").write_text("open http://127.0.0.1:9/\n")
     refused = cli("test", str(tmp_path / "a.ad"), "--baseline", str(tmp_path), ok=None)
     assert refused.returncode == 2 and "FILE_NOT_FOUND" in refused.stderr and not (tmp_path / "replay-results").exists()
+
+
+def test_a_passed_scripts_details_are_put_in_when_it_is_opened(ran: tuple[Any, Path], chromium: Chromium) -> None:
+    async def go() -> tuple[int, int]:
+        async with chromium.page((ran[1] / "report" / "index.html").as_uri()) as d:
+            steps = "section.passed table.timeline tr"
+            before = await d.page.eval_on_selector_all(steps, "rows => rows.length")
+            await d.page.click("section.passed summary")
+            await d.page.wait_for_selector(steps)  # the toggle event comes a task after the click
+            return before, await d.page.eval_on_selector_all(steps, "rows => rows.length")
+
+    before, after = chromium.run(go)
+    assert before == 0 and after > 5  # the checkout's steps, each a row
