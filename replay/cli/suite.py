@@ -173,19 +173,28 @@ def report_group() -> None:
 @click.option("--junit", default=None, metavar="FILE", help="Write the merged JUnit XML.")
 @click.option("--json", "json_file", default=None, metavar="FILE", help="Write the merged results.json.")
 @click.option("--heals", default=None, metavar="FILE", help="Write the shards' heals.diff as one patch.")
+@click.option("--baseline", default=None, metavar="PREVIOUS", help="An earlier run's results folder or JSON.")
 @handles_errors
 def merge_cmd(
-    folders: tuple[str, ...], html_dir: str | None, junit: str | None, json_file: str | None, heals: str | None
+    folders: tuple[str, ...],
+    html_dir: str | None,
+    junit: str | None,
+    json_file: str | None,
+    heals: str | None,
+    baseline: str | None,
 ) -> None:
     """Merge the results folders of N shards (`replay test --shard I/N`) into one report, equal to an
     unsharded run's: counts, order, artifacts linked. Exit 0 only if every script passed."""
     from replay.files import open_private
     from replay.suite import reports
-    from replay.suite.merge import load_run, merge, merged_patch
+    from replay.suite.merge import compare, load_run, merge, merged_patch
 
     reports.check_targets(junit, html_dir)
     runs = [load_run(f) for f in folders]  # every folder read before anything is written
+    previous = load_run(baseline) if baseline else None
     suite, order = merge(runs)
+    if previous is not None:
+        compare(suite, previous)
     written = []
     if json_file:
         meta = {"merged": [r.meta for r in runs], "shards": len(runs)}

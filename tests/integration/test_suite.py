@@ -310,7 +310,8 @@ def test_report_merge_joins_shards_into_the_unsharded_runs_report(cli: Cli, web:
     for i in (1, 2):
         cli("test", str(flows), "--shard", f"{i}/2", *FAST, "--artifacts-dir", f"shard-{i}", ok=None)
     whole = cli("test", str(flows), *FAST, "--artifacts-dir", "whole", ok=None)
-    merged = cli("report", "merge", "shard-1", "shard-2", "--json", "merged.json", "--html", "report", ok=None)
+    outputs = ("--json", "merged.json", "--html", "report", "--baseline", "whole")
+    merged = cli("report", "merge", "shard-1", "shard-2", *outputs, ok=None)
     assert merged.returncode == 1  # one script drifted, as unsharded
     want, got = (json.loads((tmp_path / p).read_text()) for p in ("whole/results.json", "merged.json"))
     assert [(Path(r["path"]).name, r["class"]) for r in got["results"]] == [
@@ -327,6 +328,7 @@ def test_report_merge_joins_shards_into_the_unsharded_runs_report(cli: Cli, web:
         == counts(whole.stdout)
         == "2 passed, 0 flaky, 0 regressions, 1 drifted (0 healed), 0 broken, 0 failed"
     )
+    assert merged.stdout.splitlines()[-1].endswith("; since the baseline: 0 new, 0 fixed, 1 still failing")
     page = (tmp_path / "report" / "index.html").read_text()
     assert 'src="../shard-' in page  # the drifted script's screenshot, linked from its shard's folder
 
