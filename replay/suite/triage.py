@@ -10,13 +10,31 @@ no longer finds what it recorded is the script's (drift).
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Protocol
 
 from replay.errors import DialogOpen
 from replay.tree.verdict import DivergenceKind
 
 if TYPE_CHECKING:
-    from replay.suite.runner import ScriptResult
+    from replay.engine.report import Reported
+
+
+class _Attempt(Protocol):  # runner.Attempt, as far as a class needs it (the runner imports this module)
+    @property
+    def divergence(self) -> Reported | None: ...
+    @property
+    def error(self) -> dict[str, Any] | None: ...
+    @property
+    def timings(self) -> list[Any]: ...
+
+
+class ScriptResult(Protocol):  # runner.ScriptResult, the same way
+    @property
+    def status(self) -> str: ...
+    @property
+    def heal_status(self) -> str | None: ...
+    @property
+    def last(self) -> _Attempt: ...
 
 
 class Triage(StrEnum):
@@ -36,14 +54,13 @@ DRIFT_KINDS = frozenset(
 )
 # the run never reached the app: no browser or device, no daemon
 UNREACHED_CODES = frozenset({"BROWSER_UNAVAILABLE", "DEVICE_UNAVAILABLE", "DAEMON_UNAVAILABLE"})
+PASSING = frozenset({"passed", "flaky"})  # runner.Status values (a StrEnum): no import back into the runner
 OPENING = frozenset({"open", "launch"})  # a step that brings the app up: failing it, the app was never there
 
 
 def triage(result: ScriptResult) -> Triage | None:
     """The class of a script that did not pass (None for a pass or a flaky pass)."""
-    from replay.suite.runner import FLAKY, PASSED
-
-    if result.status in (PASSED, FLAKY):
+    if result.status in PASSING:
         return None
     attempt = result.last
     d = attempt.divergence
