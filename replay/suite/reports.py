@@ -238,9 +238,9 @@ def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
     parts = ["<h3>Steps</h3>", _timeline(a)]
     if r.status in (DIVERGED, FAILED):
         parts += ["<h3>Why</h3>", f"<pre>{html.escape(_failure_text(r))}</pre>"]
-        effect = a.divergence.effect if a.divergence is not None else None
-        if effect is not None:  # a step that acted and did not do what it did (SPEC §15)
-            expected, observed = effect
+        seen = expected_observed(r) if triage(r) == Triage.REGRESSION else None
+        if seen is not None:  # a missing effect (SPEC §15) or a failed check: what was expected, what was seen
+            expected, observed = seen
             parts.append(
                 '<table class="effect"><tr><th>expected</th><td>'
                 f"{html.escape(expected)}</td></tr><tr><th>observed</th><td>"

@@ -214,3 +214,10 @@ def test_against_a_baseline_each_script_is_new_fixed_or_still_failing_for_n_runs
     compare(second, load_run(str(tmp_path / "night-0")))
     assert [(r.since, r.failing_runs) for r in second.results] == [("new", 1), ("fixed", 0), ("still failing", 2)]
     assert second.summary().endswith("; since the baseline: 1 new, 1 fixed, 1 still failing")
+
+
+def test_the_html_report_shows_a_failed_checks_expected_and_observed(tmp_path: Path) -> None:
+    r = errored("ASSERTION_FAILED", 'is visible "Saved" failed: hidden')
+    page = Path(reports.write_html(SuiteResult([r], 1.0), str(tmp_path / "html"))).read_text()
+    assert "<th>expected</th><td>is visible &quot;Saved&quot;</td>" in page
+    assert "<th>observed</th><td>hidden</td>" in page
