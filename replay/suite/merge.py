@@ -14,6 +14,7 @@ from replay.results import Timing
 from replay.suite.runner import Attempt, ScriptResult, Status, SuiteResult
 
 RESULTS = "results.json"
+PASSING = (Status.PASSED, Status.FLAKY)
 
 
 @dataclass
@@ -65,7 +66,7 @@ def _script(record: dict[str, Any], folder: str) -> ScriptResult:
     status, healed = Status(record["status"]), record.get("healed")
     out = ScriptResult(str(record["path"]), status, attempts, healed=healed, heal_status=record.get("heal"))
     out.since, out.failing_runs = record.get("since"), int(record.get("failingRuns") or 0)
-    if status not in (Status.PASSED, Status.FLAKY) and not out.failing_runs:
+    if status not in PASSING and not out.failing_runs:
         out.failing_runs = 1  # written without a baseline: at least this run
     return out
 
@@ -116,11 +117,8 @@ NEW, FIXED, STILL = "new", "fixed", "still failing"
 def compare(suite: SuiteResult, baseline: Loaded) -> None:
     """Mark each script against an earlier run: ``new`` (failing now, passing then or not there),
     ``fixed`` (passing now, failing then) or ``still failing`` — and for how many runs in a row."""
-    from replay.suite.runner import FLAKY, PASSED
-
-    then = {r.path: r for r in baseline.suite.results}
+    then = {r.path: r for r in baseline.suite.results if r.status not in PASSING}  # what failed then
     for r in suite.results:
-        before = then.get(r.path)
-        failing, failed = r.status not in (PASSED, FLAKY), before is not None and before.status not in (PASSED, FLAKY)
-        r.failing_runs = (before.failing_runs + 1 if failed and before is not None else 1) if failing else 0
-        r.since = STILL if failing and failed else NEW if failing else FIXED if failed else None
+        before, failing = then.get(r.path), r.status not in PASSING
+        r.failing_runs = (before.failing_runs + 1 if before is not None else 1) if failing else 0
+        r.since = (STILL if before is not None else NEW) if failing else (FIXED if before is not None else None)
