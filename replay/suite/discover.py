@@ -16,6 +16,7 @@ from replay.session.gate import HEALED_SUFFIX, STAGED_SUFFIX
 
 REVIEW_SUFFIXES = (HEALED_SUFFIX, STAGED_SUFFIX)  # heals waiting for review: artifacts, not suite members
 MAESTRO_SUFFIXES = (".yaml", ".yml")  # Maestro flows, imported in memory when the suite runs them
+RUN_FILES = ("results.json", "heals.diff")  # what `replay test` writes beside the scripts' folders
 
 
 def load_flow(path: str) -> Script:
@@ -52,8 +53,8 @@ def slug(path: str) -> str:
 
 def unique_slugs(paths: list[str]) -> list[str]:
     """One folder name per script, never shared: ``a/b.ad`` and ``a_b.ad`` are ``a_b`` and ``a_b-2``
-    (in suite order, so a re-run names them alike)."""
-    taken: set[str] = set()
+    (in suite order, so a re-run names them alike); the run's own files are never a script's name."""
+    taken: set[str] = set(RUN_FILES)
     out = []
     for path in paths:
         base = name = slug(path)

@@ -68,7 +68,7 @@ def test_two_scripts_never_share_an_artifacts_folder(cli: Cli, web: str, tmp_pat
     for path in ("a/b.ad", "a_b.ad"):
         (tmp_path / path).write_text(f'open {web}/shop/index.html\nis visible role=heading label="Products"\n')
     cli("test", "a/b.ad", "a_b.ad", "--trace", "on")
-    folders = sorted(p.name for p in (tmp_path / "replay-results").iterdir())
+    folders = sorted(p.name for p in (tmp_path / "replay-results").iterdir() if p.is_dir())
     assert folders == ["a_b", "a_b-2"]
     assert all((tmp_path / "replay-results" / f / "attempt-1" / "trace.zip").exists() for f in folders)
 

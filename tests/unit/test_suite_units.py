@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from replay.errors import FileNotFound, InvalidArgs
-from replay.suite.discover import Entry, discover, entries, parse_shard, shard
+from replay.suite.discover import Entry, discover, entries, parse_shard, shard, unique_slugs
 from replay.suite.runner import DIVERGED, FAILED, FLAKY, PASSED, Attempt, ScriptResult, SuiteResult
 
 
@@ -71,3 +71,7 @@ def test_the_exit_code_is_0_only_if_every_script_passed_flaky_included() -> None
     assert SuiteResult([result(PASSED), result(DIVERGED)], 2.0).exit_code == 1
     summary = SuiteResult([result(FAILED)], 2.0).summary()
     assert summary == "0 passed, 0 flaky, 0 regressions, 0 drifted (0 healed), 0 broken, 1 failed in 2.0 s"
+
+
+def test_a_script_is_never_given_the_name_of_the_runs_own_files() -> None:
+    assert unique_slugs(["results.json.ad", "heals.diff.ad"]) == ["results.json-2", "heals.diff-2"]
