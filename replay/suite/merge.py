@@ -63,12 +63,17 @@ def _script(record: dict[str, Any], folder: str) -> ScriptResult:
     attempts = [_attempt(run, k + 1) for k, run in enumerate(runs) if os.path.isfile(os.path.join(run, "result.json"))]
     if not attempts:  # only results.json was kept (a baseline between nights): the record alone
         attempts = [Attempt(1, Status(record["status"]), float(record.get("seconds") or 0.0), folder)]
-    status, healed = Status(record["status"]), record.get("healed")
-    out = ScriptResult(str(record["path"]), status, attempts, healed=healed, heal_status=record.get("heal"))
-    out.since, out.failing_runs = record.get("since"), int(record.get("failingRuns") or 0)
-    if status not in PASSING and not out.failing_runs:
-        out.failing_runs = 1  # written without a baseline: at least this run
-    return out
+    status = Status(record["status"])
+    failing_runs = int(record.get("failingRuns") or (0 if status in PASSING else 1))  # no baseline then: this run
+    return ScriptResult(
+        str(record["path"]),
+        status,
+        attempts,
+        healed=record.get("healed"),
+        heal_status=record.get("heal"),
+        since=record.get("since"),
+        failing_runs=failing_runs,
+    )
 
 
 def _attempt(directory: str, number: int) -> Attempt:

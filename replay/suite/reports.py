@@ -75,11 +75,11 @@ def since_words(r: ScriptResult) -> str:
 def result_record(r: ScriptResult, root: str) -> dict[str, Any]:
     """One script in ``results.json``: path, class, status, attempts, the divergence, the heal, and its
     attempts' folders relative to ``root`` (where results.json is: a shard's folder moves)."""
-    d = r.last.divergence
-    seen = expected_observed(r) if triage(r) == Triage.REGRESSION else None
+    d, cls = r.last.divergence, triage(r)
+    seen = expected_observed(r) if cls == Triage.REGRESSION else None
     return {
         "path": r.path,
-        "class": triage(r),
+        "class": cls,
         "status": r.status,
         "attempts": len(r.attempts),
         "seconds": round(r.seconds, 3),
