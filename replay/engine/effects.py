@@ -20,7 +20,7 @@ from replay.errors import ActionFailed
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action
 from replay.script.effect import Fact, describe_all, fitted
-from replay.script.evidence import TargetEvidence
+from replay.script.evidence import NEIGHBOUR, TargetEvidence
 from replay.script.redact import REDACTED, var_tag
 from replay.script.registry import PHASE_ACT, REGISTRY
 from replay.script.selector import Selector
@@ -30,6 +30,7 @@ from replay.tree import effects as eff
 from replay.tree.identity import identity_members, record_evidence
 from replay.tree.match import Resolution, ResolutionKind
 from replay.tree.model import Capture, Node
+from replay.tree.place import in_place_of
 from replay.tree.verdict import DivergenceKind
 
 SETTLE_MIN_S = 0.12  # a recording looks at least this long after an action (a handler's next tick)
@@ -97,7 +98,7 @@ def _flags(taken: Capture) -> tuple[tuple[int, str | None], ...]:
 
 
 async def _state_in(
-    state: StepState, taken: Capture, ev: TargetEvidence | None, acted: tuple[int, int]
+    state: StepState, taken: Capture, ev: TargetEvidence | None, acted: tuple[int, int], node: Node | None
 ) -> eff.TargetState:
     """The acted-on element in ``taken``: the one node that carries its recorded identity (a re-rendered
     row is the same row), else the element acted on itself (``acted``: its generation and index) —
@@ -106,7 +107,12 @@ async def _state_in(
     if len(members) == 1:
         return eff.TargetState.of(members[0])
     index = await state.driver.locate(*acted, taken.generation)
-    return eff.TargetState.of(taken.nodes[index]) if index is not None else eff.TargetState(bool(members))
+    if index is not None:
+        return eff.TargetState.of(taken.nodes[index])
+    if ev is not None and ev.basis == NEIGHBOUR and node is not None and not taken.partial:
+        # its container is known by a neighbour the action may reword ("June" → "July"): it is where it was
+        return eff.TargetState.of(in_place_of(node, taken))
+    return eff.TargetState(bool(members))
 
 
 def typed_fact_value(step: Step) -> str | None:
@@ -125,7 +131,7 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
     _learn_idle(state, watch, pre)
     ev = record_evidence(pre, node)
     seen = await _settle(state, pre.generation)
-    target = (eff.TargetState.of(node), await _state_in(state, seen[-1], ev, (pre.generation, node.position)))
+    target = (eff.TargetState.of(node), await _state_in(state, seen[-1], ev, (pre.generation, node.position), node))
     typed = step.action.param("text") if step.action.command == "fill" else None
     facts = eff.observe(
         pre,
@@ -207,7 +213,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
         whole = post is None
         if post is None:
             post = await capture(state)
-        target = (target_before, await _state_in(state, post, ev, acted) if about_target else target_before)
+        target = (target_before, await _state_in(state, post, ev, acted, bound.node) if about_target else target_before)
         shown = None if whole and pre_whole else frozenset(OVERLAYS)  # a view shows every overlay whole
         judged = tuple(eff.judge(f, pre, post, target, typed=typed_text, shown=shown) for f in facts)
         last = Checked(judged)

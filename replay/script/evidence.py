@@ -19,9 +19,11 @@ from replay.script.evidence_fields import (
     MAX_DEPTH,
     MAX_STRING_BYTES,
     bad,
+    dump,
     integer,
     member,
     normalize_string,
+    number,
     role_of,
     string,
     too_deep,
@@ -48,7 +50,8 @@ VERIFIED, UNVERIFIABLE = Verification.VERIFIED, Verification.UNVERIFIABLE
 KEY_TEXT = "keyText"
 STRUCTURAL = "structural"
 ATTRIBUTE = "attribute"  # a control with no name singled out by its own attribute: a word-like class token
-BASES = (KEY_TEXT, STRUCTURAL, ATTRIBUTE)
+NEIGHBOUR = "neighbour"  # a nameless control in its named neighbour's small container (``namelessOrder``)
+BASES = (KEY_TEXT, STRUCTURAL, ATTRIBUTE, NEIGHBOUR)
 
 
 class Ancestor(NamedTuple):
@@ -126,6 +129,7 @@ class TargetEvidence:
     scope: Anchor | None = None  # STRUCTURAL without an anchor: the labeled or landmark ancestor it is alone in
     css_class: str | None = None  # ATTRIBUTE: the class token that singles it out (JSON ``class``)
     column: str | None = None  # a nameless node in a table's cell: its column's header (with the row as anchor)
+    nameless_order: int | None = None  # NEIGHBOUR: its order among its anchor's nameless controls of its role
     effect: tuple[Fact, ...] = ()  # what the action did (SPEC §15): checked after acting, never identity
     dom_id: bool = False  # the id is the element's DOM id, not a test id attribute (JSON ``domId``)
 
@@ -155,6 +159,7 @@ class TargetEvidence:
             self.scope,
             self.css_class,
             self.column,
+            self.nameless_order,
         )
 
     @property
@@ -237,6 +242,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         ancestry=tuple(ancestry),
         sibling=integer(obj, "sibling", where),
         viewport_order=integer(obj, "viewportOrder", where),
+        nameless_order=integer(obj, "namelessOrder", where),
         scroll_region=region,
         rect=rect,
         screen=screen,
@@ -322,6 +328,8 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
         out["sibling"] = ev.sibling
     if ev.viewport_order is not None:
         out["viewportOrder"] = ev.viewport_order
+    if ev.nameless_order is not None:
+        out["namelessOrder"] = ev.nameless_order
     if ev.scroll_region is not None:
         r = ev.scroll_region
         out["scrollRegion"] = {
@@ -330,7 +338,7 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
             **({"id": r.id} if r.id is not None else {}),
         }
     if ev.rect is not None:
-        out["rect"] = {k: _num(getattr(ev.rect, k)) for k in ("x", "y", "width", "height")}
+        out["rect"] = {k: number(getattr(ev.rect, k)) for k in ("x", "y", "width", "height")}
     if ev.screen is not None and (ev.screen.path is not None or ev.screen.title is not None):
         out["page"] = {
             **({"path": ev.screen.path} if ev.screen.path is not None else {}),
@@ -340,15 +348,6 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
     if ev.effect and (facts := effect_codec.encode(ev.effect)):
         out["effect"] = facts
     return out
-
-
-def _num(v: float) -> float | int:
-    r = round(v, 2)
-    return int(r) if r == int(r) else r
-
-
-def _dump(obj: dict[str, Any]) -> str:
-    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
 
 
 def _fits_strings(ev: TargetEvidence) -> bool:
@@ -422,13 +421,13 @@ def encode(ev: TargetEvidence) -> str:
         )
     ev = replace(ev, ancestry=ev.ancestry[:MAX_ANCESTRY])
     while True:
-        text = _dump(_to_json(ev))
+        text = dump(_to_json(ev))
         if len(text.encode("utf-8")) <= MAX_PAYLOAD_BYTES:
             return text
         if ev.ancestry:
             ev = replace(ev, ancestry=ev.ancestry[:-1])
             continue
-        return _dump(_to_json(TargetEvidence(role=ev.role, verification=UNVERIFIABLE, effect=ev.effect)))
+        return dump(_to_json(TargetEvidence(role=ev.role, verification=UNVERIFIABLE, effect=ev.effect)))
 
 
 def annotation_line(ev: TargetEvidence) -> str:

@@ -3,6 +3,7 @@ within its bounds, or ``INVALID_ARGS`` naming the field, at the annotation's fil
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from typing import Any
 
@@ -86,3 +87,14 @@ def too_deep(payload: str) -> bool:
         elif ch in "]}":
             depth -= 1
     return False
+
+
+def number(v: float) -> float | int:
+    """A coordinate as written: two decimals at most, an integer bare."""
+    r = round(v, 2)
+    return int(r) if r == int(r) else r
+
+
+def dump(obj: dict[str, Any]) -> str:
+    """The payload's compact JSON text (non-ASCII kept)."""
+    return json.dumps(obj, ensure_ascii=False, separators=(",", ":"))

@@ -8,7 +8,7 @@ from typing import cast
 
 from replay.script.evidence import MAX_ANCESTRY, Anchor
 from replay.script.text import fold, normalize
-from replay.tree.model import F_DOM_ID, Capture, Node
+from replay.tree.model import F_DOM_ID, KEY_TEXT_CHARS, Capture, Node
 from replay.tree.naming import CELL_ROLES, ROW_ROLES
 
 
@@ -39,6 +39,8 @@ def anchor_matches(node: Node, anchor: Anchor) -> bool:
     if anchor.label is not None and normalize(node.label) != anchor.label:
         return False
     if anchor.text is None or normalize(node.key_text) == anchor.text:
+        return True
+    if normalize(node.content) == anchor.text:  # all it says (a neighbour's small container: beside_neighbour)
         return True
     if normalize(node.rest_text) == anchor.text:  # a wide anchor (see anchor_of)
         return True
@@ -152,6 +154,36 @@ def anchor_of(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
                 continue
             if not any(find_anchor(p, anchor) is not None for p in peers if p is not node):
                 return ancestor, anchor
+    return None
+
+
+NEIGHBOUR_DEPTH = 2  # a nameless control's small container: its parent, or its parent's parent
+
+
+def nameless_controls(container: Node, role: str) -> list[Node]:
+    """The container's actionable nodes of ``role`` with neither a name nor a text (document order)."""
+    inside = (d for d in container.iterdescendants() if isinstance(d, Node) and d.role == role)
+    return [d for d in inside if d.actionable and not d.label and not d.content]
+
+
+def beside_neighbour(capture: Capture, node: Node) -> tuple[Node, Anchor, int] | None:
+    """SPEC §5 "Nameless beside a named neighbour": for a nameless control, the small container it
+    shares with a named neighbour — the nearest ancestor (≤ 2 up) that says something, all of it one
+    short text ("June, 2026" between a calendar's arrows), which no other node of its role says —
+    as an anchor, and the node's order among the container's nameless controls of its role."""
+    if node.label or node.content or not node.actionable:
+        return None
+    for container in node.ancestors()[:NEIGHBOUR_DEPTH]:
+        text = normalize(container.content)
+        if not text:
+            continue
+        if len(text) > KEY_TEXT_CHARS or container.role in ROW_ROLES:
+            return None  # a region that says more than a neighbour's name; a row is what it says (anchor_of)
+        chain = {container, *container.ancestors(), *container.iterdescendants()}
+        same = (n for n in capture.by_value("role", container.role) if normalize(n.content) == text)
+        if any(n not in chain for n in same):
+            return None
+        return container, Anchor(container.role, text=text), nameless_controls(container, node.role).index(node)
     return None
 
 

@@ -11,6 +11,7 @@ from typing import Any
 from replay.script.evidence import (
     ATTRIBUTE,
     KEY_TEXT,
+    NEIGHBOUR,
     STRUCTURAL,
     UNVERIFIABLE,
     VERIFIED,
@@ -27,12 +28,14 @@ from replay.tree.anchors import (
     alone_in,
     anchor_lost_its_dom_id,
     anchor_of,
+    beside_neighbour,
     cell_of,
     class_holders,
     column_of,
     find_anchor,
     id_is_unique,
     name_of,
+    nameless_controls,
     only_of_role,
     own_anchor,
     row_of,
@@ -228,10 +231,12 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
             found = row, Anchor(row.role, text=row_text)
         if found[0] is row and not label and basis != KEY_TEXT:
             column = column_of(node)
-    css_class = None
+    css_class = nameless_order = None
     if unique_id is None and not label and basis is None and column is None:
         css_class = singling_class(node, found[0] if found is not None else None)
         basis = ATTRIBUTE if css_class is not None else None
+        if basis is None and (beside := beside_neighbour(capture, node)) is not None:
+            found, nameless_order, basis = beside[:2], beside[2], NEIGHBOUR  # its neighbour's container
     anchor = found[1] if found is not None else None
     if found is not None and found[1].id is not None and not id_is_unique(capture, found[0]):
         anchor = Anchor(found[1].role, found[1].label, found[1].text)
@@ -257,6 +262,7 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
         scope=scope,
         css_class=css_class,
         column=column,
+        nameless_order=nameless_order,
     )
     ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})
     # what is written is what a reader will see: pass through the codec (bounds, normalization)
@@ -367,8 +373,12 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
 def _isolate(
     capture: Capture, matches: list[Node], peers: list[Node] | None, members: list[Node], ev: TargetEvidence
 ) -> tuple[Node | None, str | None]:
-    """The one member the recorded sibling, else viewport order, singles out; ``peers``: the tree's
-    identity members when the caller knows them (else they are found)."""
+    """The one member its order among its anchor's nameless controls, else the recorded sibling, else
+    viewport order, singles out; ``peers``: the tree's identity members when the caller knows them."""
+    if ev.nameless_order is not None and ev.anchor is not None:
+        by_nameless = [m for m in members if _nameless_order(m, ev.anchor) == ev.nameless_order]
+        if len(by_nameless) == 1:
+            return by_nameless[0], "namelessOrder"
     if ev.sibling is not None:
         by_sibling = [m for m in members if sibling_of(m) == ev.sibling]
         if len(by_sibling) == 1:
@@ -382,6 +392,12 @@ def _isolate(
         if len(by_order) == 1:
             return by_order[0], "viewportOrder"
     return None, None
+
+
+def _nameless_order(node: Node, anchor: Anchor) -> int | None:
+    container = find_anchor(node, anchor)
+    controls = nameless_controls(container, node.role) if container is not None else []
+    return controls.index(node) if node in controls else None
 
 
 def _implied_by_identity(chain: Chain, ev: TargetEvidence) -> bool:

@@ -2,7 +2,8 @@
 
 The first candidate that singles the node out wins: plain (id, role+label, label, placeholder,
 text), then anchored (``ANCESTOR >> NODE``), then a nameless control's own word-like class
-(``role=button class=ql-bold``), then — only when nothing else does — positional
+(``role=button class=ql-bold``), or a nameless control's place beside a named neighbour
+(``role=navigation text="June, 2026" >> role=generic``), then — only when nothing else does — positional
 (``role=R nth=K``), flagged. One fallback from a different evidence source is added when there is
 one (and a container known by its DOM id is also written by its role, when that still finds only the
 node). Every written selector resolves to exactly the node in the record-time tree.
@@ -16,7 +17,15 @@ from dataclasses import dataclass
 from replay.script.evidence import MAX_ANCESTRY
 from replay.script.selector import CLASS, HAS_TEXT, NTH, Alternative, Selector, Term
 from replay.script.text import normalize
-from replay.tree.anchors import LANDMARK_ROLES, class_holders, id_is_unique, name_of, row_says, singling_class
+from replay.tree.anchors import (
+    LANDMARK_ROLES,
+    beside_neighbour,
+    class_holders,
+    id_is_unique,
+    name_of,
+    row_says,
+    singling_class,
+)
 from replay.tree.match import link_matches, match_set, resolve, resolve_matches
 from replay.tree.model import F_DOM_ID, F_OVERLAY, Capture, Node
 
@@ -159,6 +168,10 @@ def materialize(capture: Capture, node: Node) -> Materialized:
         # a fallback by position would act on whatever row sits there once the named one is gone
         skip = {s for _, s, _ in chosen} | ({"position"} if chosen else set())
         anchored = _anchored(capture, node, skip=skip)
+        if not chosen and (anchored is None or picks_by_position(Selector((anchored,)))):
+            beside = _beside_neighbour(capture, node)
+            if beside is not None:  # not its place on the page: its place beside what it stands by
+                return Materialized(Selector((beside,)), True, ("neighbour",))
         if anchored is not None:
             chosen.append(("anchor", "anchor", anchored))
             if (by_role := _container_by_role(capture, node, anchored)) is not None:
@@ -202,6 +215,16 @@ def _anchored(capture: Capture, node: Node, skip: set[str]) -> Alternative | Non
             if resolve(capture, Selector((alt,))).winner is node:  # the self-check
                 return alt
     return None
+
+
+def _beside_neighbour(capture: Capture, node: Node) -> Alternative | None:
+    """``role=C text="…" >> role=R``: a nameless control among the nodes of its role in the small
+    container it shares with a named neighbour (SPEC §5); its evidence's ``namelessOrder`` tells which."""
+    if singling_class(node, None) is not None or (beside := beside_neighbour(capture, node)) is None:
+        return None
+    container, anchor, _ = beside
+    outer = Alternative(terms=(Term("role", "=", container.role), Term("text", "=", anchor.text or "")))
+    return Alternative(terms=(Term("role", "=", node.role),), scope=(outer,))
 
 
 def _container_by_role(capture: Capture, node: Node, anchored: Alternative) -> Alternative | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from replay.script.evidence import MAX_ANCESTRY, Ancestor, Region, TargetEvidence
 from replay.script.text import normalize
-from replay.tree.model import Node
+from replay.tree.model import Capture, Node
 from replay.tree.naming import names_a_place
 
 
@@ -123,3 +123,20 @@ def ancestry_drift(node: Node, ev: TargetEvidence) -> list[str]:
 
 def chain_text(ancestry: tuple[Ancestor, ...]) -> str:
     return " < ".join(f"{a.role} {a.label!r}" if a.label else a.role for a in ancestry) or "none"
+
+
+def in_place_of(node: Node, other: Capture) -> Node | None:
+    """The node of ``other`` at ``node``'s place — the same roles and child indices down from the root
+    (a re-rendered element, or another one of its role put where it was)."""
+    path: list[tuple[int, str]] = []
+    for child in (node, *node.ancestors()):
+        parent = child.getparent()
+        kids = [c for c in parent if isinstance(c, Node)] if parent is not None else [child]
+        path.append((kids.index(child), child.role))
+    at: Node = other.nodes[0]
+    for index, role in reversed(path):
+        kids = [c for c in at if isinstance(c, Node)]
+        if index >= len(kids) or kids[index].role != role:
+            return None
+        at = kids[index]
+    return at

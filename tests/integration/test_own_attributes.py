@@ -1,10 +1,13 @@
-"""Nameless controls of a real rich-text editor (Quill 1 and 2, from npm: fixtures/notes.py), recorded
-through the CLI from snapshot refs: singled out by a word-like class, never by position (SPEC §5
-item 6), and replayed on the next major version of the library."""
+"""Nameless controls of real libraries from npm, recorded through the CLI from snapshot refs and
+replayed on the libraries' next major: a rich-text editor's toolbar (Quill 1 and 2, fixtures/notes.py)
+singled out by a word-like class (SPEC §5 item 6); a calendar's month arrows (Air Datepicker 2 and 3,
+fixtures/widgets.py's ``stay``) by the month's title beside them (SPEC §5 "Nameless beside a named
+neighbour") — never by position."""
 
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -50,5 +53,49 @@ def test_a_flow_recorded_by_own_attributes_replays_on_its_app_and_the_next_major
     cli, flow, _ = recorded
     moved = tmp_path / f"{version}.ad"
     moved.write_text(flow.read_text().replace("/notes/q1/", f"/notes/{version}/"))
+    proc = cli("run", str(moved), ok=None)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="module")
+def calendar(shared_home: str, web: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Cli, Path, str]:
+    root = tmp_path_factory.mktemp("stay")
+    cli = Cli(shared_home, str(root))
+    s = ("--session", "stay")
+    cli("open", f"{web}/widgets/stay/a2/", "--save-script", "flow.ad", *s)
+    shown = cli("snapshot", "-i", *s).stdout
+    said = cli("click", _arrow_after(shown, "June, 2026"), *s).stdout
+    shown = cli("snapshot", "-i", *s).stdout
+    cli("click", ref(shown, r'generic text="15"'), *s)
+    cli("close", *s)
+    return cli, root / "flow.ad", said
+
+
+def _arrow_after(shown: str, title: str) -> str:
+    """The ref of the first nameless line after the month's title (the next-month arrow)."""
+    lines = shown.splitlines()
+    at = next(i for i, line in enumerate(lines) if f'text="{title}"' in line)
+    return next(line.split()[0] for line in lines[at + 1 :] if re.match(r"\s*@e\d+ generic\s+in ", line))
+
+
+def test_a_calendars_nameless_arrow_is_recorded_beside_the_months_title_and_verified(
+    calendar: tuple[Cli, Path, str],
+) -> None:
+    _, flow, said = calendar
+    assert 'recorded as: role=navigation text="June, 2026" >> role=generic (verified)' in said
+    assert "warning" not in said and 'effect: a generic now says "July, 2026"' in said
+    lines = flow.read_text().splitlines()
+    ev = json.loads(lines[lines.index('click role=navigation text="June, 2026" >> role=generic') - 1].split(" ", 2)[2])
+    assert ev["basis"] == "neighbour" and ev["namelessOrder"] == 1 and ev["verification"] == "verified"
+    assert "nth=" not in flow.read_text()
+
+
+@pytest.mark.parametrize("version", ["a2", "a3"])
+def test_a_flow_recorded_beside_a_named_neighbour_replays_on_its_app_and_the_next_major(
+    calendar: tuple[Cli, Path, str], tmp_path: Path, version: str
+) -> None:
+    cli, flow, _ = calendar
+    moved = tmp_path / f"{version}.ad"
+    moved.write_text(flow.read_text().replace("/stay/a2/", f"/stay/{version}/"))
     proc = cli("run", str(moved), ok=None)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -263,3 +263,58 @@ def test_a_control_in_a_layer_over_the_page_is_singled_out_by_what_the_layer_say
     assert ev.anchor == Anchor("generic", text="Sign out Phone?") and not written.positional
     assert written.selector is not None
     assert format_selector(written.selector) == 'role=generic has-text="Sign out Phone?" >> role=button label="Delete"'
+
+
+def _calendar(month: str, *before_next: N) -> N:
+    """Air Datepicker's head: nameless month arrows (clickable divs) beside the month's title."""
+    arrow = {"role": "generic", "actionable": True, "cls": "datepicker--nav-action"}
+    return N("generic", id="cal", dom_id=True, text=f"{month} Su Mo")(
+        N("navigation", text=month)(
+            N(**arrow), N("generic", text=month, actionable=True), *before_next, N(**arrow, rect=(200, 0, 10, 10))
+        ),
+        N("generic", text="Su"),
+        N("generic", text="Mo"),
+    )
+
+
+def test_a_nameless_control_beside_a_named_neighbour_is_recorded_relative_to_it_not_by_position() -> None:
+    cap = capture(N("main")(_calendar("June, 2026"), N("navigation", text="Home")(N("generic", actionable=True))))
+    following = [n for n in cap.nodes if n.role == "generic" and n.actionable and not n.content][1]
+    ev, written = record_evidence(cap, following), materialize(cap, following)
+    assert written.selector is not None and not written.positional
+    assert format_selector(written.selector) == 'role=navigation text="June, 2026" >> role=generic'
+    assert ev.basis == "neighbour" and ev.anchor == Anchor("navigation", text="June, 2026")
+    assert ev.nameless_order == 1 and ev.verified
+    verdict = verify(cap, written.selector, ev)
+    assert verdict.verified and verdict.target is following
+
+
+def test_the_order_among_a_containers_nameless_controls_decides_before_the_sibling_index() -> None:
+    cap = capture(_calendar("June, 2026"))
+    following = [n for n in cap.nodes if n.role == "generic" and n.actionable and not n.content][1]
+    ev, written = record_evidence(cap, following), materialize(cap, following)
+    assert ev.sibling == 2 and written.selector is not None
+    # the next major puts a "Today" control between the title and the arrow: the arrow's sibling index
+    # is now the new control's, its order among the nameless controls is still its own
+    upgraded = capture(_calendar("June, 2026", N("generic", text="Today", actionable=True)))
+    verdict = verify(upgraded, written.selector, ev)
+    arrows = [n for n in upgraded.nodes if n.role == "generic" and n.actionable and not n.content]
+    assert verdict.verified and verdict.target is arrows[1]
+
+
+def test_a_container_another_node_of_its_role_also_says_is_no_neighbours_anchor() -> None:
+    cap = capture(N("main")(_calendar("June, 2026"), N("navigation", text="June, 2026")))
+    following = [n for n in cap.nodes if n.role == "generic" and n.actionable and not n.content][1]
+    ev = record_evidence(cap, following)
+    assert ev.basis != "neighbour" and ev.nameless_order is None
+
+
+def test_a_node_re_rendered_in_place_is_found_at_its_place_with_its_role() -> None:
+    from replay.tree.place import in_place_of
+
+    before, after = capture(_calendar("June, 2026")), capture(_calendar("July, 2026"), generation=2)
+    arrow = [n for n in before.nodes if n.role == "generic" and n.actionable and not n.content][1]
+    assert in_place_of(arrow, after) is after.nodes[arrow.position]
+    assert after.nodes[arrow.position].content is None and "July, 2026" in (after.nodes[1].content or "")
+    moved = capture(N("generic", id="cal", text="July, 2026")(N("navigation", text="July, 2026")(N("button"))))
+    assert in_place_of(arrow, moved) is None  # another role where it was: not the same element
