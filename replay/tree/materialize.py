@@ -172,6 +172,9 @@ def materialize(capture: Capture, node: Node) -> Materialized:
             beside = _beside_neighbour(capture, node)
             if beside is not None:  # not its place on the page: its place beside what it stands by
                 return Materialized(Selector((beside,)), True, ("neighbour",))
+            for basis, build in (("focus", _focused), ("shown", _shown)):
+                if (terms := build(capture, node)) is not None:
+                    return Materialized(Selector((Alternative(terms=terms),)), True, (basis,))
         if anchored is not None:
             chosen.append(("anchor", "anchor", anchored))
             if (by_role := _container_by_role(capture, node, anchored)) is not None:
@@ -225,6 +228,24 @@ def _beside_neighbour(capture: Capture, node: Node) -> Alternative | None:
     container, anchor, _ = beside
     outer = Alternative(terms=(Term("role", "=", container.role), Term("text", "=", anchor.text or "")))
     return Alternative(terms=(Term("role", "=", node.role),), scope=(outer,))
+
+
+def _focused(capture: Capture, node: Node) -> tuple[Term, ...] | None:
+    """``role=R label="…" focused``: the field that has the focus, when only that tells it from its
+    look-alikes — the search box of the dropdown the previous step opened (SPEC §5), one of a box
+    per dropdown on the page: the previous step's verified element gave it the focus."""
+    return _named_and(capture, node, "focused") if node.focused and node.editable else None
+
+
+def _shown(capture: Capture, node: Node) -> tuple[Term, ...] | None:
+    """``role=R label="…" visible``: the one a person sees, when its look-alikes are all hidden (the open
+    dropdown's option, beside the closed dropdowns' own): a hidden node is no rival to a person."""
+    return _named_and(capture, node, "visible") if node.visible and node.label else None
+
+
+def _named_and(capture: Capture, node: Node, flag: str) -> tuple[Term, ...] | None:
+    terms = (*(_role_label(capture, node) or (Term("role", "=", node.role),)), Term(flag, "=", True))
+    return terms if _singles_out(capture, terms, node) else None
 
 
 def _container_by_role(capture: Capture, node: Node, anchored: Alternative) -> Alternative | None:

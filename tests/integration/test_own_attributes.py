@@ -2,7 +2,8 @@
 replayed on the libraries' next major: a rich-text editor's toolbar (Quill 1 and 2, fixtures/notes.py)
 singled out by a word-like class (SPEC §5 item 6); a calendar's month arrows (Air Datepicker 2 and 3,
 fixtures/widgets.py's ``stay``) by the month's title beside them (SPEC §5 "Nameless beside a named
-neighbour") — never by position."""
+neighbour"); a dropdown's search box and option among look-alikes of the closed dropdowns (Choices 9,
+fixtures/widgets.py's ``route``) as the focused field and the shown option — never by position."""
 
 from __future__ import annotations
 
@@ -98,4 +99,38 @@ def test_a_flow_recorded_beside_a_named_neighbour_replays_on_its_app_and_the_nex
     moved = tmp_path / f"{version}.ad"
     moved.write_text(flow.read_text().replace("/stay/a2/", f"/stay/{version}/"))
     proc = cli("run", str(moved), ok=None)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+
+
+@pytest.fixture(scope="module")
+def route(shared_home: str, web: str, tmp_path_factory: pytest.TempPathFactory) -> tuple[Cli, Path, dict[str, str]]:
+    root = tmp_path_factory.mktemp("route")
+    cli = Cli(shared_home, str(root))
+    s = ("--session", "route")
+    cli("open", f"{web}/widgets/route/c9/", "--save-script", "flow.ad", *s)
+    shown = cli("snapshot", "-i", *s).stdout
+    to = [line.split()[0] for line in shown.splitlines() if re.match(r'\s*@e\d+ combobox text="Pick a city"', line)][1]
+    cli("click", to, *s)
+    said = {"fill": cli("fill", ref(cli("snapshot", "-i", *s).stdout, r"\[editable, focused\]"), "Par", *s).stdout}
+    said["click"] = cli("click", ref(cli("snapshot", "-i", *s).stdout, r'option "Paris" (?!.*hidden)'), *s).stdout
+    cli("click", ref(shown, r'button "Save"'), *s)
+    cli("close", *s)
+    return cli, root / "flow.ad", said
+
+
+def test_the_search_box_an_opened_dropdown_focuses_is_recorded_as_the_focused_field(
+    route: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    _, flow, said = route
+    assert 'recorded as: role=textbox label="Pick a city" focused (verified)' in said["fill"]
+    line = next(x for x in flow.read_text().splitlines() if x.startswith("fill "))
+    assert "warning" not in said["fill"] and line == 'fill "role=textbox label=\\"Pick a city\\" focused" "Par"'
+
+
+def test_the_option_a_person_sees_among_hidden_look_alikes_is_recorded_as_the_shown_one(
+    route: tuple[Cli, Path, dict[str, str]],
+) -> None:
+    cli, flow, said = route
+    assert 'recorded as: role=option label="Paris" visible (verified)' in said["click"]
+    proc = cli("run", str(flow), ok=None)
     assert proc.returncode == 0, proc.stdout + proc.stderr

@@ -318,3 +318,33 @@ def test_a_node_re_rendered_in_place_is_found_at_its_place_with_its_role() -> No
     assert after.nodes[arrow.position].content is None and "July, 2026" in (after.nodes[1].content or "")
     moved = capture(N("generic", id="cal", text="July, 2026")(N("navigation", text="July, 2026")(N("button"))))
     assert in_place_of(arrow, moved) is None  # another role where it was: not the same element
+
+
+def _dropdowns(*, open_second: bool) -> N:
+    """Two select replacements side by side: each its own search box and options, one dropdown open."""
+
+    def one(is_open: bool) -> N:
+        box = N("textbox", label="Pick a city", editable=True, visible=is_open, focused=is_open)
+        option = N("option", label="Paris", visible=is_open)
+        return N("combobox", text="Pick a city Paris", actionable=True)(box, option)
+
+    return N("form", label="Route")(one(not open_second), one(open_second))
+
+
+def test_the_field_an_opened_dropdown_focuses_is_recorded_as_the_focused_one_not_by_position() -> None:
+    cap = capture(_dropdowns(open_second=True))
+    box = [n for n in cap.nodes if n.role == "textbox"][1]
+    written = materialize(cap, box)
+    assert written.selector is not None and not written.positional
+    assert format_selector(written.selector) == 'role=textbox label="Pick a city" focused'
+    assert verify(cap, written.selector, record_evidence(cap, box)).target is box
+
+
+def test_the_option_a_person_sees_among_hidden_look_alikes_is_recorded_as_the_shown_one() -> None:
+    cap = capture(_dropdowns(open_second=True))
+    option = [n for n in cap.nodes if n.role == "option"][1]
+    written = materialize(cap, option)
+    assert written.selector is not None and format_selector(written.selector) == 'role=option label="Paris" visible'
+    # both shown: being shown tells nothing apart, and position is all that is left (warned)
+    both = capture(N("form", label="Route")(N("option", label="Paris"), N("option", label="Paris")))
+    assert materialize(both, [n for n in both.nodes if n.role == "option"][1]).positional

@@ -13,6 +13,7 @@ from replay.tree.model import (
     F_EDITABLE,
     F_ENABLED,
     F_EXPANDED,
+    F_FOCUSED,
     F_HITTABLE,
     F_OVERLAY,
     F_SCROLLABLE,
@@ -50,6 +51,7 @@ class N:
     overlay: bool = False  # a positioned layer over the page's centre
     expanded: bool = False  # what it opens is open (aria-expanded)
     selected: bool = False  # a chosen option or tab
+    focused: bool = False  # it has the focus
 
     def __call__(self, *children: N) -> N:
         self.children = list(children)
@@ -81,6 +83,7 @@ def screen(*children: N, title: str = "Page", url: str = "http://127.0.0.1/page.
         flags |= F_OVERLAY if node.overlay else 0
         flags |= F_EXPANDED if node.expanded else 0
         flags |= F_SELECTED if node.selected else 0
+        flags |= F_FOCUSED if node.focused else 0
         flags |= F_HITTABLE if (node.visible and node.enabled if node.hittable is None else node.hittable) else 0
         x, y, w, h = node.rect
         rows.append(
