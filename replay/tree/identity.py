@@ -77,6 +77,8 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     elif ev.basis == ATTRIBUTE:
         if ev.css_class is None or ev.css_class not in node.classes:
             return False
+    elif ev.basis is None and name_of(node):
+        return False  # a nameless node's look-alikes are nameless (anchor_of): a named one is another control
     elif ev.anchor is None and ev.scope is None:
         return False
     if ev.column is not None and fold(column_of(node)) != fold(ev.column):

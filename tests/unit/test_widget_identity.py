@@ -348,3 +348,16 @@ def test_the_option_a_person_sees_among_hidden_look_alikes_is_recorded_as_the_sh
     # both shown: being shown tells nothing apart, and position is all that is left (warned)
     both = capture(N("form", label="Route")(N("option", label="Paris"), N("option", label="Paris")))
     assert materialize(both, [n for n in both.nodes if n.role == "option"][1]).positional
+
+
+def test_a_named_node_where_a_nameless_one_was_recorded_is_not_it() -> None:
+    # Choices 9: two nameless select replacements; Choices 11 keeps the native select, named "From",
+    # inside the first one, where the second replacement's position now lands
+    wrapper = {"role": "combobox", "text": "Pick a city", "actionable": True}
+    cap = capture(N("form", label="Route")(N(**wrapper), N(**wrapper)))
+    second = [n for n in cap.nodes if n.role == "combobox"][1]
+    ev, written = record_evidence(cap, second), materialize(cap, second)
+    assert written.positional and written.selector is not None
+    upgraded = capture(N("form", label="Route")(N(**wrapper)(N("combobox", label="From")), N(**wrapper)))
+    verdict = verify(upgraded, written.selector, ev)
+    assert not verdict.verified and verdict.kind == "identity-mismatch"
