@@ -52,8 +52,13 @@ def test_a_flow_recorded_by_own_attributes_replays_on_its_app_and_the_next_major
     recorded: tuple[Cli, Path, str], tmp_path: Path, version: str
 ) -> None:
     cli, flow, _ = recorded
-    moved = tmp_path / f"{version}.ad"
-    moved.write_text(flow.read_text().replace("/notes/q1/", f"/notes/{version}/"))
+    _replays_on(cli, flow, "/notes/q1/", f"/notes/{version}/", tmp_path)
+
+
+def _replays_on(cli: Cli, flow: Path, recorded: str, version: str, tmp_path: Path) -> None:
+    """The flow, pointed at another version of its app (``recorded`` → ``version`` in its URL), replays."""
+    moved = tmp_path / "moved.ad"
+    moved.write_text(flow.read_text().replace(recorded, version))
     proc = cli("run", str(moved), ok=None)
     assert proc.returncode == 0, proc.stdout + proc.stderr
 
@@ -96,10 +101,7 @@ def test_a_flow_recorded_beside_a_named_neighbour_replays_on_its_app_and_the_nex
     calendar: tuple[Cli, Path, str], tmp_path: Path, version: str
 ) -> None:
     cli, flow, _ = calendar
-    moved = tmp_path / f"{version}.ad"
-    moved.write_text(flow.read_text().replace("/stay/a2/", f"/stay/{version}/"))
-    proc = cli("run", str(moved), ok=None)
-    assert proc.returncode == 0, proc.stdout + proc.stderr
+    _replays_on(cli, flow, "/stay/a2/", f"/stay/{version}/", tmp_path)
 
 
 @pytest.fixture(scope="module")
