@@ -7,7 +7,8 @@ matched. It never acts on ``state-repair`` or ``manual``.
 
 **Effect-confirmed** (SPEC §8): a step that recorded an effect has a second proof of identity — what
 the element did. When the checks above refuse, such a step is acted on the best hittable candidate
-whose label, or an own attribute (test id, ``name``, a class token), equals the recorded one, with no
+whose label (ignoring case, quotes and punctuation; a clickable generic's own text, which is what a
+person reads there), or an own attribute (test id, ``name``, a class token), equals the recorded one, with no
 hittable rival of its role family sharing it, and whose role is the recorded one, of its family, or
 moved within the actionable or the editable family; then the recorded effect must hold
 (``Decision.confirm``: the caller checks it, and a candidate that did not do what the step did fails
@@ -20,11 +21,10 @@ from dataclasses import dataclass
 
 from replay.engine.hint import Container, RepairHint, container_present_for, recorded_container
 from replay.script.evidence import TargetEvidence
-from replay.script.text import fold
 from replay.tree.anchors import find_anchor
 from replay.tree.model import Capture, Node
 from replay.tree.roles import kin, moved_within
-from replay.tree.suggest import PLAUSIBLE, Suggestion, rank
+from replay.tree.suggest import PLAUSIBLE, Suggestion, rank, same_name
 
 MIN_SCORE = PLAUSIBLE  # 0.8
 MIN_MARGIN = 0.15
@@ -128,13 +128,21 @@ def shared(evidence: TargetEvidence, node: Node) -> tuple[str, str] | None:
     """What ``node`` says that the recorded element said (``("label", "Returns")``), or None."""
     if evidence.id is not None and node.test_id == evidence.id:
         return "test id", evidence.id
-    if evidence.label and fold(node.label) == fold(evidence.label):
+    if evidence.label and same_name(evidence.label, says(node)):
         return "label", evidence.label
     if evidence.name and node.form_name == evidence.name:
         return "name", evidence.name
     if evidence.css_class and evidence.css_class in node.classes:
         return "class", evidence.css_class
     return None
+
+
+def says(node: Node) -> str | None:
+    """What a person reads as ``node``'s name: its label, or its own text when it is a clickable generic
+    with none (a link that became a ``div``: its text is no longer its accessible name)."""
+    if node.label or node.role != "generic" or not node.actionable:
+        return node.label
+    return node.content
 
 
 def _rival(other: Node, node: Node, evidence: TargetEvidence, said: tuple[str, str], capture: Capture) -> bool:

@@ -11,16 +11,21 @@ _REACT_ID = regex.compile(r":r[0-9a-z]+:")  # React 18's useId, inside a library
 # a worded prefix and a token of eight characters or more that is not a word (nanoid's todo-item-AkTN…)
 _TOKEN_ID = regex.compile(r"^((?:[a-z]+[-_:.])+)([\w-]{8,})$")
 _NOT_A_WORD = regex.compile(r"[A-Z0-9]")
+# a segment of 8 to 12 lowercase letters and digits with a digit between letters — base 36 from
+# Math.random (Slim Select's ``ss-i6lbmzai-list``): made up even alone, a fresh one in every session
+_RANDOM_SEGMENT = regex.compile(r"^(?=[a-z0-9]{8,12}$)[a-z0-9]*[a-z]\d+[a-z][a-z0-9]*$")
+_SEPARATOR = regex.compile(r"[-_:.]")
 
 
 def made_up(ids: Iterable[str]) -> set[str]:
     """Of the page's ``ids``: those in a family of two or more — one prefix and a counter (``ag-58``,
     ``ag-59``), or one worded prefix and a token of one length that is no word (nanoid's
-    ``todo-item-AkTNBCXIfpXnhAYXTxbsT`` on every row) — and React's ``:r1:`` inside any."""
+    ``todo-item-AkTNBCXIfpXnhAYXTxbsT`` on every row) — and, alone too, React's ``:r1:`` inside any and
+    one with a random base-36 segment (``ss-i6lbmzai-list``)."""
     families: dict[tuple[str, str], set[str]] = {}
     found: set[str] = set()
     for value in ids:
-        if _REACT_ID.search(value):
+        if _REACT_ID.search(value) or any(_RANDOM_SEGMENT.match(part) for part in _SEPARATOR.split(value)):
             found.add(value)
         elif (m := _COUNTER_ID.match(value)) is not None:
             families.setdefault((m.group(1), m.group(3)), set()).add(value)

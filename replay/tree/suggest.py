@@ -73,6 +73,12 @@ def _bare(text: str) -> str:
 _PUNCTUATION = re.compile(r"[^\w\s]+")
 
 
+def same_name(a: str | None, b: str | None) -> bool:
+    """Whether two names are one (SPEC §8): equal ignoring case, quotes, punctuation and the whitespace
+    around them (``Search`` is ``Search...``; ``+`` is not ``−``)."""
+    return _compare(a, b, lambda x, y: 0.0) == 1.0
+
+
 def _similar(a: str | None, b: str | None) -> float:
     return _compare(a, b, lambda x, y: _words_similar(x, y, SequenceMatcher(None, x, y).ratio()))
 

@@ -141,3 +141,44 @@ def test_a_nameless_control_keeps_its_own_class_across_a_role_change() -> None:
     assert rank(cap, arrow)[0].node.classes == ("cal-next-month",)  # ranked first, its role moved
     d = decide("record-and-heal", arrow, cap)
     assert d.acts and d.node is not None and d.node.classes == ("cal-next-month",)
+
+
+DAY_20 = TargetEvidence(
+    role="link",
+    label="20",
+    ancestry=(Ancestor("generic"), Ancestor("main")),
+    sibling=25,
+    rect=Rect(219, 224, 38, 22),
+    effect=(Fact("appeared", "status", "Check-in: 2026-06-20"),),
+)
+
+
+def month(day_20: N) -> Capture:
+    """Litepicker 2's month: its day links became clickable ``div``s whose text is the day (no name)."""
+    days = [N("generic", text=str(d), rect=(10 + 40 * (d % 7), 100 + 25 * (d // 7), 38, 22), actionable=True)
+            for d in (18, 19, 21, 22)]  # fmt: skip
+    return capture(N("main")(N("generic")(*days[:2], day_20, *days[2:])))
+
+
+def test_a_clickable_generic_says_its_own_text_when_a_link_became_one() -> None:
+    d = decide("caution", DAY_20, month(N("generic", text="20", rect=(219, 224, 38, 22), actionable=True)))
+    assert d.acts and d.confirm and d.node is not None and d.node.content == "20"
+
+
+def test_a_generic_nobody_can_click_does_not_say_its_text() -> None:
+    d = decide("caution", DAY_20, month(N("generic", text="20", rect=(219, 224, 38, 22), actionable=False)))
+    assert not d.acts
+
+
+def test_a_label_that_differs_only_by_punctuation_is_the_recorded_label() -> None:
+    """Slim Select 3's search box says "Search..." where 1's said "Search"."""
+    search = TargetEvidence(
+        role="searchbox",
+        label="Search",
+        ancestry=(Ancestor("form", "Leg"), Ancestor("main")),
+        rect=Rect(20, 80, 200, 30),
+        effect=(Fact("target", "value", "<redacted>"),),
+    )
+    box = N("searchbox", label="Search...", rect=(20, 80, 200, 30), editable=True, focused=True)
+    d = decide("record-and-heal", search, capture(N("main")(N("generic")(box))))
+    assert d.acts and d.confirm and d.node is not None and d.node.label == "Search..."

@@ -11,6 +11,7 @@ from replay.tree.identity import (
     self_check,
     verify,
 )
+from replay.tree.ids import made_up
 from replay.tree.materialize import materialize
 from replay.tree.model import Capture
 from replay.tree.suggest import rank
@@ -501,6 +502,13 @@ def test_tokens_of_one_length_that_several_ids_share_after_one_prefix_are_no_ide
 def test_a_react_use_id_inside_an_id_is_no_identity_even_alone() -> None:
     cap = capture(N("button", label="Menu", id="headlessui-menu-button-:r3:"))
     assert record_evidence(cap, by_label(cap, "Menu")).id is None
+
+
+def test_a_random_base_36_segment_makes_an_id_no_identity_even_alone() -> None:
+    """Slim Select 3 names its list ``ss-<Math.random in base 36>-list``: another in every session."""
+    cap = capture(N("listbox", label="Cities", id="ss-i6lbmzai-list", dom_id=True)(N("option", label="London")))
+    assert "ss-i6lbmzai-list" in cap.generated_ids()
+    assert made_up(["h264-player", "base64encoder", "step-2", "col-md-6"]) == set()  # words and counters stay
 
 
 def test_an_id_with_a_number_that_no_other_id_follows_is_still_identity() -> None:
