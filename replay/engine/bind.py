@@ -195,9 +195,20 @@ async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: T
     cause = VERIFY_CAUSES[kind] if ev.verified or kind != DivergenceKind.IDENTITY_UNVERIFIABLE else UNVERIFIED_CAUSE
     if kind == DivergenceKind.SELECTOR_MISS and (gone := _missing_anchor(taken, ev)) is not None:
         cause += f": {gone} is not on the screen"
-    binding = Binding(kind, cause, verdict.match_count, verdict.winner, verdict.mismatches, verdict.candidates())
+    observed = verdict.winner if verdict.winner is not None else _one_control(verdict.matches or [])
+    binding = Binding(kind, cause, verdict.match_count, observed, verdict.mismatches, verdict.candidates())
     error_type = ElementNotFound if kind == DivergenceKind.SELECTOR_MISS else ActionFailed
     raise StepStopped(error_type(f"{kind}: {cause}", hint="take a snapshot to see the screen"), binding, taken)
+
+
+def _one_control(matches: list[Node]) -> Node | None:
+    """The outermost of ``matches`` when every other lies inside it — one control matched at two levels
+    (a calendar's day ``gridcell`` and its ``button``, both saying "20") — else None."""
+    if not matches:
+        return None
+    outer = matches[0]
+    inside = {id(d) for d in outer.iterdescendants()}
+    return outer if all(id(m) in inside for m in matches[1:]) else None
 
 
 def _missing_anchor(taken: Capture, ev: TargetEvidence) -> str | None:

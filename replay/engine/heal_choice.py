@@ -3,7 +3,8 @@
 For ``record-and-heal`` it acts only when the best-ranked candidate (the suggestion ranking of
 SPEC §6) has the recorded role, lies in the recorded container, scores ≥ 0.8 and beats the
 runner-up by ≥ 0.15; for ``caution`` only when, in addition, it is the very node the selector
-matched. It never acts on ``state-repair`` or ``manual``.
+matched, or the one control inside it (a day's ``gridcell`` around its ``button``). It never acts
+on ``state-repair`` or ``manual``.
 
 **Effect-confirmed** (SPEC §8): a step that recorded an effect has a second proof of identity — what
 the element did. When the checks above refuse, such a step is acted on the best hittable candidate
@@ -74,7 +75,7 @@ def decide(
         (best.score >= MIN_SCORE, f"the best candidate scores {best.score} (< {MIN_SCORE})"),
         (best.score - second >= MIN_MARGIN, f"the runner-up scores {second}, within {MIN_MARGIN} of {best.score}"),
         (
-            hint != RepairHint.CAUTION or best.node is matched,
+            hint != RepairHint.CAUTION or best.node is matched or wraps(matched, best.node),
             "caution: the best candidate is not the element the selector matched",
         ),
     )
@@ -135,6 +136,14 @@ def shared(evidence: TargetEvidence, node: Node) -> tuple[str, str] | None:
     if evidence.css_class and evidence.css_class in node.classes:
         return "class", evidence.css_class
     return None
+
+
+def wraps(outer: Node | None, node: Node) -> bool:
+    """Whether ``outer`` is a wrapper of ``node`` and of no other control — one control (a calendar's
+    ``gridcell`` around its day ``button``): acting on ``node`` is acting on what the selector matched."""
+    if outer is None or not _within(node, outer):
+        return False
+    return not any(isinstance(n, Node) and n is not node and n.actionable for n in outer.iterdescendants())
 
 
 def says(node: Node) -> str | None:

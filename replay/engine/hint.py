@@ -10,7 +10,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING
 
 from replay.script.evidence import Anchor, TargetEvidence
-from replay.script.text import normalize
+from replay.script.text import fold, normalize
 from replay.tree.naming import names_a_place
 from replay.tree.verdict import DivergenceKind
 
@@ -109,7 +109,20 @@ def container_present(container: Container, capture: Capture) -> bool:
     is present when the capture's screen is the recorded one."""
     if container.source == ContainerSource.PAGE:
         return capture.screen.path == container.path
+    if _gained_a_role(container):  # a generic wrapper recorded by its id or label, whatever role it gained
+        anchor = container.anchor
+        key, value = ("id", anchor.id) if anchor is not None else ("label", container.label)
+        return any(_is(n, container) for n in capture.by_value(key, fold(value)))
     return any(_is(n, container) for n in capture.by_value("role", container.role or ""))
+
+
+def _gained_a_role(container: Container) -> bool:
+    """Whether the container is a ``generic`` told by its id (an anchor) or its label (an ancestor): the
+    node that says it is the container whatever role a major gave it (SPEC §5: a wrapper that gained a
+    role is drift — Vanilla Calendar Pro 3's ``#cal``, "Start", became a ``group``)."""
+    if container.role != "generic":
+        return False
+    return container.anchor.id is not None if container.anchor is not None else container.label is not None
 
 
 def container_present_for(container: Container, node: Node, capture: Capture) -> bool:
@@ -124,7 +137,7 @@ def _is(n: Node, container: Container) -> bool:
         from replay.tree.anchors import anchor_matches  # (lxml: not at this light module's import)
 
         return anchor_matches(n, container.anchor)
-    if n.role != container.role:
+    if n.role != container.role and not _gained_a_role(container):
         return False
     if container.label is not None and normalize(n.label) != container.label:
         return False

@@ -31,8 +31,10 @@ def anchor_identity(node: Node, wide: bool = False) -> Anchor:
 
 
 def anchor_matches(node: Node, anchor: Anchor) -> bool:
-    """Whether ``node`` is the recorded anchor: its role and every recorded field, compared exactly."""
-    if node.role != anchor.role:
+    """Whether ``node`` is the recorded anchor: its role and every recorded field, compared exactly —
+    save a ``generic`` recorded by its id, which is the node of that id whatever role it gained (SPEC §5:
+    a wrapper that gained a role is drift; Vanilla Calendar Pro 3's ``#cal`` became a ``group``)."""
+    if node.role != anchor.role and not (anchor.role == "generic" and anchor.id is not None):
         return False
     if anchor.id is not None and node.test_id != anchor.id:
         return False
