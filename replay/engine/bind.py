@@ -207,8 +207,7 @@ def _one_control(matches: list[Node]) -> Node | None:
     if not matches:
         return None
     outer = matches[0]
-    inside = {id(d) for d in outer.iterdescendants()}
-    return outer if all(id(m) in inside for m in matches[1:]) else None
+    return outer if all(outer in m.ancestors() for m in matches[1:]) else None
 
 
 def _missing_anchor(taken: Capture, ev: TargetEvidence) -> str | None:
