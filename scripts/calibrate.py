@@ -40,6 +40,7 @@ from replay.tree.model import Capture, Node  # noqa: E402
 from replay.tree.roles import kin_roles  # noqa: E402
 
 SUGGEST = ROOT / "replay" / "tree" / "suggest.py"
+RULES = 4  # rule_screens() and the members fixture's
 
 
 async def divergence_of(flow: Path, values: dict[str, str]) -> tuple[str, TargetEvidence, Capture, Node | None] | None:
@@ -99,14 +100,17 @@ def right_nodes(capture: Capture, ev: TargetEvidence, expect: str) -> list[Node]
 
 
 def rule_screens() -> list[Screen]:
-    """The two rules of SPEC §6 the unit tests check (tests/unit/rule_trees.py), as labeled screens."""
-    from tests.unit.rule_trees import renamed_submit, resorted_rows
+    """The rules of SPEC §6 and §8 the unit tests check (tests/unit/rule_trees.py), as labeled screens:
+    two renames (positives) and a deletion (a negative: nothing on it is right)."""
+    from tests.unit.rule_trees import deleted_answer, renamed_submit, resorted_rows
 
     rows, bob_delete, bob = resorted_rows()
     form, place_order, submit = renamed_submit()
+    dialog, yes = deleted_answer()
     return [
         Screen("rule: a control in its re-sorted, renamed row", "record-and-heal", bob_delete, rows, bob, None, False),
         Screen("rule: a Cancel beside a renamed submit", "record-and-heal", place_order, form, submit, None),
+        Screen("rule: a deleted answer beside the dialog's other one", "record-and-heal", yes, dialog, [], None),
     ]
 
 
@@ -191,7 +195,7 @@ def main() -> int:
     healable = sum(1 for s in screens if s.right and s.healable)
     print(
         f"# Suggestion weights fitted on the drift corpus: {len(screens)} screens the healer may act on "
-        f"({len(screens) - 3} from the corpus, 3 rules), {healable} healable\n"
+        f"({len(screens) - RULES} from the corpus, {RULES} rules), {healable} healable\n"
     )
     print("| weight | start | fitted | in use |\n|---|---:|---:|---:|")
     for k in current:

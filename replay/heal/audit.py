@@ -125,13 +125,14 @@ def effect_changes(flow: str, healed: str) -> list[str]:
     from replay.script.effect import changes
     from replay.script.loader import load
     from replay.script.redact import script_secrets, scrub
+    from replay.tree.proof import kept
 
     try:
         found = changes(load(flow), load(healed))
     except ReplayError:
         return []
     secrets = script_secrets(flow, {})
-    return [scrub(c.describe() + ("" if c.kept else " (none of what it did)"), secrets) for c in found]
+    return [scrub(c.describe() + kept(c).note(), secrets) for c in found]
 
 
 def script_diff(flow: str, healed: str) -> str:

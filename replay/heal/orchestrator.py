@@ -362,6 +362,8 @@ class HealRun:
             acceptance, passed = f"passed: replayed {result['ran']} steps in a fresh session", True
             if not gate.replayed(text, staged, result.plan_digest):
                 acceptance, passed = gate.CHANGED, False
+            elif (lost := gate.effects_verdict(self.path, staged)) is not None:
+                acceptance, passed = lost, False  # it replays, but a healed step does something else (SPEC §15)
         except DivergenceError as err:
             d = err.divergence
             acceptance, passed = gate.failed(d), False

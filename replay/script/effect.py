@@ -144,41 +144,48 @@ def decode(raw: Any, where: Location | None) -> tuple[Fact, ...]:
 @dataclass(frozen=True)
 class Change:
     """A step a heal replaced whose effect is not the original's (SPEC §15): the original's line and
-    facts, the healed steps' facts, and whether any original fact is among them (``kept``)."""
+    facts, the healed step's facts, the facts of the steps the heal inserted right after it (``later``:
+    state fixes — an interstitial acknowledged, a dialog answered — in order), and the roles of the
+    containers the original target sat in (``within``: a dialog, a menu — what closes whatever is clicked
+    in it). Whether the healed steps still do what the original did is ``replay.tree.proof``'s to say."""
 
     line: int
     before: tuple[Fact, ...]
     after: tuple[Fact, ...]
-
-    @property
-    def kept(self) -> bool:
-        """The healed steps still do something the original did (the target may be renamed)."""
-        return not self.before or bool(set(self.before) & set(self.after))
+    later: tuple[tuple[Fact, ...], ...] = ()
+    within: frozenset[str] = frozenset()
 
     def describe(self) -> str:
-        """``line 9: effect changed: expected …; the healed step(s): …``."""
+        """``line 9: effect changed: was …; now …``."""
         return f"line {self.line}: effect changed: was {describe_all(self.before)}; now {describe_all(self.after)}"
 
 
 def changes(original: Any, healed: Any) -> list[Change]:
-    """The replaced steps of a heal (``Script``s, aligned by their lines) whose effects differ."""
+    """The replaced steps of a heal (``Script``s, aligned by their lines) whose effects differ, each with
+    the facts of the steps inserted right after its healed counterpart."""
     import difflib
 
-    def lines(script: Any) -> list[tuple[str, tuple[Fact, ...], int]]:
-        return [
-            (f"{a.command} {a.form} {a.params!r}", a.annotation.effect if a.annotation else (), a.line)
-            for a in script.actions
-        ]
+    def lines(script: Any) -> list[tuple[str, tuple[Fact, ...], int, frozenset[str]]]:
+        out = []
+        for a in script.actions:
+            ev = a.annotation
+            roles = {x.role for x in ev.ancestry} | ({ev.anchor.role} if ev.anchor else set()) if ev else set()
+            out.append((f"{a.command} {a.form} {a.params!r}", ev.effect if ev else (), a.line, frozenset(roles)))
+        return out
 
     a, b = lines(original), lines(healed)
     out = []
-    matcher = difflib.SequenceMatcher(a=[x[0] for x in a], b=[x[0] for x in b], autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    ops = difflib.SequenceMatcher(a=[x[0] for x in a], b=[x[0] for x in b], autojunk=False).get_opcodes()
+    for k, (tag, i1, i2, j1, j2) in enumerate(ops):
+        nxt = ops[k + 1] if k + 1 < len(ops) else None
+        inserted = tuple(y[1] for y in b[nxt[3] : nxt[4]]) if nxt is not None and nxt[0] == "insert" else ()
         if tag == "equal":
-            for x, y in zip(a[i1:i2], b[j1:j2], strict=True):
+            pairs = list(zip(a[i1:i2], b[j1:j2], strict=True))
+            for n, (x, y) in enumerate(pairs):
                 if x[1] and y[1] != x[1]:
-                    out.append(Change(x[2], x[1], y[1]))
+                    later = inserted if n == len(pairs) - 1 else ()  # (only the last is followed by the insert)
+                    out.append(Change(x[2], x[1], y[1], later, x[3]))
         elif tag == "replace":
             after = tuple(f for y in b[j1:j2] for f in y[1])
-            out += [Change(x[2], x[1], after) for x in a[i1:i2] if x[1] and set(x[1]) != set(after)]
+            out += [Change(x[2], x[1], after, inserted, x[3]) for x in a[i1:i2] if x[1] and set(x[1]) != set(after)]
     return out

@@ -137,16 +137,18 @@ async def judge(
         return {"verify": check, "healed": promote(staged, final, home, text)}
     if lost:
         check = {**check, "passed": False, "effects": lost}
-        return {"verify": check, "rejected": reject(staged, f"FAILED: {'; '.join(lost)}")}
+        return {"verify": check, "rejected": reject(staged, f"FAILED: {'; '.join(lost)}", text)}
     d = check.get("divergence")
     why = failed(d) if d is not None else not_run(f"{check['error']['code']}: {check['error']['message']}")
     return {"verify": check, "rejected": reject(staged, why)}
 
 
 def effects_lost(original: str | None, healed: str) -> list[str]:
-    """The healed script's replaced steps that no longer have their original step's effect."""
+    """The healed script's replaced steps that no longer do what their original step did (SPEC §8,
+    §15: drift forms count, a dismissal alone proves nothing, a state fix may defer it): whoever healed."""
     from replay.script.effect import changes
     from replay.script.loader import load
+    from replay.tree.proof import kept
 
     if original is None:
         return []
@@ -154,7 +156,14 @@ def effects_lost(original: str | None, healed: str) -> list[str]:
         before, after = load(original), load(healed)
     except ReplayError:
         return []  # an original that no longer loads has no effects to keep
-    return [c.describe() for c in changes(before, after) if not c.kept]
+    return [c.describe() + " (none of what it did)" for c in changes(before, after) if not kept(c).kept]
+
+
+def effects_verdict(original: str, staged: str) -> str | None:
+    """Why a heal whose acceptance replay passed is still rejected: a healed step that does not do what
+    its original did (None: every step keeps its effect)."""
+    lost = effects_lost(original, staged)
+    return f"FAILED: {'; '.join(lost)}" if lost else None
 
 
 def failed(divergence: dict[str, Any]) -> str:

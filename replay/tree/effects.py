@@ -38,6 +38,7 @@ TELLING = (
     "treeitem",
 )
 ITEMS = ("row", "listitem", "option", "treeitem")  # told by their key text, counted as a list's length
+DISMISSED_WITH = frozenset({"dialog", "alertdialog", "menu", "listbox"})  # close whatever is clicked in them
 TEXT_CHARS = 80
 MAX_ONE_BY_ONE = 2  # more rows or items of a role than this appearing at once: a count, not each
 MAX_TEXTS = 2  # more texts in place than this changing at once: a re-render, no fact
@@ -204,8 +205,10 @@ def observe(
     facts += target_facts(target[0], target[1], command, value)
     facts += changes(before, after, idle or Idle())
     told = {masked(f.text) for f in facts if f.text}
-    # a target that went took its place with it (a screen that moved on): places no longer pair
-    for fact in text_changes(before, settled) if target[1].present else ():
+    # a target that went took its place with it (a screen that moved on): places no longer pair — unless it
+    # went with the layer it sat in (a dialog answered: what its answer changed beneath is what tells it)
+    answered = any(f.kind == "disappeared" and f.subject in DISMISSED_WITH for f in facts)
+    for fact in text_changes(before, settled) if target[1].present or answered else ():
         volatile = idle is not None and idle.volatile((fact.subject, fact.text or ""))
         if not volatile and masked(fact.text or "") not in told and not (typed and typed in (fact.text or "")):
             facts.append(fact)
@@ -391,10 +394,7 @@ def _forms(node: Node) -> set[str]:
 
 
 def _by_mask(found: Counter[Key]) -> Counter[Key]:
-    out: Counter[Key] = Counter()
-    for (role, said), n in found.items():
-        out[(role, masked(said))] += n
-    return out
+    return Counter(k for (role, said), n in found.items() for k in [(role, masked(said))] * n)
 
 
 def words_of(text: str) -> str | None:

@@ -83,14 +83,28 @@ def _similar(a: str | None, b: str | None) -> float:
     return _compare(a, b, lambda x, y: _words_similar(x, y, SequenceMatcher(None, x, y).ratio()))
 
 
-# words that say nothing of what a control is
-_STOP_WORDS = frozenset({"a", "an", "the", "to", "of", "and", "or", "for", "in", "on", "at", "by", "your", "my"})
+# words that say nothing of what a control is ("Keep it" and "Yes, cancel it" share no word)
+_STOP_WORDS = frozenset(
+    {"a", "an", "the", "to", "of", "and", "or", "for", "in", "on", "at", "by", "your", "my", "it", "its", "is", "this"}
+)
+# two names with words and none in common ("Keep it" for "Yes, cancel it"): evidence against (SPEC §8)
+CONTRADICTION = -0.5
 _WORD = re.compile(r"\w+")
 
 
 @lru_cache(maxsize=4096)
 def _words(text: str) -> frozenset[str]:
     return frozenset(w for w in _WORD.findall(text) if len(w) > 1 and w not in _STOP_WORDS)
+
+
+def contradicts(recorded: str, said: tuple[str | None, ...]) -> bool:
+    """Whether a node's names all contradict the recorded one: both sides have words, and nothing the
+    node says (its label, text, placeholder) shares one with it or is it."""
+    mine = _words(recorded.casefold())
+    theirs = [s.casefold() for s in said if s]
+    if not mine or not theirs or any(same_name(recorded, s) for s in theirs):
+        return False
+    return all(_words(s) and not mine & _words(s) for s in theirs)
 
 
 def _words_similar(recorded: str, found: str, ratio: float) -> float:
@@ -190,6 +204,8 @@ def _strings(
             measure(ev.label, content),
             measure(ev.label, placeholder),
         )
+        if contradicts(ev.label, (normalize(label), content, placeholder)):
+            out["label"] = CONTRADICTION
     if _same_placeholder_or_text(strings, ev):
         out["label"] = 1.0  # the same placeholder, text or form name attribute is as good as the same name
     if ev.id:

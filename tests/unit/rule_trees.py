@@ -51,3 +51,25 @@ def renamed_submit() -> tuple[Capture, TargetEvidence, list[Node]]:
         )
     )
     return cap, RECORDED, [n for n in cap.nodes if n.label == "Submit order"]
+
+
+def deleted_answer() -> tuple[Capture, TargetEvidence]:
+    """A dialog whose recorded "Yes, cancel it" was deleted; its "Keep it" closes the dialog too: a
+    deletion, where no heal is right (the calibration's negative, SPEC §8)."""
+    cap = capture(
+        N("main")(
+            N("paragraph", text="Order 7 is open", rect=(20, 40, 200, 20)),
+            N("dialog", label="Cancel order 7?")(
+                N("paragraph", text="This cannot be undone.", rect=(420, 300, 300, 20)),
+                N("button", label="Keep it", rect=(420, 360, 100, 30)),
+            ),
+        )
+    )
+    yes = TargetEvidence(
+        role="button",
+        label="Yes, cancel it",
+        ancestry=(Ancestor("dialog", "Cancel order 7?"), Ancestor("main")),
+        sibling=2,
+        rect=(Rect(540, 360, 120, 30)),
+    )
+    return cap, yes

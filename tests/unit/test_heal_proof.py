@@ -1,0 +1,127 @@
+"""What a heal must keep of a step's effect (SPEC §8, §15; replay.tree.proof): the gate's proof for every
+healer — drift forms count, a dismissal alone proves nothing, a state fix right after defers it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from replay.script import parse
+from replay.script.effect import Change, Fact, changes
+from replay.tree.proof import kept, same
+
+HEAD = "context platform=web\nopen http://h/app/index.html\n"
+
+
+def _step(label: str, effect: str, ancestry: str = '[{"role":"dialog","label":"Cancel order?"}]') -> str:
+    return (
+        f'# replay:target-v1 {{"role":"button","label":"{label}","ancestry":{ancestry},'
+        f'"verification":"verified","effect":{effect}}}\n'
+        f'click role=dialog label="Cancel order?" >> role=button label="{label}"\n'
+    )
+
+
+CANCELLED = '[{"disappeared":"dialog","text":"Cancel order?"},{"changed":"paragraph","text":"Order 7 was cancelled"}]'
+
+
+def test_a_dismissal_alone_does_not_keep_an_effect_when_the_step_recorded_another_fact() -> None:
+    original = parse(HEAD + _step("Yes, cancel it", CANCELLED), "a.ad")
+    keep_it = parse(HEAD + _step("Keep it", '[{"disappeared":"dialog","text":"Cancel order?"}]'), "b.ad")
+    (change,) = changes(original, keep_it)
+    assert not kept(change).kept and kept(change).note() == " (none of what it did)"
+
+
+def test_a_dismissal_keeps_an_effect_when_closing_was_all_the_step_did() -> None:
+    original = parse(HEAD + _step("Close", '[{"disappeared":"dialog","text":"Cancel order?"}]'), "a.ad")
+    renamed = parse(HEAD + _step("Dismiss", '[{"disappeared":"dialog","text":"Cancel order?"},{"target":"gone"}]'), "b")
+    (change,) = changes(original, renamed)
+    assert kept(change).kept
+
+
+def test_a_dismissal_of_a_container_the_target_was_not_in_is_a_telling_fact() -> None:
+    outside = '[{"role":"main"}]'  # a page button that closes a panel elsewhere: what it did
+    original = parse(
+        HEAD + _step("Hide", '[{"disappeared":"dialog","text":"Tips"},{"changed":"status","text":"x"}]', outside), "a"
+    )
+    healed = parse(HEAD + _step("Close tips", '[{"disappeared":"dialog","text":"Tips"}]', outside), "b")
+    (change,) = changes(original, healed)
+    assert kept(change).kept
+
+
+def test_an_effect_held_by_a_state_fix_step_right_after_is_deferred_not_changed() -> None:
+    sign_in = _step("Sign in", '[{"navigated":"accounts.html","title":"Accounts"}]', "[]")
+    original = parse(HEAD + sign_in, "a.ad")
+    notice = _step("Sign in", '[{"navigated":"notice.html","title":"Notice"}]', "[]")
+    ack = _step("Continue", '[{"navigated":"accounts.html","title":"Accounts"}]', "[]").replace(
+        'role=dialog label="Cancel order?" >> ', ""
+    )
+    healed = parse(HEAD + notice + ack, "b.ad")
+    (change,) = changes(original, healed)
+    assert kept(change).kept and kept(change).deferred == 1
+    assert kept(change).note() == " (effect deferred by 1 step)"
+
+
+def test_an_effect_held_nowhere_after_a_state_fix_is_still_lost() -> None:
+    original = parse(HEAD + _step("Sign in", '[{"navigated":"accounts.html"}]', "[]"), "a.ad")
+    healed = parse(
+        HEAD
+        + _step("Sign in", '[{"navigated":"notice.html"}]', "[]")
+        + _step("Back", '[{"navigated":"login.html"}]', "[]").replace('role=dialog label="Cancel order?" >> ', ""),
+        "b.ad",
+    )
+    (change,) = changes(original, healed)
+    assert not kept(change).kept
+
+
+def test_a_state_fix_before_the_step_never_defers_its_effect() -> None:
+    c = Change(4, (Fact("navigated", "accounts.html"),), (Fact("navigated", "notice.html"),), ())
+    assert not kept(c).kept  # (only steps inserted right after the healed step are read)
+
+
+def test_drifted_forms_of_a_fact_keep_it() -> None:
+    assert same(Fact("navigated", "a.html", "A"), Fact("navigated", "a.html", "A (2)"))
+    assert same(Fact("appeared", "dialog", "Saved"), Fact("appeared", "status", "Saved"))
+    assert same(Fact("appeared", "status", "Ref K7QWZP placed"), Fact("changed", "paragraph", "Ref 9XQ2LM placed"))
+    assert same(Fact("count", "row", by=-1), Fact("count", "row", by=-2))
+    assert not same(Fact("count", "row", by=-1), Fact("count", "row", by=1))
+    assert not same(Fact("changed", "status", "Shared with Ada, Alan"), Fact("changed", "status", "Shared with Bo, Cy"))
+    assert not same(Fact("appeared", "dialog", "Saved"), Fact("disappeared", "dialog", "Saved"))
+
+
+def test_the_gate_names_what_a_heal_lost_and_passes_what_it_kept(tmp_path: Path) -> None:
+    from replay.session.gate import effects_verdict
+
+    (tmp_path / "a.ad").write_text(HEAD + _step("Yes, cancel it", CANCELLED))
+    (tmp_path / "a.rejected.ad").write_text(
+        HEAD + _step("Keep it", '[{"disappeared":"dialog","text":"Cancel order?"}]')
+    )
+    (tmp_path / "b.rejected.ad").write_text(HEAD + _step("Cancel it", CANCELLED))
+    assert "none of what it did" in (effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "a.rejected.ad")) or "")
+    assert effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "b.rejected.ad")) is None
+
+
+def test_a_dialog_answered_records_what_its_answer_changed_beneath_not_only_that_it_closed() -> None:
+    from replay.tree import effects as eff
+
+    from .treebuild import N, capture
+
+    def page(status: str, *dialog: N) -> object:
+        return capture(N("main")(N("paragraph", text=status), *dialog), url="http://h/a/index.html")
+
+    ask = N("dialog", "Cancel order?")(N("button", "Yes, cancel it"), N("button", "Keep it"))
+    went = (eff.TargetState(True), eff.TargetState(False))  # the button went with its dialog
+    facts = eff.observe(page("Order 7 is open", ask), [page("Order 7 was cancelled")], went, command="click")
+    assert Fact("disappeared", "dialog", "Cancel order?") in facts
+    assert Fact("changed", "paragraph", "Order 7 was cancelled") in facts
+
+
+def test_two_names_with_nothing_in_common_are_evidence_against_not_a_neutral_difference() -> None:
+    from replay.engine.heal_choice import decide
+    from replay.tree.suggest import components, score
+
+    from .rule_trees import deleted_answer
+
+    dialog, yes = deleted_answer()
+    keep = next(n for n in dialog.nodes if n.label == "Keep it")
+    assert components(dialog, keep, yes)["label"] < 0  # "it" says nothing of what a control is
+    assert score(dialog, keep, yes)[0] <= 0.5
+    assert not decide("record-and-heal", yes, dialog).acts
