@@ -125,3 +125,39 @@ def test_two_names_with_nothing_in_common_are_evidence_against_not_a_neutral_dif
     assert components(dialog, keep, yes)["label"] < 0  # "it" says nothing of what a control is
     assert score(dialog, keep, yes)[0] <= 0.5
     assert not decide("record-and-heal", yes, dialog).acts
+
+
+def test_replay_heal_rejects_a_heal_whose_step_does_none_of_what_it_did_though_it_replays(
+    tmp_path: Path, monkeypatch: object
+) -> None:
+    import pytest
+
+    from replay.heal import orchestrator
+    from replay.heal.orchestrator import HealOptions, HealRun, HealStatus
+    from replay.results import RunResult
+    from replay.session import gate
+
+    assert isinstance(monkeypatch, pytest.MonkeyPatch)
+    original = tmp_path / "a.ad"
+    original.write_text(HEAD + _step("Yes, cancel it", CANCELLED))
+    heal = HealRun(str(original), HealOptions(), home=str(tmp_path / "home"), cwd=str(tmp_path))
+    staged = gate.check_free(heal.final)
+    Path(staged).write_text(
+        gate.staged_text(HEAD + _step("Keep it", '[{"disappeared":"dialog","text":"Cancel order?"}]'))
+    )
+
+    class Closed:  # the heal's session, closed: its staged script
+        healed = staged
+
+    class Fresh:  # the acceptance replay in a fresh session: it passes, every step verified
+        def __init__(self, *args: object, **kwargs: object) -> None:
+            pass
+
+        def run(self, path: str, **options: object) -> RunResult:
+            return RunResult({"ran": 2, "planDigest": gate.digest(gate.read(path), path)})
+
+    monkeypatch.setattr(heal, "client", type("C", (), {"close": lambda self: Closed(), "home": str(tmp_path)})())
+    monkeypatch.setattr(orchestrator, "Client", Fresh)
+    out = heal._publish_and_gate()
+    assert out.status == HealStatus.REJECTED and "none of what it did" in (out.reason or "")
+    assert not Path(heal.final).exists() and Path(staged).read_text().startswith(gate.REJECTED)
