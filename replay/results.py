@@ -200,6 +200,12 @@ class Verified(Result):
         """Why it did not run."""
         return str(_object(self, "error").get("message") or "")
 
+    @property
+    def effects(self) -> list[str]:
+        """Its steps' effects as the gate read them: lost (it failed for them) or deferred (it passed)."""
+        found = self.get("effects")
+        return [str(x) for x in found] if isinstance(found, list) else []
+
 
 class Closed(Result):
     """A session closed, and what it published."""

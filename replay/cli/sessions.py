@@ -101,8 +101,11 @@ def close_cmd(options: dict[str, Any], session: str | None, as_json: bool) -> No
             if check.passed
             else f"verification FAILED: {check.divergence_kind} at step {check.divergence_step}"
             if check.diverged
+            else "verification FAILED: a healed step does not do what its original did"
+            if check.effects
             else f"verification did not run: {check.error_message}"
         )
+        text += "".join(f"\n  {line}" for line in check.effects)
     emit(as_json, {"result": result}, text)
     if check is not None and not check.passed:
         sys.exit(3)

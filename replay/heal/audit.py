@@ -120,19 +120,13 @@ class Audit:
 
 
 def effect_changes(flow: str, healed: str) -> list[str]:
-    """The healed steps whose effect is not the original's (SPEC §15), redacted: "effect changed"."""
-    from replay.errors import ReplayError
-    from replay.script.effect import changes
-    from replay.script.loader import load
+    """The healed steps whose effect is not the original's (SPEC §15), redacted: "effect changed", and
+    whether the gate counts it kept ("effect deferred by N steps") or lost ("none of what it did")."""
     from replay.script.redact import script_secrets, scrub
-    from replay.tree.proof import kept
+    from replay.session.gate import effect_notes
 
-    try:
-        found = changes(load(flow), load(healed))
-    except ReplayError:
-        return []
     secrets = script_secrets(flow, {})
-    return [scrub(c.describe() + kept(c).note(), secrets) for c in found]
+    return [scrub(line, secrets) for line, _ in effect_notes(flow, healed)]
 
 
 def script_diff(flow: str, healed: str) -> str:

@@ -132,8 +132,11 @@ async def judge(
         check = {"passed": False, "error": err.to_dict()}
     if check["passed"] and not replayed(text, staged, check.get("planDigest")):
         return {"verify": {**check, "passed": False}, "rejected": reject(staged, CHANGED, text)}
-    lost = effects_lost(original, staged) if check["passed"] else []
+    notes = effect_notes(original, staged) if check["passed"] else []
+    lost = [line for line, held in notes if not held]
     if check["passed"] and not lost:
+        deferred = [line for line, _ in notes if "effect deferred" in line]
+        check = {**check, "effects": deferred} if deferred else check
         return {"verify": check, "healed": promote(staged, final, home, text)}
     if lost:
         check = {**check, "passed": False, "effects": lost}
@@ -143,9 +146,10 @@ async def judge(
     return {"verify": check, "rejected": reject(staged, why)}
 
 
-def effects_lost(original: str | None, healed: str) -> list[str]:
-    """The healed script's replaced steps that no longer do what their original step did (SPEC §8,
-    §15: drift forms count, a dismissal alone proves nothing, a state fix may defer it): whoever healed."""
+def effect_notes(original: str | None, healed: str) -> list[tuple[str, bool]]:
+    """Each step a heal replaced whose effect is not the original's (SPEC §8, §15), described with what
+    the proof says of it — ``(line, kept)``: "… (effect deferred by 1 step)", "… (none of what it did)".
+    Drift forms count, a dismissal alone proves nothing, a state fix right after may defer it."""
     from replay.script.effect import changes
     from replay.script.loader import load
     from replay.tree.proof import kept
@@ -156,7 +160,12 @@ def effects_lost(original: str | None, healed: str) -> list[str]:
         before, after = load(original), load(healed)
     except ReplayError:
         return []  # an original that no longer loads has no effects to keep
-    return [c.describe() + " (none of what it did)" for c in changes(before, after) if not kept(c).kept]
+    return [(c.describe() + kept(c).note(), kept(c).kept) for c in changes(before, after)]
+
+
+def effects_lost(original: str | None, healed: str) -> list[str]:
+    """The healed script's replaced steps that no longer do what their original step did: whoever healed."""
+    return [line for line, held in effect_notes(original, healed) if not held]
 
 
 def effects_verdict(original: str, staged: str) -> str | None:

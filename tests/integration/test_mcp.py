@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
@@ -191,3 +192,39 @@ def test_mcp_parameters_have_the_clis_bounds(cli: Cli, tool: str, arguments: dic
     result = asyncio.run(go())
     assert result.is_error and result.structured_content["error"]["code"] == "INVALID_ARGS"
     assert said in result.structured_content["error"]["message"]
+
+
+def test_an_agent_over_mcp_heals_a_permanent_interstitial_by_recording_its_click_and_the_gate_defers_the_effect(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    # docs/healing.md: an interstitial that is now part of the app is acknowledged *recorded*; the sign-in's
+    # recorded effect (navigation to the dashboard) then holds one step later: deferred, not changed (SPEC §8)
+    s = ("--session", "rec")
+    cli("open", f"{web}/banking/v1/login.html", "--save-script", "bank.ad", *s)
+    shown = cli("snapshot", "-i", *s).stdout
+    for label, value in (("Email", "ada@example.com"), ("Password", "hunter2")):
+        cli("fill", re.search(rf'(@e\d+) textbox "{label}"', shown)[1], value, *s)  # type: ignore[index]
+    cli("click", re.search(r'(@e\d+) button "Sign in"', shown)[1], *s)  # type: ignore[index]
+    cli("wait", "text", "Dashboard", *s)
+    cli("close", *s)
+    flow = tmp_path / "notice.ad"
+    flow.write_text((tmp_path / "bank.ad").read_text().replace("/banking/v1/", "/banking/v2-notice/"))
+
+    async def go() -> dict[str, Any]:
+        async with mcp_session(cli) as (read, write), ClientSession(read, write) as m:
+            await m.initialize()
+            args = {"path": str(flow), "session": "agent", "save_script": "", "timeout": 1500}
+            d = (await m.call_tool("replay_run", args)).structured_content
+            assert d is not None and d["repairHint"] == "state-repair" and d["action"].startswith("wait")
+            screen = (await m.call_tool("snapshot", {"session": "agent", "interactive": True})).structured_content
+            cont = next(n["ref"] for n in screen["snapshot"]["nodes"] if n.get("label") == "Continue")
+            assert (await m.call_tool("click", {"target": cont, "session": "agent"})).is_error is False
+            resume = {"from_step": d["resume"]["from"], "plan_digest": d["resume"]["planDigest"]}
+            resumed = await m.call_tool("replay_run", {"path": str(flow), "session": "agent", **resume})
+            assert resumed.is_error is False
+            return dict((await m.call_tool("close", {"session": "agent", "verify": True})).structured_content)
+
+    closed = asyncio.run(go())
+    assert closed["verify"]["passed"] is True and closed["healed"] == str(tmp_path / "notice.healed.ad")
+    assert any("effect deferred by 1 step" in line for line in closed["verify"]["effects"])
+    assert 'click role=button label="Continue"' in (tmp_path / "notice.healed.ad").read_text()
