@@ -19,7 +19,7 @@ from replay.engine.state import Step, StepState, StepStopped, capture, view
 from replay.errors import ActionFailed
 from replay.script import evidence as ev_codec
 from replay.script.ast import Action
-from replay.script.effect import Fact, describe_all, fitted
+from replay.script.effect import TYPED, Fact, describe_all, fitted
 from replay.script.evidence import NEIGHBOUR, TargetEvidence
 from replay.script.redact import REDACTED, var_tag
 from replay.script.registry import PHASE_ACT, REGISTRY
@@ -318,3 +318,56 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
         state.journal.amend(entry, amended(entry.evidence, facts))
         state.watch.recorded.append((entry, facts))
     return Said(effect=eff.past(facts) if facts else "none kept (nothing that tells what a step did changed)")
+
+
+# keys: a press or typed text acts on the focused element (SPEC §15: Enter adds a tag, Escape closes a menu)
+
+KEYED = ("press", "type")  # the steps' ops whose effect is what the focused element (or the page) did
+
+
+async def before_key(state: StepState, step: Step) -> Capture | None:
+    """The screen before a key step that records its effect, or checks a recorded one (else None: free)."""
+    if step.form.op not in KEYED:
+        return None
+    ev = step.action.annotation
+    if step.provenance == PLAN:
+        checks = ev is not None and bool(ev.effect) and step.effects
+        return await capture(state) if checks or (state.recording is not None and ev is not None) else None
+    return await capture(state) if state.recording is not None and step.written(observation=False) else None
+
+
+async def after_key(state: StepState, step: Step, entry: JournalEntry, pre: Capture | None) -> dict[str, Any]:
+    """A key step's effect (SPEC §15): checked when recorded (drift returned; a missing one stops the
+    step), recorded when a recording writes the step — against the element that had focus."""
+    if pre is None:
+        return {}
+    focused = next((n for n in pre.nodes[1:] if n.focused), pre.nodes[0])
+    ev = step.action.annotation
+    if step.provenance == PLAN:
+        if ev is None:
+            return {}
+        if state.recording is not None:
+            state.journal.amend(entry, ev_codec.encode(ev))  # an armed run writes the step as it was
+        if not ev.effect or not step.effects:
+            return {}
+        bound = Bound(
+            pre, focused, (pre.generation, focused.position), Resolution(ResolutionKind.REF, 1, focused), focused
+        )
+        checked = await check(state, step, bound, replace(ev, effect=_typed(ev.effect, TYPED, focused.value)), None)
+        if state.recording is not None and not checked.complete and checked.seen:
+            state.journal.amend(entry, amended(ev_codec.encode(ev), fitted(checked.seen)))
+        return {"drift": list(checked.drift())} if checked.drift() else {}
+    facts = _typed(await record(state, step, pre, focused, state.watch), focused.value, TYPED)
+    if facts:  # (a key that changed nothing is written as it was: no annotation)
+        said = TargetEvidence(role=focused.role, label=focused.label, verification=ev_codec.UNVERIFIABLE, effect=facts)
+        state.journal.amend(entry, ev_codec.encode(said))
+        state.watch.recorded.append((entry, facts))
+    return {"effect": eff.past(facts) if facts else "none kept (nothing that tells what a step did changed)"}
+
+
+def _typed(facts: tuple[Fact, ...], this: str | None, that: str | None) -> tuple[Fact, ...]:
+    """``facts`` with ``this`` in their texts said as ``that``: the text a field held when a key was pressed
+    in it is written ``<typed>`` (a flow whose data changed adds another todo), and read back as it is now."""
+    if not this or not that or len(this if that == TYPED else that) < 2:
+        return facts
+    return tuple(replace(f, text=f.text.replace(this, that)) if f.text and this in f.text else f for f in facts)

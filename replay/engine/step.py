@@ -131,7 +131,9 @@ def budget_ms(step: Step) -> int:
         for k, v in step.action.params
         if isinstance(v, str) and v.isdigit() and REGISTRY.is_duration(step.action.command, step.action.form, k)
     )
-    return (3 if step.form.op in ACTING else 2) * look + waits + int(BUDGET_GRACE_S * 1000)  # look, act, effect
+    return (
+        (3 if step.form.op in (*ACTING, *effects.KEYED) else 2) * look + waits + int(BUDGET_GRACE_S * 1000)
+    )  # look, act, effect
 
 
 # steps without an element ------------------------------------------------------------------------
@@ -164,13 +166,15 @@ def _page_op(
         result: dict[str, Any] = {"command": step.action.command}
         # journal before effect: what reaches the app is in the journal, or nothing is sent
         entry = journal(state, step, record=step.written(observation=step.form.observation), line=step.line())
+        pre = await effects.before_key(state, step)  # (None unless a key step's effect is recorded or checked)
         try:
             result.update(await perform(state, step) or {})
         except ReplayError:
             state.journal.retract(entry)  # it failed: it did not happen
             raise
         if step.form.op not in ("dialog", "tab"):
-            dialogs.said_opened(state, result)
+            if not dialogs.said_opened(state, result):  # (a dialog's page waits: no look)
+                result.update(await effects.after_key(state, step, entry, pre))
             tabs.said_opened(state, result)
         return result
 

@@ -30,6 +30,7 @@ MAX_EFFECT_BYTES = 512
 KINDS = ("navigated", "target", "appeared", "disappeared", "count", "changed")  # in their order of preference
 TARGET_STATES = ("gone", "checked", "unchecked", "expanded", "collapsed", "selected", "disabled", "enabled", "value")
 REDACTED = "<redacted>"
+TYPED = "<typed>"  # in a key's fact: the text the focused field held when the key was pressed (Enter adds it)
 
 
 @dataclass(frozen=True)

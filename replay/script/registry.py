@@ -98,7 +98,9 @@ _add(_target_cmd("drop", "Drop what `drag` holds on the element (its centre).", 
 _add(_target_cmd("fill", "Clear the field and type TEXT into it.", Param("text", TEXT, typed=True)))
 _add(
     Command(
-        "type", "Type TEXT into the focused element.", (Form("text", (Param("text", TEXT, typed=True),), op="type"),)
+        "type",
+        "Type TEXT into the focused element.",
+        (Form("text", (Param("text", TEXT, typed=True),), op="type", evidence=True),),  # (its effect, SPEC §15)
     )
 )
 _add(
@@ -115,7 +117,7 @@ _add(
                 matches=_press_is_target,
                 op="click",
             ),
-            Form("key", (Param("key", KEY),), op="press"),
+            Form("key", (Param("key", KEY),), op="press", evidence=True),  # what the key did (SPEC §15)
         ),
         flags=(Flag("--count", True, whole_number=True),),
     )

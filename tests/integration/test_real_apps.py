@@ -124,7 +124,8 @@ def test_a_removed_row_stops_before_acting_on_another(
     flow, _ = recorded
     lines = flow.read_text().splitlines()
     at = next(i for i, line in enumerate(lines) if line.endswith('"Pay rent"') and line.startswith("fill"))
-    del lines[at - 1 : at + 2]  # its annotation, the fill and its Enter: "Pay rent" is never added
+    enter = next(i for i in range(at + 1, len(lines)) if lines[i].startswith("press Enter"))
+    del lines[at - 1 : enter + 1]  # its annotation, the fill and its Enter (with its effect): never added
     removed = tmp_path / "removed.ad"
     removed.write_text("\n".join(lines) + "\n")
     d = diverge(cli, "run", str(removed), *FAST)
@@ -198,7 +199,8 @@ def test_a_renamed_button_beside_an_unrelated_one_is_healed_by_the_builtin_heale
     flow = on(bank, "v2", tmp_path)
     d = diverge(cli, "run", str(flow), *FAST)
     scores = {s["label"]: s["score"] for s in d["suggestions"] if s["role"] == "button"}
-    assert scores["Save changes"] >= 0.8 and scores["Cancel"] <= 0.5 and d["repairHint"] == "record-and-heal"
+    # "Cancel" shares no word with "Save draft": below the suggestions' floor now (SPEC §8: a contradiction)
+    assert scores["Save changes"] >= 0.8 and scores.get("Cancel", 0.0) <= 0.5 and d["repairHint"] == "record-and-heal"
     healed = cli("heal", str(flow), "--agent", "builtin", *FAST, ok=None)
     assert healed.returncode == 5, healed.stdout + healed.stderr
     assert 'click role=button label="Save changes"' in (tmp_path / "bank-v2.healed.ad").read_text()
