@@ -101,7 +101,7 @@ def close_cmd(options: dict[str, Any], session: str | None, as_json: bool) -> No
             if check.passed
             else f"verification FAILED: {check.divergence_kind} at step {check.divergence_step}"
             if check.diverged
-            else "verification FAILED: a healed step does not do what its original did"
+            else "verification FAILED: it replays, but a healed step is not proven to be the recorded one"
             if check.effects
             else f"verification did not run: {check.error_message}"
         )

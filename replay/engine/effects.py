@@ -336,10 +336,13 @@ async def before_key(state: StepState, step: Step) -> Capture | None:
     return await capture(state) if state.recording is not None and step.written(observation=False) else None
 
 
-async def after_key(state: StepState, step: Step, entry: JournalEntry, pre: Capture | None) -> dict[str, Any]:
+async def after_key(
+    state: StepState, step: Step, entry: JournalEntry, pre: Capture | None, dialog: bool
+) -> dict[str, Any]:
     """A key step's effect (SPEC §15): checked when recorded (drift returned; a missing one stops the
-    step), recorded when a recording writes the step — against the element that had focus."""
-    if pre is None:
+    step), recorded when a recording writes the step — against the element that had focus. None when
+    the key opened a ``dialog``: the page waits for its answer, nothing may look at it."""
+    if pre is None or dialog:
         return {}
     focused = next((n for n in pre.nodes[1:] if n.focused), pre.nodes[0])
     ev = step.action.annotation

@@ -9,9 +9,10 @@ on ``state-repair`` or ``manual``.
 **Effect-confirmed** (SPEC §8): a step that recorded an effect has a second proof of identity — what
 the element did. When the checks above refuse, such a step is acted on the best hittable candidate
 whose label (ignoring case, quotes and punctuation; a clickable generic's own text, which is what a
-person reads there), or an own attribute (test id, ``name``, a class token), equals the recorded one, with no
-hittable rival of its role family sharing it, and whose role is the recorded one, of its family, or
-moved within the actionable or the editable family; then the recorded effect must hold
+person reads there), or an own attribute (test id, ``name``, a class token), equals the recorded one,
+with no hittable rival of its role family sharing it, whose role is the recorded one, of its family,
+or moved within the actionable or the editable family, and which lies in the recorded anchor when one
+was recorded (a row's "Remove" is not another row's); then the recorded effect must hold
 (``Decision.confirm``: the caller checks it, and a candidate that did not do what the step did fails
 the round). A candidate singled out only by its place is never acted on.
 """
@@ -118,6 +119,8 @@ def by_effect(evidence: TargetEvidence, capture: Capture) -> Decision | None:
         said = shared(evidence, node)
         if not node.hittable or said is None or not moved_within(evidence.role, node):
             continue
+        if evidence.anchor is not None and find_anchor(node, evidence.anchor) is None:
+            continue  # the recorded row or card told it from look-alikes that say the same: another one's is not it
         rivals = [n for n in capture.nodes[1:] if n is not node and _rival(n, node, evidence, said, capture)]
         if rivals:
             return None  # the best one that says it is not alone in saying it: a person decides

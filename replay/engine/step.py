@@ -131,9 +131,8 @@ def budget_ms(step: Step) -> int:
         for k, v in step.action.params
         if isinstance(v, str) and v.isdigit() and REGISTRY.is_duration(step.action.command, step.action.form, k)
     )
-    return (
-        (3 if step.form.op in (*ACTING, *effects.KEYED) else 2) * look + waits + int(BUDGET_GRACE_S * 1000)
-    )  # look, act, effect
+    acts = step.form.op in (*ACTING, *effects.KEYED)
+    return (3 if acts else 2) * look + waits + int(BUDGET_GRACE_S * 1000)  # look, act, effect
 
 
 # steps without an element ------------------------------------------------------------------------
@@ -173,8 +172,7 @@ def _page_op(
             state.journal.retract(entry)  # it failed: it did not happen
             raise
         if step.form.op not in ("dialog", "tab"):
-            if not dialogs.said_opened(state, result):  # (a dialog's page waits: no look)
-                result.update(await effects.after_key(state, step, entry, pre))
+            result.update(await effects.after_key(state, step, entry, pre, dialogs.said_opened(state, result)))
             tabs.said_opened(state, result)
         return result
 

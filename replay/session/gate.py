@@ -134,6 +134,7 @@ async def judge(
         return {"verify": {**check, "passed": False}, "rejected": reject(staged, CHANGED, text)}
     notes = effect_notes(original, staged) if check["passed"] else []
     lost = [line for line, held in notes if not held]
+    lost += identity_lost(original, staged) if check["passed"] and original is not None else []
     if check["passed"] and not lost:
         deferred = [line for line, _ in notes if "effect deferred" in line]
         check = {**check, "effects": deferred} if deferred else check
@@ -169,10 +170,22 @@ def effects_lost(original: str | None, healed: str) -> list[str]:
 
 
 def effects_verdict(original: str, staged: str) -> str | None:
-    """Why a heal whose acceptance replay passed is still rejected: a healed step that does not do what
-    its original did (None: every step keeps its effect)."""
-    lost = effects_lost(original, staged)
+    """Why a heal whose acceptance replay passed is still rejected (SPEC §8): a healed step that does not
+    do what its original did, or acts on an element named against the recorded one with nothing else of
+    its identity (None: every healed step is proven)."""
+    lost = effects_lost(original, staged) + identity_lost(original, staged)
     return f"FAILED: {'; '.join(lost)}" if lost else None
+
+
+def identity_lost(original: str, healed: str) -> list[str]:
+    """The healed steps named against their original with nothing else of its identity (``tree.proof``)."""
+    from replay.script.loader import load
+    from replay.tree import proof
+
+    try:
+        return proof.identity_lost(load(original), load(healed))
+    except ReplayError:
+        return []
 
 
 def failed(divergence: dict[str, Any]) -> str:

@@ -14,10 +14,14 @@ Two rules make a proof out of a comparison:
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from typing import Any
 
 from replay.script.effect import Change, Fact
+from replay.script.evidence import TargetEvidence
 from replay.tree.effects import DISMISSED_WITH, masked
+from replay.tree.suggest import contradicts
 
 _SAYS = frozenset({"appeared", "changed"})  # "now shows this": the same text in place or appearing
 
@@ -77,3 +81,53 @@ def kept(change: Change) -> Kept:
         if any(same(w, f) for w in wanted for f in facts):
             return Kept(True, n)
     return Kept(False)
+
+
+def identity_lost(original: Any, healed: Any) -> list[str]:
+    """The replaced steps (``Script``s aligned by their lines) whose healed element is named against the
+    recorded one — two names that share no word — and shares nothing else that identified it (test id,
+    class, ``name``, row): another element that happens to do the same ("2" for a deleted "Next"), never
+    a heal of this one; a person decides."""
+    out = []
+    for was, now in replaced(original, healed):
+        ev = was.annotation
+        news = [y.annotation for y in now if y.annotation is not None and y.target is not None]
+        if ev is None or not ev.label or not news or not all(_named_against(ev, n) for n in news):
+            continue
+        n = news[0]
+        out.append(
+            f"line {was.line}: the healed step acts on a {n.role} {json.dumps(n.label or n.text or '')}, whose name "
+            f"shares nothing with the recorded {json.dumps(ev.label)} (none of what identified it)"
+        )
+    return out
+
+
+def _named_against(recorded: TargetEvidence, found: TargetEvidence) -> bool:
+    said = (found.label, found.text, found.key_text)
+    if not any(said) or not contradicts(recorded.label or "", said):
+        return False
+    kept = (
+        (recorded.id is not None and recorded.id == found.id)
+        or (recorded.css_class is not None and recorded.css_class == found.css_class)
+        or (recorded.name is not None and recorded.name == found.name)
+    )
+    return not kept
+
+
+def replaced(original: Any, healed: Any) -> list[tuple[Any, tuple[Any, ...]]]:
+    """Each original action a heal rewrote, with the healed action(s) that took its place."""
+    import difflib
+
+    def key(a: Any) -> str:
+        return f"{a.command} {a.form} {a.params!r}"
+
+    a, b = list(original.actions), list(healed.actions)
+    out: list[tuple[Any, tuple[Any, ...]]] = []
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
+        a=[key(x) for x in a], b=[key(y) for y in b], autojunk=False
+    ).get_opcodes():
+        if tag == "equal":
+            out += [(x, (y,)) for x, y in zip(a[i1:i2], b[j1:j2], strict=True) if x.annotation != y.annotation]
+        elif tag == "replace":
+            out += [(x, tuple(b[j1:j2])) for x in a[i1:i2]]
+    return out

@@ -100,11 +100,19 @@ def _words(text: str) -> frozenset[str]:
 def contradicts(recorded: str, said: tuple[str | None, ...]) -> bool:
     """Whether a node's names all contradict the recorded one: both sides have words, and nothing the
     node says (its label, text, placeholder) shares one with it or is it."""
-    mine = _words(recorded.casefold())
+    mine = _tokens(recorded.casefold())
     theirs = [s.casefold() for s in said if s]
     if not mine or not theirs or any(same_name(recorded, s) for s in theirs):
         return False
-    return all(_words(s) and not mine & _words(s) for s in theirs)
+    return all(_tokens(s) and not mine & _tokens(s) for s in theirs)
+
+
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> frozenset[str]:
+    """Every word of a name but the stop words, one character long too ("2" is not "Next"; "+" has none); a
+    name of stop words only is its words ("To" is not "From")."""
+    words = frozenset(_WORD.findall(text))
+    return words - _STOP_WORDS or words
 
 
 def _words_similar(recorded: str, found: str, ratio: float) -> float:
@@ -206,8 +214,12 @@ def _strings(
         )
         if contradicts(ev.label, (normalize(label), content, placeholder)):
             out["label"] = CONTRADICTION
-    if _same_placeholder_or_text(strings, ev):
-        out["label"] = 1.0  # the same placeholder, text or form name attribute is as good as the same name
+    if _same_placeholder_or_text(strings, ev) and (
+        out["label"] != CONTRADICTION or bool(ev.name) and ev.name == strings[4]
+    ):
+        # the same placeholder, text or form name attribute is as good as the same name — but a placeholder
+        # two fields share ("Pick a city" under "From" and "To") never outweighs names that contradict
+        out["label"] = 1.0
     if ev.id:
         out["id"] = measure(ev.id, test_id)
     elif ev.css_class:  # a nameless control's own class token (SPEC §5 item 6): kept across a role change

@@ -3,6 +3,7 @@ healer — drift forms count, a dismissal alone proves nothing, a state fix righ
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 from replay.script import parse
@@ -161,3 +162,78 @@ def test_replay_heal_rejects_a_heal_whose_step_does_none_of_what_it_did_though_i
     out = heal._publish_and_gate()
     assert out.status == HealStatus.REJECTED and "none of what it did" in (out.reason or "")
     assert not Path(heal.final).exists() and Path(staged).read_text().startswith(gate.REJECTED)
+
+
+# the deletion tier's findings (scripts/bench_deletion.py), each a rule -------------------------------
+
+
+def _two_pickers(*, from_link: bool) -> object:
+    """Select2 3.5's shape: each field's link says its placeholder, told apart by its container."""
+    from .treebuild import N, capture
+
+    def field(name: str, y: int, link: bool) -> N:
+        inner = (N("link", label="Pick a city", rect=(60, y, 240, 28)),) if link else ()
+        return N("paragraph")(N("generic", text=name, rect=(20, y, 30, 20)), N("generic", id=f"s2id_{name}")(*inner))
+
+    return capture(N("main")(N("form", label="Shipment")(field("from", 70, from_link), field("to", 120, True))))
+
+
+def test_an_effect_confirmed_heal_never_acts_outside_the_recorded_anchor() -> None:
+    from replay.engine.heal_choice import decide
+    from replay.script.evidence import Ancestor, Anchor, Rect, TargetEvidence
+
+    ev = TargetEvidence(
+        role="link",
+        label="Pick a city",
+        anchor=Anchor("generic", text="from", id="s2id_from"),
+        ancestry=(Ancestor("generic"), Ancestor("paragraph"), Ancestor("form", "Shipment"), Ancestor("main")),
+        rect=Rect(60, 70, 240, 28),
+        effect=(Fact("target", "expanded"),),
+    )
+    deleted = _two_pickers(from_link=False)  # "from"'s link was deleted: "to"'s says the same
+    assert not decide("record-and-heal", ev, deleted).acts
+    assert decide("record-and-heal", replace(ev, anchor=None), deleted).acts  # (what the anchor alone prevents)
+
+
+def test_a_placeholder_two_fields_share_never_outweighs_names_that_contradict() -> None:
+    from replay.script.evidence import Ancestor, TargetEvidence
+    from replay.tree.suggest import score
+
+    from .treebuild import N, capture
+
+    ev = TargetEvidence(role="combobox", label="From", placeholder="Pick a city", ancestry=(Ancestor("form", "Trip"),))
+    cap = capture(N("form", label="Trip")(N("combobox", label="To", placeholder="Pick a city", editable=True)))
+    assert score(cap, cap.nodes[2], ev)[0] <= 0.5  # (was 0.998: the shared placeholder counted as the name)
+
+
+def test_a_name_of_digits_contradicts_a_name_of_words() -> None:
+    from replay.tree.suggest import contradicts
+
+    assert contradicts("Next", ("2",)) and not contradicts("Page 2", ("2",)) and not contradicts("+", ("−",))
+
+
+def _pager(label: str, extra: str = "") -> str:
+    effect = '[{"count":"row","by":-3}]'
+    return (
+        f'# replay:target-v1 {{"role":"link","label":"{label}"{extra},"verification":"verified","effect":{effect}}}\n'
+        f'click role=link label="{label}"\n'
+    )
+
+
+def test_a_heal_onto_an_element_named_against_the_recorded_one_is_rejected_though_it_does_the_same(
+    tmp_path: Path,
+) -> None:
+    from replay.session.gate import effects_verdict
+
+    (tmp_path / "a.ad").write_text(HEAD + _pager("Next"))
+    (tmp_path / "a.rejected.ad").write_text(HEAD + _pager("2"))  # a report-trusting agent's pick: page 2
+    said = effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "a.rejected.ad")) or ""
+    assert 'shares nothing with the recorded "Next"' in said
+
+
+def test_a_heal_named_anew_that_keeps_its_test_id_is_no_contradiction(tmp_path: Path) -> None:
+    from replay.session.gate import effects_verdict
+
+    (tmp_path / "a.ad").write_text(HEAD + _pager("Next", ',"id":"pager-next"'))
+    (tmp_path / "a.rejected.ad").write_text(HEAD + _pager("Forward", ',"id":"pager-next"'))
+    assert effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "a.rejected.ad")) is None
