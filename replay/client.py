@@ -221,8 +221,7 @@ class Client:
         return StepResult(self._session_request(payload, start=opening))
 
     def _command_options(self, options: dict[str, Any], opening: bool) -> dict[str, Any]:
-        """A command's ``options`` on the wire: the caller's directory (relative paths are the caller's)
-        and, when it opens a session, its backend's options."""
+        """A command's ``options`` on the wire: the caller's directory, its backend's options when it opens."""
         if not opening and _FAST_OPTIONS.issuperset(options):
             return {"cwd": self.cwd, **options}  # (the fast path's: the contract is not even imported)
         from replay.session.contract import COMMAND_OPTIONS
@@ -292,8 +291,7 @@ class Client:
         ``options``: ``replay run``'s, by their Python names (``session.contract.RUN``, each with its
         help: ``timeout``, ``values``, ``level``, ``save_script`` — ``""`` for ``<stem>.healed.ad``, arming
         a repair —, ``trace_path`` and ``trace_always``, ``deadline_ms``, ``screenshot_path``,
-        ``artifacts_dir``, ``effects`` …), and the backends' (``headed=True``, ``serial=…``).
-        """
+        ``artifacts_dir``, ``effects`` …), and the backends' (``headed=True``, ``serial=…``)."""
         from replay.session.contract import RUN
 
         payload = {
