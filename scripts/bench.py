@@ -1208,6 +1208,11 @@ def main() -> None:
         from bench_widgets import bench_widget_drift, print_widget_drift
 
         print_widget_drift(*bench_widget_drift(peer="--peer" in which))
+    if "deletion" in which:  # scripts/bench deletion [APP …]: the widget corpus's targets removed, one by one
+        from bench_deletion import bench_deletion, print_deletion
+
+        apps = [w for w in which if w != "deletion"]
+        print_deletion(*bench_deletion(apps or None))
     if "heal" in which:
         timings, corpus = bench_heal()
         print("## replay heal --agent builtin on the renamed button (median of runs, warm daemon)\n")
