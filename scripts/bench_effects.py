@@ -68,16 +68,23 @@ class FlowFigures:
     other_failures: list[str] = field(default_factory=list)
 
 
+KEYS = ("press", "type")  # acting steps with no element: what the focused element or the page did (issue 55)
+
+
 def effects_of(script: Path) -> tuple[int, int, Counter[str]]:
-    """(acting element steps, those with an effect, their facts by kind) of a recorded script."""
+    """(acting steps — element steps and keys —, those with an effect, their facts by kind) of a script."""
     from replay.script.parser import parse
     from replay.script.registry import PHASE_ACT, REGISTRY
 
     acting = []
     for action in parse(script.read_text(), str(script)).actions:
         spec = REGISTRY.get(action.command)
-        if action.annotation is not None and spec is not None and spec.form(action.form).phase == PHASE_ACT:
+        if spec is None:
+            continue
+        if action.annotation is not None and spec.form(action.form).phase == PHASE_ACT:
             acting.append(action.annotation.effect)
+        elif spec.form(action.form).op in KEYS:
+            acting.append(action.annotation.effect if action.annotation is not None else ())
     kinds = Counter(fact.kind for effect in acting for fact in effect)
     return len(acting), sum(1 for effect in acting if effect), kinds
 
