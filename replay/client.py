@@ -276,10 +276,6 @@ class Client:
             if self._left_behind(self.session):
                 # a repair or a recording outlived its daemon: start one, which recovers it and answers for it
                 return dict(self.request(payload, start=True))
-            if payload.get("op") == "command":  # bad input is said as such, whether or not a session is open
-                from replay.script.parser import parse_argv
-
-                parse_argv([str(a) for a in payload["argv"]])
             # no daemon means no session: say so in the user's terms
             raise SessionNotFound(
                 "no session is open", hint="start one with `replay open URL` (add --session NAME to name it)"

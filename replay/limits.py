@@ -42,6 +42,16 @@ def check_repair(value: object) -> int:
     return value
 
 
+MAX_TRIALS = 5  # candidates tried in fresh sessions per divergence (SPEC §8): each replays the whole flow
+
+
+def check_trials(value: object) -> int:
+    """Candidates the built-in healer may try in fresh sessions: 0..MAX_TRIALS."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_TRIALS:
+        raise InvalidArgs(f"trials must be 0 to {MAX_TRIALS} candidates, got {_shown(value)}", hint="trials=3")
+    return value
+
+
 def check_amount(name: str, value: object) -> float | None:
     """A non-negative, finite amount (seconds, dollars); ``None`` when not given."""
     if value is None:

@@ -11,7 +11,7 @@ from replay.cli.app import MS, emit, handles_errors, json_option, main, session_
 from replay.cli.options import backend_flags, operation_options
 from replay.cli.output import exit_with_divergence, run_text
 from replay.errors import ReplayError
-from replay.limits import MAX_REPAIR, check_amount
+from replay.limits import MAX_REPAIR, MAX_TRIALS, check_amount
 
 
 def _amount(ctx: click.Context, param: click.Parameter, value: float | None) -> float | None:
@@ -99,6 +99,13 @@ def verify_cmd(file: str, options: dict[str, Any], backend: dict[str, Any], as_j
     "--artifacts-dir", default=None, metavar="DIR", help="heal.jsonl and heal-report.md (default replay-results/STEM)."
 )
 @click.option("--timeout", type=MS, default=None, metavar="MS", help="Step timeout.")
+@click.option(
+    "--trials",
+    type=click.IntRange(0, MAX_TRIALS),
+    default=3,
+    metavar="K",
+    help="Candidates the built-in may try in fresh sessions when unsure (0: none).",
+)
 @backend_flags
 @json_option
 @handles_errors
@@ -113,6 +120,7 @@ def heal_cmd(
     out: str | None,
     artifacts_dir: str | None,
     timeout: int | None,
+    trials: int,
     backend: dict[str, Any],
     as_json: bool,
 ) -> None:
@@ -136,6 +144,7 @@ def heal_cmd(
         artifacts_dir=artifacts_dir,
         timeout_ms=timeout,
         backend=backend,
+        trials=trials,
     )
     outcome = HealRun(file, options, say=(lambda _: None) if as_json else click.echo).run()
     lines = {

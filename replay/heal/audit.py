@@ -67,6 +67,8 @@ class Round:
     cost_usd: float = 0.0
     duration_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
+    trials: int = 0  # candidates the built-in tried in fresh sessions (SPEC §8 heal by trial)
+    trial_s: float = 0.0  # and the seconds they took
 
     def line(self) -> dict[str, Any]:
         """The ``heal.jsonl`` object."""

@@ -88,16 +88,19 @@ class HealOptions:
     artifacts_dir: str | None = None
     timeout_ms: int | None = None
     backend: dict[str, Any] = field(default_factory=dict)  # the backends' options (e.g. serial: an Android device)
+    trials: int = 3  # candidates the built-in healer may try in fresh sessions when its checks abstain (0: none)
 
 
 @dataclass(frozen=True)
 class Move:
-    """What one repair round did: its strategy (audit), how, where the run resumes, the agent's turn."""
+    """What one repair round did: its strategy (audit), how, where the run resumes, the agent's turn, and
+    the trials it took (how many, seconds)."""
 
     strategy: Strategy
     adjustment: str
     resume_from: int
     turn: protocol.Turn | None = None
+    trials: tuple[int, float] = (0, 0.0)
 
 
 class _Escalate(Exception):
@@ -178,15 +181,15 @@ class HealRun:
             started = time.monotonic()
             move = self._round(d, attempt)
             strategy, adjustment, frm, turn = move.strategy, move.adjustment, move.resume_from, move.turn
+            counted = move.trials
             try:
                 with self._timed("resume"):
                     self.client.run(self.path, from_step=frm, plan_digest=d.plan_digest)
             except DivergenceError as err:
                 next_one = Reported.from_dict(err.divergence)
                 again = next_one.index == index
-                self._record(
-                    d, attempt, strategy, adjustment, Outcome.UNRESOLVED if again else Outcome.RESOLVED, started, turn
-                )
+                outcome = Outcome.UNRESOLVED if again else Outcome.RESOLVED
+                self._record(d, attempt, strategy, adjustment, outcome, started, turn, trials=counted)
                 attempt = attempt if again else 0
                 d = next_one
                 continue
@@ -204,7 +207,7 @@ class HealRun:
             except ReplayError as err:  # not a divergence: an assertion failed, the browser died …
                 self._record(d, attempt, strategy, adjustment, Outcome.FAILED, started, turn)
                 raise _Escalate(f"step {index}: after the repair the run failed: {err}") from None
-            self._record(d, attempt, strategy, adjustment, Outcome.RESOLVED, started, turn)
+            self._record(d, attempt, strategy, adjustment, Outcome.RESOLVED, started, turn, trials=counted)
             return
 
     def _route(self, hint: RepairHint, index: int) -> None:
@@ -231,8 +234,7 @@ class HealRun:
                 acted = StepResult(acted=False, reason=f"performing the step failed: {err.message}")
             label = f"{self._label(d, k)}: built-in healer"
             if not acted.acted:
-                self._record(d, k, ESCALATE, f"abstained: {acted.reason}", Outcome.ABSTAINED, time.monotonic(), None)
-                raise _Escalate(f"step {d.index}: the built-in healer abstained ({acted.reason})")
+                return self._by_trial(d, k, acted.reason)
             self.say(f"{label} performed the step on {acted.target} ({acted.reason})")
             skip = d.alternate_from if d.alternate_from is not None else d.resume_from
             frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
@@ -256,6 +258,35 @@ class HealRun:
         if hint == RepairHint.CAUTION and d.alternate_from is not None and self._recorded() > before:
             frm = d.alternate_from  # it performed the step (recorded): running it again would undo it
         return Move(strategy, "; ".join(turn.notes) or f"agent {turn.status}", frm, turn)
+
+    def _by_trial(self, d: Reported, k: int, abstained: str) -> Move:
+        """The built-in's checks abstained: let the app decide among the candidates (SPEC §8), or escalate."""
+        from replay.heal import trial
+
+        why = f"abstained: {abstained}"
+        tried = None
+        if self.options.trials and d.repair_hint == RepairHint.RECORD_AND_HEAL and trial.provable(self.path, d.index):
+            with self._timed("trials"):
+                tried = trial.run_trials(
+                    self.path,
+                    d,
+                    self.options.trials,
+                    home=self.client.home,
+                    cwd=self.cwd,
+                    values=self.options.values,
+                    timeout_ms=self.options.timeout_ms,
+                    backend=self.options.backend,
+                    say=self.say,
+                )
+            why += f"; {tried.summary()}"
+        winner = tried.winner if tried is not None else None
+        counted = (len(tried.tried), round(tried.seconds, 1)) if tried is not None else (0, 0.0)
+        if tried is None or winner is None:
+            self._record(d, k, ESCALATE, why, Outcome.ABSTAINED, time.monotonic(), None, trials=counted)
+            raise _Escalate(f"step {d.index}: the built-in healer abstained ({why.removeprefix('abstained: ')})")
+        verb = str(d.json["action"]).split()[0]
+        self.client.command(verb, str(winner["ref"]), *trial.step_args(self.path, d.index), values=self.options.values)
+        return Move(DECOMPOSE, f"{tried.summary()}; performed on {winner['ref']}", d.resume_from, trials=counted)
 
     def _recorded(self) -> int:
         """How many script-bound actions the heal's session has recorded so far."""
@@ -308,6 +339,8 @@ class HealRun:
         outcome: Outcome,
         started: float,
         turn: protocol.Turn | None,
+        *,
+        trials: tuple[int, float] = (0, 0.0),
     ) -> None:
         r = Round(
             label=self._label(d, k),
@@ -323,6 +356,8 @@ class HealRun:
             cost_usd=turn.cost_usd if turn else 0.0,
             duration_ms=(time.monotonic() - started) * 1000,
             notes=list(turn.notes) if turn else [],
+            trials=trials[0],
+            trial_s=trials[1],
         )
         self.audit.add(r)
         self.say(f"{r.label}: {r.strategy} — {outcome}")

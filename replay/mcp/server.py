@@ -22,7 +22,7 @@ from mcp.types import CallToolResult, TextContent
 
 from replay.client import CANCELLING, Cancel, Client
 from replay.errors import DivergenceError, InvalidArgs, ReplayError
-from replay.limits import check_amount, check_ms, check_repair, check_values
+from replay.limits import check_amount, check_ms, check_repair, check_trials, check_values
 from replay.mcp.derived import Derived
 from replay.mcp.params import given, takes
 from replay.options import backend_options
@@ -98,8 +98,19 @@ def _refused(err: ReplayError) -> CallToolResult:
     return CallToolResult(content=[TextContent(type="text", text=str(err))], structured_content=data, is_error=True)
 
 
+class _Checked(Client):
+    """A client whose commands are read before they are sent: bad input is ``INVALID_ARGS`` whether or not a
+    daemon (and so a session) is there to say so (the CLI's fast path stays free of the script language)."""
+
+    def command(self, *argv: str, **options: Any) -> Any:
+        from replay.script.parser import parse_argv
+
+        parse_argv([str(a) for a in argv])
+        return super().command(*argv, **options)
+
+
 def _client(session: str | None) -> Client:
-    return Client(session)
+    return _Checked(session)
 
 
 # the registry command behind each session tool (checked against the registry by the tests); its
@@ -304,6 +315,7 @@ def build_server() -> MCPServer:
         values: dict[str, str] | None = None,
         out: str | None = None,
         timeout: int | None = None,
+        trials: int = 3,
         **backend: Any,
     ) -> CallToolResult:
         from replay.heal.orchestrator import HealOptions, HealRun
@@ -319,6 +331,7 @@ def build_server() -> MCPServer:
                 out=out,
                 timeout_ms=check_ms("timeout", timeout),
                 backend=given(backend)[1],
+                trials=check_trials(trials),
             )
             return HealRun(path, options).run().to_dict()
 

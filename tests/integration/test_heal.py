@@ -225,3 +225,30 @@ def test_a_complete_repair_outlived_by_a_killed_daemon_is_committed_at_the_next_
     assert not (tmp_path / "checkout.healed.ad").exists()
     cli("open", f"{web}/shop/index.html", "--session", "other")  # the next daemon recovers it
     assert (tmp_path / "checkout.healed.ad").read_text().rstrip().endswith("# replay:heal-complete")
+
+
+def _rounds(tmp_path: Path) -> list[dict[str, Any]]:
+    import json
+
+    log = tmp_path / "replay-results" / "checkout" / "heal.jsonl"
+    return [json.loads(line) for line in log.read_text().splitlines()]
+
+
+def test_heal_by_trial_heals_the_one_candidate_that_does_what_the_step_did(cli: Cli, web: str, tmp_path: Path) -> None:
+    # "Submit order" and "Save order for later" rank within the healer's margin: only trying them tells
+    flow, shop = copy_flow(tmp_path), f"SHOP={web}/drift/rivals"
+    unsure = cli("heal", str(flow), "--agent", "builtin", "--trials", "0", "-e", shop, *FAST, ok=None)
+    assert unsure.returncode == 6 and not (tmp_path / "checkout.healed.ad").exists()
+    tried = cli("heal", str(flow), "--agent", "builtin", "-e", shop, *FAST, ok=None)
+    assert tried.returncode == 5, tried.stdout + tried.stderr
+    assert 'click id="submit-order"' in (tmp_path / "checkout.healed.ad").read_text()
+    last = _rounds(tmp_path)[-1]
+    assert last["trials"] == 2 and last["trial_s"] > 0 and last["strategy"] == "DECOMPOSE"
+
+
+def test_heal_by_trial_heals_nothing_when_the_target_is_gone(cli: Cli, web: str, tmp_path: Path) -> None:
+    flow = copy_flow(tmp_path)
+    gone = cli("heal", str(flow), "--agent", "builtin", "-e", f"SHOP={web}/drift/gone", *FAST, ok=None)
+    assert gone.returncode == 6 and not (tmp_path / "checkout.healed.ad").exists()
+    last = _rounds(tmp_path)[-1]
+    assert last["trials"] >= 1 and last["outcome"] == "abstained" and "did what the step did" not in last["adjustment"]

@@ -1,0 +1,178 @@
+"""Heal by trial (SPEC §8): when the built-in healer's checks abstain on a ``record-and-heal`` step that can
+be proven — it recorded an effect, or steps after it verify elements or assert text — the app decides.
+
+Up to K ranked candidates (the divergence's suggestions that are shown, enabled, uncovered, of the
+recorded role's family or moved within the actionable or editable family, and not singled out by their
+place alone) are each tried **in a fresh session**: the flow replayed verified up to the step, the step's
+verb performed on the candidate, the rest of the flow replayed to its end with every verification and
+effect, and the script that run would publish put to the gate's proof (``gate.effects_verdict``: the
+step did what the original did, under a name that does not contradict it). The heal goes on only when
+exactly one candidate passes; two that pass escalate naming both, none escalates with what each did.
+Trials publish nothing.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import shutil
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from replay.client import Client
+from replay.engine.report import Reported
+from replay.errors import DivergenceError, ReplayError
+from replay.script.ast import Action, Target
+from replay.script.loader import load
+from replay.session import gate
+from replay.tree.roles import ACTIONABLE_FAMILY, EDITABLE_FAMILY, kin_roles
+
+REFUSED = ("covered", "hidden", "disabled")  # flags of a suggestion a person could not act on either
+
+
+@dataclass(frozen=True)
+class Tried:
+    """One candidate's trial: the suggestion (as the heal's own divergence showed it) and what happened."""
+
+    candidate: dict[str, Any]
+    passed: bool
+    said: str
+
+    def name(self) -> str:
+        """``link "Next"``."""
+        c = self.candidate
+        said = c.get("label") or c.get("text") or ""
+        return f'{c.get("role")} "{said}"' if said else str(c.get("role"))
+
+
+@dataclass
+class Trial:
+    """Every candidate tried for one divergence, and how long it took."""
+
+    tried: list[Tried] = field(default_factory=list)
+    seconds: float = 0.0
+
+    @property
+    def winner(self) -> dict[str, Any] | None:
+        """The one candidate that passed (None: none did, or more than one)."""
+        passed = [t for t in self.tried if t.passed]
+        return passed[0].candidate if len(passed) == 1 else None
+
+    def summary(self) -> str:
+        """``tried 3 candidate(s) in fresh sessions (12.4 s): link "2" did what the step did; …``."""
+        head = f"tried {len(self.tried)} candidate(s) in fresh sessions ({self.seconds:.1f} s)"
+        parts = [f"{t.name()} {'did what the step did' if t.passed else t.said}" for t in self.tried]
+        passed = [t for t in self.tried if t.passed]
+        if len(passed) > 1:
+            head += ": more than one passed, a person decides"
+        return head + (": " + "; ".join(parts) if parts else ": none could be tried")
+
+
+def provable(path: str, index: int) -> bool:
+    """Whether step ``index`` of ``path`` can be proven by a trial: it recorded an effect, or a later
+    step verifies an element or asserts text."""
+    actions = load(path).actions
+    step = actions[index - 1]
+    if step.annotation is not None and step.annotation.effect:
+        return True
+    later = actions[index:]
+    return any((a.annotation is not None and a.annotation.verified) or a.command in ("is", "wait") for a in later)
+
+
+def candidates(d: Reported, path: str, k: int) -> list[dict[str, Any]]:
+    """The first ``k`` suggestions a trial may act on (see the module's docstring)."""
+    ev = load(path).actions[d.index - 1].annotation
+    role = ev.role if ev is not None else None
+    out = []
+    for s in d.json.get("suggestions") or []:
+        found = str(s.get("role") or "")
+        if any(f in (s.get("flags") or ()) for f in REFUSED) or s.get("basis") in (None, "position"):
+            continue
+        moved = {role, found} <= ACTIONABLE_FAMILY | {"generic"} or {role, found} <= EDITABLE_FAMILY
+        if kin_roles(role, found) or moved:
+            out.append(s)
+    return out[:k]
+
+
+def _same(a: dict[str, Any], b: dict[str, Any]) -> bool:
+    return all(a.get(key) == b.get(key) for key in ("role", "label", "text", "id"))
+
+
+def step_args(path: str, index: int) -> list[str]:
+    """The step's arguments after its target, as written (a fill's text, a select's value)."""
+    action: Action = load(path).actions[index - 1]
+    return [str(v) for _, v in action.params if not isinstance(v, Target)]
+
+
+def run_trials(
+    path: str,
+    d: Reported,
+    k: int,
+    *,
+    home: str,
+    cwd: str,
+    values: dict[str, str],
+    timeout_ms: int | None,
+    backend: dict[str, Any],
+    say: Callable[[str], None] = lambda _: None,
+) -> Trial:
+    """Try each candidate of ``d`` (at most ``k``) in a fresh session of its own."""
+    trial = Trial()
+    started = time.monotonic()
+    verb, args = str(d.json["action"]).split()[0], step_args(path, d.index)
+    for rank, candidate in enumerate(candidates(d, path, k)):
+        client = Client(f"trial-{secrets.token_hex(3)}", home=home, cwd=cwd, backend=backend)
+        work = tempfile.mkdtemp(prefix="replay-trial-")
+        try:
+            said = _try(
+                client, path, d, rank, candidate, verb, args, os.path.join(work, "trial.ad"), values, timeout_ms
+            )
+        finally:
+            try:
+                client.close(discard=True)
+            except ReplayError:
+                pass  # (closed already: its script was written)
+            shutil.rmtree(work, ignore_errors=True)
+        tried = Tried(candidate, said is None, said or "")
+        trial.tried.append(tried)
+        say(f"trial {rank + 1}: {tried.name()} — {'passed' if tried.passed else tried.said}")
+    trial.seconds = time.monotonic() - started
+    return trial
+
+
+def _try(
+    client: Client,
+    path: str,
+    d: Reported,
+    rank: int,
+    candidate: dict[str, Any],
+    verb: str,
+    args: list[str],
+    out: str,
+    values: dict[str, str],
+    timeout_ms: int | None,
+) -> str | None:
+    """One trial; None when the candidate passed, else what happened instead."""
+    try:
+        client.run(path, save_script=out, values=values, timeout=timeout_ms)
+        return "could not be tried: the flow did not stop there in a fresh session"
+    except DivergenceError as err:
+        there = Reported.from_dict(err.divergence)
+    shown = (there.json.get("suggestions") or [])[rank : rank + 1]
+    if there.index != d.index or not shown or not _same(shown[0], candidate):
+        return "could not be tried: a fresh session stopped elsewhere, or showed other candidates"
+    try:
+        client.command(verb, str(shown[0]["ref"]), *args, values=values)
+        client.run(path, from_step=there.resume_from, plan_digest=there.plan_digest, values=values, timeout=timeout_ms)
+    except DivergenceError as err:
+        after = Reported.from_dict(err.divergence)
+        return f"then {after.kind} at step {after.index}" + (f" ({after.cause})" if after.effect else "")
+    except ReplayError as err:
+        return f"failed: {err.message}"
+    closed = client.close()
+    written = closed.healed or out
+    verdict = gate.effects_verdict(path, written) if os.path.exists(written) else "nothing was written"
+    return None if verdict is None else verdict.removeprefix("FAILED: ")
