@@ -8,9 +8,10 @@ element it acts on is a wrong one: the recorded one is gone) and publishes nothi
 is published by the acceptance gate.
 
 How a target is removed: the element replay recorded is found on its recorded version as the widget
-bench's peer finds it (by its role and name, else at its recorded rectangle), its nearest control
-(``button``, ``a``, a form field, anything with a role or a tab stop) described by its place under
-``body``; the fixture server then serves the page with a style that hides whatever sits there, whenever
+bench's peer finds it (by its role and name, else at its recorded rectangle), widened to the ancestor
+whose box is nearest the recorded rectangle (a nameless arrow, not its icon) and to its own wrapping
+label (a checkbox's shown part: clicking the label would still toggle a hidden box), described by its
+place under ``body``; the fixture server then serves the page with a style that hides whatever sits there, whenever
 it appears (fixtures/serve.py ``gone_prefix``). A target inside a shadow root cannot be hidden so and is
 counted apart.
 """
@@ -37,8 +38,25 @@ from bench_widgets import ELEMENT_COMMANDS, _act, _element_steps, _pick, _settle
 from fixtures.drift.corpus import PICK_AGENT, Cli, Recording, record  # noqa: E402
 from fixtures.drift.widgets import FLOWS, HELD_BACK  # noqa: E402
 
-PLACE = """(el) => {
-  el = el.closest('button, a, input, select, textarea, [role], [tabindex], label') || el;
+PLACE = """(el, [x, y, w, h]) => {
+  // the element the step acted on: of the picked node and its ancestors, the box nearest the recorded one
+  // (a nameless arrow's svg is picked at its centre; the arrow is what was recorded)
+  const overlap = (e) => {
+    const r = e.getBoundingClientRect();
+    const ix = Math.max(0, Math.min(r.right, x + w) - Math.max(r.left, x));
+    const iy = Math.max(0, Math.min(r.bottom, y + h) - Math.max(r.top, y));
+    const inter = ix * iy;
+    return inter / (r.width * r.height + w * h - inter || 1);
+  };
+  let best = el, score = overlap(el);
+  for (let e = el.parentElement; e && e !== document.body; e = e.parentElement) {
+    const s = overlap(e);
+    if (s >= score - 0.05) { best = e; score = Math.max(score, s); }  // (a wrapper of the same box: the outer)
+  }
+  el = best;
+  // a form control inside its own label: the label is its shown part (a click on it still toggles it)
+  const wrap = el.matches('input, select, textarea') ? el.closest('label') : null;
+  if (wrap) el = wrap;
   if (el.getRootNode() !== document) return null;
   const parts = [];
   while (el && el !== document.body && el.parentElement) {
@@ -87,8 +105,10 @@ def targets(browser: Any, url: str, rec: Recording, script: Path) -> list[str | 
             locator = None
             if command in ELEMENT_COMMANDS:
                 _settle(page)
-                chosen = _pick(page, next(steps))
-                out.append(chosen.evaluate(PLACE) if chosen is not None else None)
+                ev = next(steps)
+                chosen = _pick(page, ev)
+                box = [ev.rect.x, ev.rect.y, ev.rect.width, ev.rect.height]
+                out.append(chosen.evaluate(PLACE, box) if chosen is not None else None)
                 locator = chosen
             _act(page, command, args, locator)
     except Exception as exc:  # noqa: BLE001 - the rest of the flow's steps are not measured
