@@ -1185,7 +1185,8 @@ def main() -> None:
     if "effects" in which:
         from bench_effects import bench_effects, print_effects
 
-        print_effects(bench_effects())
+        replays = int(which[which.index("--replays") + 1]) if "--replays" in which else 20
+        print_effects(bench_effects(replays))
     if "effects-cost" in which:
         from bench_effects import bench_effects_cost, print_effects_cost
 

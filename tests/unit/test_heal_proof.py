@@ -237,3 +237,45 @@ def test_a_heal_named_anew_that_keeps_its_test_id_is_no_contradiction(tmp_path: 
     (tmp_path / "a.ad").write_text(HEAD + _pager("Next", ',"id":"pager-next"'))
     (tmp_path / "a.rejected.ad").write_text(HEAD + _pager("Forward", ',"id":"pager-next"'))
     assert effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "a.rejected.ad")) is None
+
+
+def test_a_trial_never_tries_a_covered_hidden_disabled_position_only_or_unrelated_role_candidate(
+    tmp_path: Path,
+) -> None:
+    from replay.engine.report import Reported
+    from replay.heal.trial import candidates
+
+    flow = tmp_path / "a.ad"
+    flow.write_text(HEAD + _pager("Next"))
+    suggestions = [
+        {"ref": "@e1", "role": "link", "label": "Next page", "basis": "role+label"},
+        {"ref": "@e2", "role": "link", "label": "More", "basis": "role", "flags": ["covered"]},
+        {"ref": "@e3", "role": "button", "label": "Onward", "basis": "role+ancestry"},  # moved within actionables
+        {"ref": "@e4", "role": "link", "basis": "position"},
+        {"ref": "@e5", "role": "textbox", "label": "Next name", "basis": "label"},
+        {"ref": "@e6", "role": "link", "label": "Later", "basis": "role", "flags": ["disabled"]},
+        {"ref": "@e7", "role": "link", "label": "Last", "basis": "role+ancestry"},
+    ]
+    d = Reported.from_dict(
+        {
+            "kind": "selector-miss",
+            "step": {"index": 2},
+            "repairHint": "record-and-heal",
+            "resume": {"from": 3, "planDigest": "x"},
+            "action": 'click role=link label="Next"',
+            "suggestions": suggestions,
+        }
+    )
+    assert [c["ref"] for c in candidates(d, str(flow), 3)] == ["@e1", "@e3", "@e7"]
+    assert [c["ref"] for c in candidates(d, str(flow), 2)] == ["@e1", "@e3"]
+
+
+def test_two_candidates_that_pass_their_trials_are_no_heal_and_both_are_named() -> None:
+    from replay.heal.trial import Trial, Tried
+
+    both = Trial(
+        [Tried({"role": "link", "label": "2"}, True, ""), Tried({"role": "link", "label": "Next »"}, True, "")]
+    )
+    assert both.winner is None and "more than one passed" in both.summary() and '"Next »"' in both.summary()
+    one = Trial([Tried({"role": "link", "label": "2"}, False, "then selector-miss at step 3"), both.tried[1]])
+    assert one.winner == {"role": "link", "label": "Next »"}
