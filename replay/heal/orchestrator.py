@@ -277,6 +277,7 @@ class HealRun:
                     timeout_ms=self.options.timeout_ms,
                     backend=self.options.backend,
                     say=self.say,
+                    until=None if self.options.deadline_s is None else self.started + self.options.deadline_s,
                 )
             why += f"; {tried.summary()}"
         winner = tried.winner if tried is not None else None
@@ -285,7 +286,15 @@ class HealRun:
             self._record(d, k, ESCALATE, why, Outcome.ABSTAINED, time.monotonic(), None, trials=counted)
             raise _Escalate(f"step {d.index}: the built-in healer abstained ({why.removeprefix('abstained: ')})")
         verb = str(d.json["action"]).split()[0]
-        self.client.command(verb, str(winner["ref"]), *trial.step_args(self.path, d.index), values=self.options.values)
+        try:
+            self.client.command(
+                verb, str(winner["ref"]), *trial.step_args(self.path, d.index), values=self.options.values
+            )
+        except ReplayError as err:  # it passed its trial, and failed here: not a heal
+            self._record(
+                d, k, ESCALATE, f"{why}; performing it failed: {err.message}", Outcome.FAILED, time.monotonic(), None
+            )
+            raise _Escalate(f"step {d.index}: the trial's winner could not be performed ({err.message})") from None
         return Move(DECOMPOSE, f"{tried.summary()}; performed on {winner['ref']}", d.resume_from, trials=counted)
 
     def _recorded(self) -> int:

@@ -118,12 +118,17 @@ def run_trials(
     timeout_ms: int | None,
     backend: dict[str, Any],
     say: Callable[[str], None] = lambda _: None,
+    until: float | None = None,
 ) -> Trial:
-    """Try each candidate of ``d`` (at most ``k``) in a fresh session of its own."""
+    """Try each candidate of ``d`` (at most ``k``) in a fresh session of its own; none is started once
+    ``until`` (a ``time.monotonic()`` deadline: the heal's) has passed."""
     trial = Trial()
     started = time.monotonic()
     verb, args = str(d.json["action"]).split()[0], step_args(path, d.index)
     for rank, candidate in enumerate(candidates(d, path, k)):
+        if until is not None and time.monotonic() >= until:
+            trial.tried.append(Tried(candidate, False, "not tried: the deadline is spent"))
+            continue
         client = Client(f"trial-{secrets.token_hex(3)}", home=home, cwd=cwd, backend=backend)
         work = tempfile.mkdtemp(prefix="replay-trial-")
         try:
