@@ -215,7 +215,7 @@ def _strings(
         if contradicts(ev.label, (normalize(label), content, placeholder)):
             out["label"] = CONTRADICTION
     if _same_placeholder_or_text(strings, ev) and (
-        out["label"] != CONTRADICTION or bool(ev.name) and ev.name == strings[4]
+        out.get("label") != CONTRADICTION or bool(ev.name) and ev.name == strings[4]
     ):
         # the same placeholder, text or form name attribute is as good as the same name — but a placeholder
         # two fields share ("Pick a city" under "From" and "To") never outweighs names that contradict

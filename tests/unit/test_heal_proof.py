@@ -279,3 +279,15 @@ def test_two_candidates_that_pass_their_trials_are_no_heal_and_both_are_named() 
     assert both.winner is None and "more than one passed" in both.summary() and '"Next »"' in both.summary()
     one = Trial([Tried({"role": "link", "label": "2"}, False, "then selector-miss at step 3"), both.tried[1]])
     assert one.winner == {"role": "link", "label": "Next »"}
+
+
+def test_a_nameless_recorded_field_is_still_ranked_by_its_placeholder() -> None:
+    from replay.script.evidence import Ancestor, TargetEvidence
+    from replay.tree.suggest import rank
+
+    from .treebuild import N, capture
+
+    ev = TargetEvidence(role="searchbox", placeholder="Search", ancestry=(Ancestor("form", "Trip"),))
+    cap = capture(N("form", label="Trip")(N("searchbox", placeholder="Search", editable=True)))
+    (best,) = rank(cap, ev)  # (the contradiction check once read a label that was never set: a KeyError)
+    assert best.node.role == "searchbox" and "label" in best.basis
