@@ -110,6 +110,7 @@ def _named_against(recorded: TargetEvidence, found: TargetEvidence) -> bool:
         (recorded.id is not None and recorded.id == found.id)
         or (recorded.css_class is not None and recorded.css_class == found.css_class)
         or (recorded.name is not None and recorded.name == found.name)
+        or (recorded.anchor is not None and recorded.anchor == found.anchor)  # the row said which one
     )
     return not kept
 

@@ -203,8 +203,10 @@ def _strings(
     ev: TargetEvidence,
     out: dict[str, float],
     measure: Callable[[str | None, str | None], float] = _similar,
+    contradict: bool = True,
 ) -> dict[str, float]:
-    """The ``label`` and ``id`` components by ``measure`` (``_quick``: their cheap upper bounds)."""
+    """The ``label`` and ``id`` components by ``measure`` (``_quick``: their cheap upper bounds);
+    ``contradict`` False: names that contradict count as any unlike names do (inside the recorded row)."""
     label, content, placeholder, test_id, _, classes = strings
     if ev.label:
         out["label"] = max(
@@ -212,7 +214,7 @@ def _strings(
             measure(ev.label, content),
             measure(ev.label, placeholder),
         )
-        if contradicts(ev.label, (normalize(label), content, placeholder)):
+        if contradict and contradicts(ev.label, (normalize(label), content, placeholder)):
             out["label"] = CONTRADICTION
     if _same_placeholder_or_text(strings, ev) and (
         out.get("label") != CONTRADICTION or bool(ev.name) and ev.name == strings[4]
@@ -257,7 +259,12 @@ def _quick(a: str | None, b: str | None) -> float:
 
 def components(capture: Capture, node: Node, ev: TargetEvidence) -> dict[str, float]:
     """Each component's 0..1 agreement between ``node`` and the evidence."""
-    return _strings(_strings_of(node), ev, _cheap(capture, node, ev))
+    cheap = _cheap(capture, node, ev)
+    return _strings(_strings_of(node), ev, cheap, contradict=not cheap["anchor"])
+
+
+# Inside the recorded row, card or list item (identity-level evidence) names that contradict are not held
+# against a node: the row already says which one; its "Remove" may be the recorded "Delete" renamed.
 
 
 def score(capture: Capture, node: Node, ev: TargetEvidence) -> tuple[float, tuple[str, ...]]:
@@ -314,7 +321,7 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     for (role, strings), members in groups.items():
         by_strings = upper_sums.get(strings)
         if by_strings is None:
-            upper[strings] = _strings(strings, ev, {}, _quick)
+            upper[strings] = _strings(strings, ev, {}, _quick, contradict=ev.anchor is None)  # (a bound)
             by_strings = upper_sums[strings] = sum(WEIGHTS[k] * v for k, v in upper[strings].items())
         same_role = kin_roles(ev.role, role)  # an upper bound: the family as the node may be
         top = (WEIGHTS["role"] * same_role + WEIGHTS["position"] + credit + by_strings + anchor_credit) / scale
@@ -323,7 +330,7 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     ordered.sort(key=lambda item: (-item[0], item[1]))
     near = _near(capture, ev)
     memo = _Memo()
-    exact: dict[Strings, dict[str, float]] = {}
+    exact: dict[tuple[Strings, bool], dict[str, float]] = {}
     best: list[Suggestion] = []
     strings_credit = WEIGHTS["label"] * bool(ev.label or ev.placeholder or ev.text) + WEIGHTS["id"] * bool(
         ev.id or ev.css_class
@@ -349,9 +356,10 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
                 continue  # its exact structure, with the strings credited in full, cannot reach the top
             if round(_total({**cheap, **upper[strings]}, ev), 3) < low:
                 continue  # even its strings' upper bounds cannot reach the top: no SequenceMatcher for it
-            similar = exact.get(strings)
+            in_row = bool(cheap["anchor"])
+            similar = exact.get((strings, in_row))
             if similar is None:
-                similar = exact[strings] = _strings(strings, ev, {})
+                similar = exact[(strings, in_row)] = _strings(strings, ev, {}, contradict=not in_row)
             parts = {**cheap, **similar}
             total = round(_total(parts, ev), 3)
             if total < MIN_SCORE:

@@ -291,3 +291,14 @@ def test_a_nameless_recorded_field_is_still_ranked_by_its_placeholder() -> None:
     cap = capture(N("form", label="Trip")(N("searchbox", placeholder="Search", editable=True)))
     (best,) = rank(cap, ev)  # (the contradiction check once read a label that was never set: a KeyError)
     assert best.node.role == "searchbox" and "label" in best.basis
+
+
+def test_a_heal_named_anew_in_the_recorded_row_is_no_contradiction(tmp_path: Path) -> None:
+    from replay.session.gate import effects_verdict
+
+    row = ',"anchor":{"role":"listitem","text":"Bob"}'
+    (tmp_path / "a.ad").write_text(HEAD + _pager("Delete", row))
+    (tmp_path / "a.rejected.ad").write_text(HEAD + _pager("Remove", row))  # the members fixture's rename
+    (tmp_path / "b.rejected.ad").write_text(HEAD + _pager("Remove", ',"anchor":{"role":"listitem","text":"Ann"}'))
+    assert effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "a.rejected.ad")) is None
+    assert "shares nothing" in (effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "b.rejected.ad")) or "")
