@@ -64,7 +64,7 @@ PLACE = """(el, [x, y, w, h]) => {
     parts.unshift(el.tagName.toLowerCase() + ':nth-child(' + i + ')');
     el = el.parentElement;
   }
-  return 'body > ' + parts.join(' > ');
+  return parts.length ? 'body > ' + parts.join(' > ') : null;  // (the page itself is no target)
 }"""
 
 
