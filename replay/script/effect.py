@@ -161,32 +161,48 @@ class Change:
         return f"line {self.line}: effect changed: was {describe_all(self.before)}; now {describe_all(self.after)}"
 
 
+def rewritten(original: Any, healed: Any) -> list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]]:
+    """Each original action a heal rewrote (``Script``s aligned by their lines): ``(how, original action,
+    the healed action(s) in its place, the actions the heal inserted right after them)`` — ``how`` is
+    "equal" (the same line, another annotation) or "replace"."""
+    import difflib
+
+    def key(a: Any) -> str:
+        return f"{a.command} {a.form} {a.params!r}"
+
+    a, b = list(original.actions), list(healed.actions)
+    ops = difflib.SequenceMatcher(a=[key(x) for x in a], b=[key(y) for y in b], autojunk=False).get_opcodes()
+    out: list[tuple[str, Any, tuple[Any, ...], tuple[Any, ...]]] = []
+    for k, (tag, i1, i2, j1, j2) in enumerate(ops):
+        nxt = ops[k + 1] if k + 1 < len(ops) else None
+        inserted = tuple(b[nxt[3] : nxt[4]]) if nxt is not None and nxt[0] == "insert" else ()
+        if tag == "equal":
+            pairs = list(zip(a[i1:i2], b[j1:j2], strict=True))
+            for n, (x, y) in enumerate(pairs):  # (only the last of the run is followed by the insert)
+                if x.annotation != y.annotation:
+                    out.append(("equal", x, (y,), inserted if n == len(pairs) - 1 else ()))
+        elif tag == "replace":
+            out += [("replace", x, tuple(b[j1:j2]), inserted) for x in a[i1:i2]]
+    return out
+
+
+def _effect(action: Any) -> tuple[Fact, ...]:
+    return action.annotation.effect if action.annotation is not None else ()
+
+
+def _within(action: Any) -> frozenset[str]:
+    ev = action.annotation
+    return frozenset({x.role for x in ev.ancestry} | ({ev.anchor.role} if ev.anchor else set()) if ev else set())
+
+
 def changes(original: Any, healed: Any) -> list[Change]:
     """The replaced steps of a heal (``Script``s, aligned by their lines) whose effects differ, each with
     the facts of the steps inserted right after its healed counterpart."""
-    import difflib
-
-    def lines(script: Any) -> list[tuple[str, tuple[Fact, ...], int, frozenset[str]]]:
-        out = []
-        for a in script.actions:
-            ev = a.annotation
-            roles = {x.role for x in ev.ancestry} | ({ev.anchor.role} if ev.anchor else set()) if ev else set()
-            out.append((f"{a.command} {a.form} {a.params!r}", ev.effect if ev else (), a.line, frozenset(roles)))
-        return out
-
-    a, b = lines(original), lines(healed)
     out = []
-    ops = difflib.SequenceMatcher(a=[x[0] for x in a], b=[x[0] for x in b], autojunk=False).get_opcodes()
-    for k, (tag, i1, i2, j1, j2) in enumerate(ops):
-        nxt = ops[k + 1] if k + 1 < len(ops) else None
-        inserted = tuple(y[1] for y in b[nxt[3] : nxt[4]]) if nxt is not None and nxt[0] == "insert" else ()
-        if tag == "equal":
-            pairs = list(zip(a[i1:i2], b[j1:j2], strict=True))
-            for n, (x, y) in enumerate(pairs):
-                if x[1] and y[1] != x[1]:
-                    later = inserted if n == len(pairs) - 1 else ()  # (only the last is followed by the insert)
-                    out.append(Change(x[2], x[1], y[1], later, x[3]))
-        elif tag == "replace":
-            after = tuple(f for y in b[j1:j2] for f in y[1])
-            out += [Change(x[2], x[1], after, inserted, x[3]) for x in a[i1:i2] if x[1] and set(x[1]) != set(after)]
+    for how, x, now, inserted in rewritten(original, healed):
+        before, later = _effect(x), tuple(_effect(y) for y in inserted)
+        after = tuple(f for y in now for f in _effect(y))
+        differs = after != before if how == "equal" else set(before) != set(after)
+        if before and differs:
+            out.append(Change(x.line, before, after, later, _within(x)))
     return out

@@ -18,7 +18,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from replay.script.effect import Change, Fact
+from replay.script.effect import Change, Fact, rewritten
 from replay.script.evidence import TargetEvidence
 from replay.tree.effects import DISMISSED_WITH, masked
 from replay.tree.suggest import contradicts
@@ -89,7 +89,7 @@ def identity_lost(original: Any, healed: Any) -> list[str]:
     class, ``name``, row): another element that happens to do the same ("2" for a deleted "Next"), never
     a heal of this one; a person decides."""
     out = []
-    for was, now in replaced(original, healed):
+    for _, was, now, _ in rewritten(original, healed):
         ev = was.annotation
         news = [y.annotation for y in now if y.annotation is not None and y.target is not None]
         if ev is None or not ev.label or not news or not all(_named_against(ev, n) for n in news):
@@ -113,22 +113,3 @@ def _named_against(recorded: TargetEvidence, found: TargetEvidence) -> bool:
         or (recorded.anchor is not None and recorded.anchor == found.anchor)  # the row said which one
     )
     return not kept
-
-
-def replaced(original: Any, healed: Any) -> list[tuple[Any, tuple[Any, ...]]]:
-    """Each original action a heal rewrote, with the healed action(s) that took its place."""
-    import difflib
-
-    def key(a: Any) -> str:
-        return f"{a.command} {a.form} {a.params!r}"
-
-    a, b = list(original.actions), list(healed.actions)
-    out: list[tuple[Any, tuple[Any, ...]]] = []
-    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(
-        a=[key(x) for x in a], b=[key(y) for y in b], autojunk=False
-    ).get_opcodes():
-        if tag == "equal":
-            out += [(x, (y,)) for x, y in zip(a[i1:i2], b[j1:j2], strict=True) if x.annotation != y.annotation]
-        elif tag == "replace":
-            out += [(x, tuple(b[j1:j2])) for x in a[i1:i2]]
-    return out
