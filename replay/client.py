@@ -301,9 +301,10 @@ class Client:
         }
         return RunResult(self.request(payload, start=True))
 
-    def heal_builtin(self) -> StepResult:
-        """The built-in healer performs the diverged step in this session, or abstains (``acted``)."""
-        return StepResult(self._session_request(self._payload("heal_builtin"), start=False))
+    def heal_builtin(self, *, trial: bool = False) -> StepResult:
+        """The built-in healer performs the diverged step in this session, or abstains (``acted``); with
+        ``trial`` a candidate named otherwise than the recorded element is left to a trial."""
+        return StepResult(self._session_request(self._payload("heal_builtin", trial=trial), start=False))
 
     def divergence(self, level: str = "default") -> dict[str, Any]:
         """The session's latest divergence, projected at ``level`` (the same object `run` raised)."""

@@ -115,6 +115,7 @@ class StepResult(Result):
     reason = Text("reason")  # … or abstained, and why
     score = Raw("score")  # its score of the element it chose
     confirmed = Flag("confirmed")  # … effect-confirmed: the step's recorded effect held (SPEC §8)
+    pick = Maybe("pick")  # … or it chose a renamed element and left it to a trial (its ref)
     value = Raw("value")  # what a `get` read
 
     @property

@@ -22,8 +22,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from replay.engine.hint import Container, RepairHint, container_present_for, recorded_container
+from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence
 from replay.tree.anchors import find_anchor
+from replay.tree.identity import is_positional
 from replay.tree.model import Capture, Node
 from replay.tree.roles import kin, moved_within
 from replay.tree.suggest import PLAUSIBLE, Suggestion, rank, same_name
@@ -42,6 +44,7 @@ class Decision:
     score: float | None
     reason: str
     confirm: bool = False  # effect-confirmed: the step's recorded effect must hold after acting
+    pick: Node | None = None  # chosen on its score but named otherwise: a trial must prove it first
 
     @property
     def acts(self) -> bool:
@@ -55,12 +58,23 @@ def decide(
     capture: Capture | None,
     *,
     matched: Node | None = None,
+    trial: bool = False,
+    positional: bool = False,
 ) -> Decision:
-    """What the built-in healer does about one divergence; ``matched`` is the node the selector found."""
+    """What the built-in healer does about one divergence; ``matched`` is the node the selector found.
+    With ``trial`` (the step can be proven by one, SPEC §8) a best candidate that says nothing the
+    recorded element said — "Expand all fields" for "Collapse all fields" — is not acted on on its score:
+    a rename and another control look alike to a ranking, and only what the element does tells them apart.
+    A ``record-and-heal`` step whose selector was ``positional`` (its element told from look-alikes by its
+    place alone) is never acted on: with the recorded one gone, the one left saying the same is its twin."""
     if hint not in (RepairHint.RECORD_AND_HEAL, RepairHint.CAUTION):
         return Decision(None, None, f"{hint}: the built-in healer only performs record-and-heal and caution steps")
     if evidence is None or capture is None:
         return Decision(None, None, "no recorded evidence or no screen to compare it with")
+    if positional and hint == RepairHint.RECORD_AND_HEAL:
+        return Decision(
+            None, None, "the step was recorded by its place among look-alikes: which one is meant, a person says"
+        )
     ranked = rank(capture, evidence, limit=RIVALS)
     if not ranked:
         return Decision(None, None, "no element on screen resembles the recorded one")
@@ -84,6 +98,14 @@ def decide(
         if not holds:
             confirmed = by_effect(evidence, capture) if evidence.effect else None
             return confirmed if confirmed is not None else Decision(None, best.score, why)
+    if trial and renamed(evidence, best.node):
+        return Decision(
+            None,
+            best.score,
+            pick=best.node,
+            reason=f"{best.node.ref} ({best.score}) is named {says(best.node)!r}, the recorded element"
+            f" {evidence.label!r}: a rename or another control, a trial decides",
+        )
     return Decision(
         best.node, best.score, f"{best.node.ref} scores {best.score}, {round(best.score - second, 3)} ahead"
     )
@@ -139,6 +161,18 @@ def shared(evidence: TargetEvidence, node: Node) -> tuple[str, str] | None:
     if evidence.css_class and evidence.css_class in node.classes:
         return "class", evidence.css_class
     return None
+
+
+def positional(action: Action) -> bool:
+    """Whether the step's element was told from look-alikes by its place alone (an ``nth`` in its selector)."""
+    target = action.target
+    return target is not None and target.selector is not None and is_positional(target.selector)
+
+
+def renamed(evidence: TargetEvidence, node: Node) -> bool:
+    """Whether the recorded element had a name and ``node`` says none of what it said (label, test id,
+    ``name``, class token)."""
+    return bool(evidence.label) and shared(evidence, node) is None
 
 
 def wraps(outer: Node | None, node: Node) -> bool:

@@ -229,12 +229,12 @@ class HealRun:
         if self.options.agent == BUILTIN:
             try:
                 with self._timed("healer"):
-                    acted = self.client.heal_builtin()
+                    acted = self.client.heal_builtin(trial=self._triable(d))
             except ReplayError as err:  # it acted, and the step failed (a disabled button): not a heal
                 acted = StepResult(acted=False, reason=f"performing the step failed: {err.message}")
             label = f"{self._label(d, k)}: built-in healer"
             if not acted.acted:
-                return self._by_trial(d, k, acted.reason)
+                return self._by_trial(d, k, acted.reason, acted.pick)
             self.say(f"{label} performed the step on {acted.target} ({acted.reason})")
             skip = d.alternate_from if d.alternate_from is not None else d.resume_from
             frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
@@ -259,13 +259,14 @@ class HealRun:
             frm = d.alternate_from  # it performed the step (recorded): running it again would undo it
         return Move(strategy, "; ".join(turn.notes) or f"agent {turn.status}", frm, turn)
 
-    def _by_trial(self, d: Reported, k: int, abstained: str) -> Move:
-        """The built-in's checks abstained: let the app decide among the candidates (SPEC §8), or escalate."""
+    def _by_trial(self, d: Reported, k: int, abstained: str, pick: str | None = None) -> Move:
+        """The built-in's checks abstained: let the app decide among the candidates (SPEC §8), or escalate;
+        ``pick``: the one it chose on its score and left to a trial (named otherwise than the recorded)."""
         from replay.heal import trial
 
         why = f"abstained: {abstained}"
         tried = None
-        if self.options.trials and d.repair_hint == RepairHint.RECORD_AND_HEAL and trial.provable(self.path, d.index):
+        if self._triable(d):
             with self._timed("trials"):
                 tried = trial.run_trials(
                     self.path,
@@ -278,6 +279,7 @@ class HealRun:
                     backend=self.options.backend,
                     say=self.say,
                     until=None if self.options.deadline_s is None else self.started + self.options.deadline_s,
+                    only=pick,
                 )
             why += f"; {tried.summary()}"
         winner = tried.winner if tried is not None else None
@@ -296,6 +298,16 @@ class HealRun:
             )
             raise _Escalate(f"step {d.index}: the trial's winner could not be performed ({err.message})") from None
         return Move(DECOMPOSE, f"{tried.summary()}; performed on {winner['ref']}", d.resume_from, trials=counted)
+
+    def _triable(self, d: Reported) -> bool:
+        """Whether a trial may decide step ``d.index`` (trials on, a record-and-heal step that can be proven)."""
+        from replay.heal import trial
+
+        return (
+            bool(self.options.trials)
+            and d.repair_hint == RepairHint.RECORD_AND_HEAL
+            and trial.provable(self.path, d.index)
+        )
 
     def _recorded(self) -> int:
         """How many script-bound actions the heal's session has recorded so far."""

@@ -8,7 +8,13 @@ verb performed on the candidate, the rest of the flow replayed to its end with e
 effect, and the script that run would publish put to the gate's proof (``gate.effects_verdict``: the
 step did what the original did, under a name that does not contradict it). The heal goes on only when
 exactly one candidate passes; two that pass escalate naming both, none escalates with what each did.
+Another step that drifted too is performed in the trial by the built-in on its own checks (``_drive``).
 Trials publish nothing.
+
+A trial also **proves a pick**: when the built-in's checks chose a candidate named otherwise than the
+recorded element ("Expand all fields" for "Collapse all fields"), on a step with a recorded effect, only
+that candidate is tried, and the built-in acts on it in the heal's session only if it passes
+(``heal_choice.decide``'s ``trial``): a rename and another control look alike to a ranking.
 """
 
 from __future__ import annotations
@@ -23,6 +29,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.client import Client
+from replay.engine.heal_choice import positional
+from replay.engine.hint import RepairHint
 from replay.engine.report import Reported
 from replay.errors import DivergenceError, ReplayError
 from replay.script.ast import Action, Target
@@ -73,17 +81,21 @@ class Trial:
 
 def provable(path: str, index: int) -> bool:
     """Whether step ``index`` of ``path`` can be proven by a trial: it recorded an effect, or a later
-    step verifies an element or asserts text."""
+    step verifies an element or asserts text — and it was not told from look-alikes by its place alone
+    (a look-alike does what it did: nothing a trial sees tells them apart)."""
     actions = load(path).actions
     step = actions[index - 1]
+    if positional(step):
+        return False
     if step.annotation is not None and step.annotation.effect:
         return True
     later = actions[index:]
     return any((a.annotation is not None and a.annotation.verified) or a.command in ("is", "wait") for a in later)
 
 
-def candidates(d: Reported, path: str, k: int) -> list[dict[str, Any]]:
-    """The first ``k`` suggestions a trial may act on (see the module's docstring)."""
+def candidates(d: Reported, path: str, k: int, only: str | None = None) -> list[dict[str, Any]]:
+    """The first ``k`` suggestions a trial may act on (see the module's docstring); with ``only`` (a ref),
+    that one alone, if it may be."""
     ev = load(path).actions[d.index - 1].annotation
     role = ev.role if ev is not None else None
     out = []
@@ -92,7 +104,7 @@ def candidates(d: Reported, path: str, k: int) -> list[dict[str, Any]]:
         if any(f in (s.get("flags") or ()) for f in REFUSED) or s.get("basis") in (None, "position"):
             continue
         moved = {role, found} <= ACTIONABLE_FAMILY | {"generic"} or {role, found} <= EDITABLE_FAMILY
-        if kin_roles(role, found) or moved:
+        if (kin_roles(role, found) or moved) and only in (None, s.get("ref")):
             out.append(s)
     return out[:k]
 
@@ -119,13 +131,16 @@ def run_trials(
     backend: dict[str, Any],
     say: Callable[[str], None] = lambda _: None,
     until: float | None = None,
+    only: str | None = None,
 ) -> Trial:
-    """Try each candidate of ``d`` (at most ``k``) in a fresh session of its own; none is started once
-    ``until`` (a ``time.monotonic()`` deadline: the heal's) has passed."""
+    """Try each candidate of ``d`` (at most ``k``; ``only`` that one, by its ref) in a fresh session of its
+    own; none is started once ``until`` (a ``time.monotonic()`` deadline: the heal's) has passed."""
     trial = Trial()
     started = time.monotonic()
     verb, args = str(d.json["action"]).split()[0], step_args(path, d.index)
-    for rank, candidate in enumerate(candidates(d, path, k)):
+    shown = [str(s.get("ref")) for s in d.json.get("suggestions") or []]
+    for candidate in candidates(d, path, k, only):
+        rank = shown.index(str(candidate.get("ref")))
         if until is not None and time.monotonic() >= until:
             trial.tried.append(Tried(candidate, False, "not tried: the deadline is spent"))
             continue
@@ -162,16 +177,17 @@ def _try(
 ) -> str | None:
     """One trial; None when the candidate passed, else what happened instead."""
     try:
-        client.run(path, save_script=out, values=values, timeout=timeout_ms)
-        return "could not be tried: the flow did not stop there in a fresh session"
+        there = _drive(client, path, values, timeout_ms, save=out, until=d.index)
     except DivergenceError as err:
-        there = Reported.from_dict(err.divergence)
+        return f"could not be tried: a fresh session stopped at step {err.divergence['step']['index']}"
+    if there is None:
+        return "could not be tried: the flow did not stop there in a fresh session"
     shown = (there.json.get("suggestions") or [])[rank : rank + 1]
-    if there.index != d.index or not shown or not _same(shown[0], candidate):
-        return "could not be tried: a fresh session stopped elsewhere, or showed other candidates"
+    if not shown or not _same(shown[0], candidate):
+        return "could not be tried: a fresh session showed other candidates"
     try:
         client.command(verb, str(shown[0]["ref"]), *args, values=values)
-        client.run(path, from_step=there.resume_from, plan_digest=there.plan_digest, values=values, timeout=timeout_ms)
+        _drive(client, path, values, timeout_ms, after=there)
     except DivergenceError as err:
         after = Reported.from_dict(err.divergence)
         return f"then {after.kind} at step {after.index}" + (f" ({after.cause})" if after.effect else "")
@@ -181,3 +197,48 @@ def _try(
     written = closed.healed or out
     verdict = gate.effects_verdict(path, written) if os.path.exists(written) else "nothing was written"
     return None if verdict is None else verdict.removeprefix("FAILED: ")
+
+
+LATER = 3  # other steps that drifted too, each healed in the trial by the built-in on its checks alone
+
+
+def _drive(
+    client: Client,
+    path: str,
+    values: dict[str, str],
+    timeout_ms: int | None,
+    *,
+    save: str | None = None,
+    after: Reported | None = None,
+    until: int | None = None,
+) -> Reported | None:
+    """Replay the flow (from the start, or on ``after`` the tried step) to its end, or to the divergence at
+    step ``until`` (returned). Another step that drifted too (an upgrade renames more than one thing) is
+    performed by the built-in healer on its own checks, as the heal does in its other rounds — never by
+    another trial, at most ``LATER`` times; the gate's proof then judges every healed step. Raises the
+    divergence it could not get past."""
+    at, frm = after, None if after is None else after.resume_from
+    for healed in range(LATER + 1):
+        try:
+            if at is None:
+                client.run(path, save_script=save, values=values, timeout=timeout_ms)
+            else:
+                client.run(path, from_step=frm, plan_digest=at.plan_digest, values=values, timeout=timeout_ms)
+            return None
+        except DivergenceError as err:
+            other = Reported.from_dict(err.divergence)
+            hint = other.repair_hint
+            if other.index == until:
+                return other
+            again = after is not None and other.index <= after.index
+            if healed == LATER or again or hint not in (RepairHint.RECORD_AND_HEAL, RepairHint.CAUTION):
+                raise
+            try:
+                acted = client.heal_builtin()
+            except ReplayError:
+                raise err from None
+            if not acted.acted:
+                raise err from None
+            skip = other.alternate_from if other.alternate_from is not None else other.resume_from
+            at, frm = other, other.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
+    return None  # (not reached: the last round returns or raises)

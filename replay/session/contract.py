@@ -144,7 +144,10 @@ OPERATIONS: dict[str, tuple[Option, ...]] = {
         Option("verify", "bool", False, help="Replay the healed script in a fresh session (the acceptance gate)."),
     ),
     "divergence": (SESSION, LEVEL),
-    "heal_builtin": (SESSION,),
+    "heal_builtin": (
+        SESSION,
+        Option("trial", "bool", False, help="Leave a renamed candidate to a trial: name it, do not act (SPEC §8)."),
+    ),
     "record": (
         SESSION,
         Option("url", help="Where the recording starts."),

@@ -132,7 +132,7 @@ class Daemon:
     async def _heal_builtin(self, request: requests.HealBuiltin) -> Any:
         session = await self._session(request.session, create=False)
         async with session.lock:
-            return await perform(session)
+            return await perform(session, trial=bool(request.trial))
 
     async def _close_request(self, request: requests.Close) -> Any:
         return await self._close(request.session, request.save_script, request.discard, request.verify)

@@ -8,7 +8,7 @@ from dataclasses import replace
 from typing import Any
 
 from replay.engine import effects
-from replay.engine.heal_choice import decide
+from replay.engine.heal_choice import decide, positional
 from replay.engine.step import StepStopped, execute
 from replay.errors import InvalidArgs
 from replay.script.ast import Target
@@ -18,9 +18,10 @@ from replay.script.selector import ref_index
 from replay.session.session import Session
 
 
-async def perform(session: Session) -> dict[str, Any]:
+async def perform(session: Session, *, trial: bool = False) -> dict[str, Any]:
     """Decide on the session's outstanding divergence and, if sure, perform the failed
-    step on the chosen element — through the step pipeline, so it is recorded like anyone's action."""
+    step on the chosen element — through the step pipeline, so it is recorded like anyone's action.
+    With ``trial`` (the step can be proven by one) a candidate named otherwise is not acted on here."""
     d, plan = session.last_divergence, session.plan
     if d is None or not session.outstanding or plan is None:
         raise InvalidArgs("this session has no outstanding divergence to heal", hint="run the flow with --save-script")
@@ -31,9 +32,12 @@ async def perform(session: Session) -> dict[str, Any]:
     if capture is not None and isinstance(observed, dict) and str(observed.get("ref", "")).startswith("@e"):
         at = ref_index(str(observed["ref"]))
         matched = capture.nodes[at] if 0 < at < len(capture.nodes) else None
-    decision = decide(d.repair_hint, step.action.annotation, capture, matched=matched)
+    decision = decide(
+        d.repair_hint, step.action.annotation, capture, matched=matched, trial=trial, positional=positional(step.action)
+    )
     if decision.node is None:
-        return {"acted": False, "reason": decision.reason, "score": decision.score}
+        pick = {"pick": decision.pick.ref} if decision.pick is not None else {}
+        return {"acted": False, "reason": decision.reason, "score": decision.score, **pick}
     target = Target(ref=decision.node.ref)
     params = tuple((k, target if k == "target" else v) for k, v in step.action.params)
     action = replace(step.action, params=params, annotation=None)

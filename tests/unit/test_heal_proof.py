@@ -302,3 +302,56 @@ def test_a_heal_named_anew_in_the_recorded_row_is_no_contradiction(tmp_path: Pat
     (tmp_path / "b.rejected.ad").write_text(HEAD + _pager("Remove", ',"anchor":{"role":"listitem","text":"Ann"}'))
     assert effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "a.rejected.ad")) is None
     assert "shares nothing" in (effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "b.rejected.ad")) or "")
+
+
+def test_a_provable_step_is_never_acted_on_a_candidate_named_otherwise_on_its_score_alone() -> None:
+    from replay.engine.heal_choice import decide
+    from replay.script.evidence import Ancestor, Rect, TargetEvidence
+
+    from .treebuild import N, capture
+
+    ev = TargetEvidence(
+        role="button",
+        label="Collapse all fields",
+        ancestry=(Ancestor("toolbar", "Editor"),),
+        rect=Rect(20, 10, 30, 24),
+        effect=(Fact("disappeared", "treeitem", text="name"),),
+    )
+    deleted = capture(
+        N("main")(N("toolbar", label="Editor")(N("button", label="Expand all fields", rect=(20, 10, 30, 24))))
+    )
+    on_score = decide("record-and-heal", ev, deleted)
+    assert on_score.acts  # (what the rule prevents: the names share "all fields", the place is the recorded one)
+    left = decide("record-and-heal", ev, deleted, trial=True)
+    assert not left.acts and "a trial decides" in left.reason
+    kept_name = capture(
+        N("main")(N("toolbar", label="Editor")(N("button", label="Collapse all fields!", rect=(20, 10, 30, 24))))
+    )
+    assert decide("record-and-heal", ev, kept_name, trial=True).acts  # the same name: no trial needed
+
+
+def test_a_step_recorded_by_its_place_among_look_alikes_is_never_healed_onto_the_one_left(tmp_path: Path) -> None:
+    from replay.engine.heal_choice import decide
+    from replay.heal.trial import provable
+    from replay.script.evidence import Anchor, Ancestor, TargetEvidence
+
+    from .treebuild import N, capture
+
+    ev = TargetEvidence(
+        role="generic",
+        text="Pick a city",
+        anchor=Anchor("form", label="Leg"),
+        ancestry=(Ancestor("form", "Leg"),),
+        effect=(Fact("count", "option", by=4),),
+    )
+    # Slim Select's two pickers both said "Pick a city"; "To"'s (nth=4) was deleted: "From"'s is left
+    left = capture(N("main")(N("form", label="Leg")(N("generic", text="Pick a city", actionable=True))))
+    assert decide("record-and-heal", ev, left).acts  # (what the rule prevents: it says all the recorded one said)
+    assert not decide("record-and-heal", ev, left, positional=True).acts
+    flow = tmp_path / "leg.ad"
+    flow.write_text(
+        HEAD + '# replay:target-v1 {"role":"generic","text":"Pick a city","anchor":{"role":"form","label":"Leg"},'
+        '"verification":"verified","effect":[{"count":"option","by":4}]}\n'
+        'click role=form label="Leg" >> role=generic nth=4\n'
+    )
+    assert not provable(str(flow), 2)  # a look-alike does what it did: no trial tells them apart
