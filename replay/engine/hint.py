@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 from replay.script.evidence import Anchor, TargetEvidence
 from replay.script.text import fold, normalize
 from replay.tree.naming import names_a_place
+from replay.tree.tolerances import allows
 from replay.tree.verdict import DivergenceKind
 
 if TYPE_CHECKING:  # the enum is read by the light report renderer: no lxml at import time
@@ -120,7 +121,7 @@ def _gained_a_role(container: Container) -> bool:
     """Whether the container is a ``generic`` told by its id (an anchor) or its label (an ancestor): the
     node that says it is the container whatever role a major gave it (SPEC §5: a wrapper that gained a
     role is drift — Vanilla Calendar Pro 3's ``#cal``, "Start", became a ``group``)."""
-    if container.role != "generic":
+    if container.role != "generic" or not allows("gained-role"):
         return False
     return container.anchor.id is not None if container.anchor is not None else container.label is not None
 

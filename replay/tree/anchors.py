@@ -10,6 +10,7 @@ from replay.script.evidence import MAX_ANCESTRY, Anchor
 from replay.script.text import fold, normalize
 from replay.tree.model import F_DOM_ID, KEY_TEXT_CHARS, Capture, Node
 from replay.tree.naming import CELL_ROLES, ROW_ROLES
+from replay.tree.tolerances import allows
 
 
 def id_is_unique(capture: Capture, node: Node) -> bool:
@@ -34,7 +35,7 @@ def anchor_matches(node: Node, anchor: Anchor) -> bool:
     """Whether ``node`` is the recorded anchor: its role and every recorded field, compared exactly —
     save a ``generic`` recorded by its id, which is the node of that id whatever role it gained (SPEC §5:
     a wrapper that gained a role is drift; Vanilla Calendar Pro 3's ``#cal`` became a ``group``)."""
-    if node.role != anchor.role and not (anchor.role == "generic" and anchor.id is not None):
+    if node.role != anchor.role and not (anchor.role == "generic" and anchor.id is not None and allows("gained-role")):
         return False
     if anchor.id is not None and node.test_id != anchor.id:
         return False
@@ -42,6 +43,8 @@ def anchor_matches(node: Node, anchor: Anchor) -> bool:
         return False
     if anchor.text is None or normalize(node.key_text) == anchor.text:
         return True
+    if not allows("row-shows-text"):
+        return False
     if normalize(node.content) == anchor.text:  # all it says (a neighbour's small container: beside_neighbour)
         return True
     if normalize(node.rest_text) == anchor.text:  # a wide anchor (see anchor_of)
@@ -57,7 +60,7 @@ def find_anchor(node: Node, anchor: Anchor) -> Node | None:
     a row without what it said is any row."""
     ancestors = node.ancestors()[:MAX_ANCESTRY]
     found = next((a for a in ancestors if anchor_matches(a, anchor)), None)
-    if found is not None or not anchor_lost_its_dom_id(anchor):
+    if found is not None or not anchor_lost_its_dom_id(anchor) or not allows("container-lost-dom-id"):
         return found
     lenient = replace(anchor, id=None, dom_id=False)
     return next((a for a in ancestors if a.test_id is None and anchor_matches(a, lenient)), None)

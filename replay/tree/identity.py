@@ -56,6 +56,7 @@ from replay.tree.place import (
     region_of,
     sibling_of,
 )
+from replay.tree.tolerances import allows
 from replay.tree.verdict import DivergenceKind
 
 
@@ -97,7 +98,7 @@ def composed_member(node: Node, ev: TargetEvidence) -> Node | None:
     """The half of ``node``'s composed control that has the recorded role, when the control as one
     carries the recorded identity: one half has the role, and either half (as what it is) carries the
     rest — the host's id, the inner control's label (SPEC §5 composed controls)."""
-    pair = halves(node)
+    pair = halves(node) if allows("composed-control") else None
     if pair is None or ev.role is None:
         return None
     bearer = next((h for h in pair if h.role == ev.role), None)
@@ -112,7 +113,7 @@ def _dom_id_gone(node: Node, ev: TargetEvidence) -> bool:
     """A DOM id (not a test id attribute) the element no longer has, while a label was recorded beside
     it: an upgrade that moved its ids to classes (``id="new-todo"`` → ``class="new-todo"``). The
     label then carries the identity and the lost id is drift; a different id, or a lost test id, is not."""
-    return ev.dom_id and node.test_id is None and ev.label is not None
+    return ev.dom_id and node.test_id is None and ev.label is not None and allows("lost-dom-id")
 
 
 def _drift(node: Node, ev: TargetEvidence) -> list[str]:
@@ -129,7 +130,8 @@ def _drift(node: Node, ev: TargetEvidence) -> list[str]:
 def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
     """A field whose recorded name came from its placeholder still has that placeholder: its name
     now comes from elsewhere (a visually hidden <label> added), it is the same field (SPEC §4)."""
-    return ev.placeholder is not None and ev.placeholder == ev.label and normalize(node.placeholder) == ev.placeholder
+    placeholder = ev.placeholder is not None and ev.placeholder == ev.label
+    return placeholder and normalize(node.placeholder) == ev.placeholder and allows("placeholder-name")
 
 
 def _key_text_singles_out(capture: Capture, node: Node) -> str | None:

@@ -6,6 +6,8 @@ from collections.abc import Iterable
 
 import regex
 
+from replay.tree.tolerances import allows
+
 _COUNTER_ID = regex.compile(r"^(.*?\D)(\d+)(\D{0,2})$")  # prefix, counter, a short closing suffix
 _REACT_ID = regex.compile(r":r[0-9a-z]+:")  # React 18's useId, inside a library's id or alone
 # a worded prefix and a token of eight characters or more that is not a word (nanoid's todo-item-AkTN…)
@@ -22,6 +24,8 @@ def made_up(ids: Iterable[str]) -> set[str]:
     ``ag-59``), or one worded prefix and a token of one length that is no word (nanoid's
     ``todo-item-AkTNBCXIfpXnhAYXTxbsT`` on every row) — and, alone too, React's ``:r1:`` inside any and
     one with a random base-36 segment (``ss-i6lbmzai-list``)."""
+    if not allows("made-up-ids"):
+        return set()
     families: dict[tuple[str, str], set[str]] = {}
     found: set[str] = set()
     for value in ids:

@@ -6,6 +6,7 @@ of its score, and the built-in healer takes it as having the recorded role. One 
 from __future__ import annotations
 
 from replay.tree.model import Node
+from replay.tree.tolerances import allows
 
 FAMILIES: tuple[frozenset[str], ...] = (
     frozenset({"cell", "gridcell"}),
@@ -25,6 +26,8 @@ def kin_roles(recorded: str | None, found: str) -> bool:
         return False
     if recorded == found:
         return True
+    if not allows("role-family"):
+        return False
     pair = {recorded, found}
     return (
         any(pair <= family for family in FAMILIES)
@@ -57,6 +60,8 @@ def moved_within(recorded: str | None, node: Node) -> bool:
         return False
     if kin(recorded, node):
         return True
+    if not allows("moved-within-family"):
+        return False
     if (recorded in ACTIONABLE_FAMILY or recorded == "generic") and (
         node.role in ACTIONABLE_FAMILY or (node.role == "generic" and node.actionable)
     ):
@@ -71,5 +76,7 @@ def drawn_elsewhere(node: Node) -> bool:
     own label (Shoelace's switch: the input sits in the label that draws it, which takes the pointer), or
     a control whose own wrapper takes the pointer for it (a segment button's host over its inner tab): a
     click is pressed through its control's shown part (SPEC §5). Anything else hidden is waited for."""
+    if not allows("drawn-elsewhere"):
+        return False
     toggle = node.role in ("checkbox", "switch", "radio")
     return (toggle and (not node.visible or node.covered)) or node.through  # (covered: in view, not on top)
