@@ -647,7 +647,7 @@ def bench_heal() -> tuple[list[tuple[str, float]], list[tuple[str, str, str, str
     return [(k, round(statistics.median(phases[k]), 1)) for k in order if k in phases], corpus
 
 
-def bench_drift() -> list[Any]:
+def bench_drift(rank: bool = True) -> list[Any]:
     """The drift corpus (fixtures/drift/corpus.py) through the CLI: record, replay on its own version and
     on the drifted one, and `replay heal --agent builtin` on each divergence."""
     sys.path.insert(0, str(ROOT))
@@ -657,7 +657,7 @@ def bench_drift() -> list[Any]:
     home = tempfile.mkdtemp(prefix="rd-", dir="/tmp")
     try:
         with serve() as url, tempfile.TemporaryDirectory() as work:
-            return run(replay, url, home, Path(work), rank=True)
+            return run(replay, url, home, Path(work), rank=rank)
     finally:
         subprocess.run([replay, "daemon", "stop"], env={**os.environ, "REPLAY_HOME": home}, capture_output=True)
         shutil.rmtree(home, ignore_errors=True)
@@ -1203,9 +1203,13 @@ def main() -> None:
         from bench_record import bench_record_corpus, print_record_corpus
 
         print_record_corpus(bench_record_corpus(widgets=True), "widget")
-    if "drift" in which and "heal" not in which:
+    if "drift" in which and "--without" in which:  # scripts/bench drift --without NAME[,NAME…]|all
+        from bench_tolerances import bench_without, print_without
+
+        print_without(bench_without(which[which.index("--without") + 1 :][:1]))
+    elif "drift" in which and "heal" not in which:
         print_drift(bench_drift())
-    if "drift" in which:
+    if "drift" in which and "--without" not in which:
         from bench_widgets import bench_widget_drift, print_widget_drift
 
         print_widget_drift(*bench_widget_drift(peer="--peer" in which))

@@ -165,7 +165,7 @@ def peer_replay(browser: Any, url: str, flow: PeerFlow, case: Case) -> str:
         page.close()
 
 
-def bench_widget_drift(peer: bool) -> tuple[list[Outcome], dict[str, str]]:
+def bench_widget_drift(peer: bool, rank: bool = True) -> tuple[list[Outcome], dict[str, str]]:
     """replay on every widget case through the CLI; with ``peer``, Playwright's generator beside it."""
     from serve import serve
 
@@ -174,7 +174,7 @@ def bench_widget_drift(peer: bool) -> tuple[list[Outcome], dict[str, str]]:
     peers: dict[str, str] = {}
     try:
         with serve() as url, tempfile.TemporaryDirectory() as work:
-            outcomes = run(replay, url, home, Path(work), widget_cases(), rank=True)
+            outcomes = run(replay, url, home, Path(work), widget_cases(), rank=rank)
             if peer:
                 from playwright.sync_api import sync_playwright
 

@@ -333,7 +333,7 @@ def test_a_provable_step_is_never_acted_on_a_candidate_named_otherwise_on_its_sc
 def test_a_step_recorded_by_its_place_among_look_alikes_is_never_healed_onto_the_one_left(tmp_path: Path) -> None:
     from replay.engine.heal_choice import decide
     from replay.heal.trial import provable
-    from replay.script.evidence import Anchor, Ancestor, TargetEvidence
+    from replay.script.evidence import Ancestor, Anchor, TargetEvidence
 
     from .treebuild import N, capture
 

@@ -133,3 +133,15 @@ def test_a_name_not_in_the_table_is_refused() -> None:
 
 def test_the_design_documents_table_is_the_generated_one() -> None:
     assert tolerances.markdown() in DESIGN.read_text()
+
+
+def test_the_bench_refuses_a_tolerance_not_in_the_table_before_it_runs_anything() -> None:
+    import sys
+
+    sys.path.insert(0, str(PACKAGE.parent / "scripts"))
+    from bench_tolerances import bench_without  # type: ignore[import-not-found]
+
+    with pytest.raises(SystemExit, match="no tolerance named 'punctuation'"):
+        bench_without(["role-family,punctuation"])
+    with pytest.raises(SystemExit, match="name the tolerances"):
+        bench_without([])
