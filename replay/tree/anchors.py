@@ -77,6 +77,8 @@ def _dom_id(node: Node) -> bool:
 
 def alone_in(node: Node, container: Anchor | None) -> bool:
     """Whether the nearest ancestor that is ``container`` holds no other node of ``node``'s role."""
+    if container is not None and container.role == PAGE and container.label is None:
+        return only_of_role(_page(node), node)
     found = find_anchor(node, container) if container is not None else None
     return found is not None and only_of_role(found, node)
 
@@ -99,6 +101,7 @@ def name_of(node: Node) -> str | None:
 
 # containers an unlabeled control may be alone in, named by role (and label) only: their key text is
 # whatever comes first on a whole page region, not what they are (SPEC §5 rule 5)
+PAGE = "document"  # a structural scope that is the whole page (the capture's root)
 LANDMARK_ROLES = frozenset(
     {"form", "dialog", "alertdialog", "main", "navigation", "region", "list", "table", "grid", "tabpanel", "search"}
 )
@@ -129,11 +132,19 @@ def row_says(node: Node) -> str | None:
 
 
 def scope_of(node: Node) -> tuple[Node, Anchor] | None:
-    """The nearest landmark ancestor holding no other node of ``node``'s role, named by role (and label)."""
+    """The nearest landmark ancestor holding no other node of ``node``'s role, named by role (and label);
+    else the page itself when it holds no other (``PAGE``: a code editor's input on a page with no
+    landmark — the one textbox there is what a person means, SPEC §5 item 5)."""
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
         if ancestor.role in LANDMARK_ROLES and only_of_role(ancestor, node):
             return ancestor, Anchor(ancestor.role, label=normalize(ancestor.label))
-    return None
+    page = _page(node)
+    alone = node.role != "generic" and page is not node and only_of_role(page, node)
+    return (page, Anchor(PAGE)) if alone else None
+
+
+def _page(node: Node) -> Node:
+    return cast(Node, node.getroottree().getroot())
 
 
 def anchor_of(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:

@@ -179,6 +179,9 @@ def materialize(capture: Capture, node: Node) -> Materialized:
             chosen.append(("anchor", "anchor", anchored))
             if (by_role := _container_by_role(capture, node, anchored)) is not None:
                 chosen.append(("anchor", "anchor", by_role))
+    if not chosen and node.role != "generic" and link_matches(capture, (Term("role", "=", node.role),)) == [node]:
+        alone = Alternative(terms=(Term("role", "=", node.role),))  # the only one of its role on the page
+        return Materialized(Selector((alone,)), True, ("structural",))
     if not chosen and (own := _role_class(capture, node)) is not None and _singles_out(capture, own, node):
         chosen.append(("attribute", "attribute", Alternative(terms=own)))  # after anchors, before position
     if chosen:

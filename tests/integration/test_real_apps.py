@@ -236,3 +236,18 @@ def test_an_id_a_framework_generated_at_run_time_is_not_recorded(cli: Cli, web: 
     cli("close", *s)
     assert "el-id-" not in said and "el-id-" not in (tmp_path / "e3.ad").read_text()
     assert cli("run", "e3.ad").stdout.startswith("replayed 2 steps")  # the next load makes up another id
+
+
+def test_a_code_editors_hidden_input_alone_on_a_bare_page_is_recorded_by_the_page_and_replays(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    # CodeMirror 5 (npm, first sight for issue 56) on a page with no landmark: its input is a nameless
+    # textarea, the only textbox on the page — the page is its scope, as Playwright's get_by_role says
+    s, out = ("--session", "snippet"), str(tmp_path / "snippet.ad")
+    cli("open", f"{web}/firstsight/snippet.html", "--save-script", out, *s)
+    said = cli("fill", ref(cli("snapshot", "-i", *s).stdout, r"textbox"), "print(1)", *s).stdout
+    cli("click", ref(cli("snapshot", "-i", *s).stdout, r'button "Save"'), *s)
+    cli("wait", "text", "Saved: print(1)", *s)
+    cli("close", *s)
+    assert "recorded as: role=textbox (verified)" in said and "warning" not in said
+    cli("run", out, *FAST)  # (ok: it replays on the page it was recorded on)

@@ -130,12 +130,27 @@ def test_an_unlabeled_control_alone_in_its_landmark_is_verified_structurally(tmp
     assert evidence["basis"] == "structural" and evidence["scope"] == {"role": "main"}
 
 
-def test_a_recorded_element_nothing_identifies_is_warned_about_as_such_not_as_a_look_alike(tmp_path: Path) -> None:
-    # the only combobox on the screen, with no label, no id and no landmark or row around it
+def test_a_nameless_control_alone_of_its_role_on_a_page_without_landmarks_has_the_page_as_its_scope(
+    tmp_path: Path,
+) -> None:
+    # the only combobox on the screen, with no label, no id and no landmark or row around it (a code
+    # editor's input on a bare page): the page is its structural scope, never `nth`
     s = session(tmp_path, screen(N("heading", label="Tickets"), N("combobox", tag="select")))
     s.recording = Recording()
     typed(s, "snapshot", "-i")
     result = typed(s, "select", "@e2", "High")
+    evidence = json.loads(s.journal.entries[-1].evidence or "{}")
+    assert s.journal.entries[-1].verification == "verified" and "warning" not in result
+    assert evidence["basis"] == "structural" and evidence["scope"] == {"role": "document"}
+    assert s.journal.entries[-1].line == 'select role=combobox "High"'
+
+
+def test_a_recorded_element_nothing_identifies_is_warned_about_as_such_not_as_a_look_alike(tmp_path: Path) -> None:
+    # a nameless clickable span, with no id and no landmark or row around it: a generic is never alone
+    s = session(tmp_path, screen(N("heading", label="Tickets"), N("generic", tag="span", actionable=True)))
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    result = typed(s, "click", "@e2")
     assert s.journal.entries[-1].verification == "unverifiable"
     assert "look-alike" not in result["warning"] and "give the element a label or a test id" in result["warning"]
     rows = session(tmp_path / "rows", ROWS)  # two "Delete" buttons, each in a row with a text
@@ -602,3 +617,16 @@ def test_a_recording_looks_once_more_before_it_is_published(tmp_path: Path) -> N
     _from_now_on(s, 2)  # after the last step settled, the timer adds a row; no command looks at it
     written = Path(run(s.write_recording(str(tmp_path / "flow.ad")))).read_text()
     assert "click" in written and "Delivery" not in written
+
+
+def test_a_step_scoped_to_the_page_stops_once_the_page_holds_a_second_of_its_role() -> None:
+    from replay.script.evidence import Anchor, TargetEvidence
+    from replay.tree.identity import carries_identity
+
+    from .treebuild import capture
+
+    ev = TargetEvidence(role="textbox", basis="structural", scope=Anchor("document"))
+    one = capture(N("heading", label="Snippet"), N("textbox"))
+    two = capture(N("heading", label="Snippet"), N("textbox"), N("textbox"))
+    assert carries_identity([n for n in one.nodes if n.role == "textbox"][0], ev)
+    assert not any(carries_identity(n, ev) for n in two.nodes if n.role == "textbox")
