@@ -77,10 +77,11 @@ TABLE: tuple[Tolerance, ...] = (
     ),
     Tolerance(
         "drawn-elsewhere",
-        "a toggle with no box of its own, or under its own label, and a control whose wrapper takes the"
-        " pointer, are clicked through the part that draws them",
-        "Shoelace's switch; hidden checkbox inputs drawn by their track",
-        "tree/roles.py `drawn_elsewhere`",
+        "a toggle with no box of its own, or under its own label, a control whose wrapper takes the"
+        " pointer, and an editor's input under what its editor draws, are clicked through the part that"
+        " draws them",
+        "Shoelace's switch; hidden checkbox inputs drawn by their track; CodeMirror 5's textarea",
+        "tree/roles.py `drawn_elsewhere` (capture.js `ownWrapper`, `ownEditor`)",
     ),
     Tolerance(
         "role-family",

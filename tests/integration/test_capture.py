@@ -467,3 +467,25 @@ def test_a_random_token_or_two_numbers_in_a_row_in_a_dom_id_make_it_no_id(chromi
             return {i: any(n.test_id == i for n in cap.nodes) for i in ids}
 
     assert chromium.run(go) == ids
+
+
+def test_an_editors_input_under_its_own_lines_is_on_top_through_them_and_never_under_another_control(
+    chromium: Chromium,
+) -> None:
+    # CodeMirror 5's shape: a textarea clipped to nothing, the editor's lines drawn where it is
+    editor = (
+        "<div class='{cls}' style='position:relative;width:300px;height:40px'>"
+        "<div style='overflow:hidden;position:absolute;width:3px;height:0'>"
+        "<textarea aria-label='{cls}' style='position:absolute;width:280px;height:20px'></textarea></div>"
+        "<pre style='position:absolute;top:0;left:0;width:300px;height:40px;margin:0'>code</pre>{more}</div>"
+    )
+    page = editor.format(cls="alone", more="") + editor.format(cls="shared", more="<button>Run</button>")
+
+    async def go() -> dict[str, bool]:
+        async with chromium.page("about:blank") as d:
+            await d.page.set_content(page)
+            cap = await d.capture(1)
+            return {str(n.label): n.hittable and n.through for n in cap.nodes if n.role == "textbox"}
+
+    # the editor holding only its input takes the click for it; one holding another control does not
+    assert chromium.run(go) == {"alone": True, "shared": False}

@@ -710,9 +710,21 @@
   const OTHER = 'input, button, select, textarea, a[href], [role=button], [role=link], [role=tab], [role=switch], '
     + '[role=checkbox], [role=radio], [role=menuitem], [role=option], [role=combobox], [tabindex]';
   function ownWrapper(hit, el) {
-    if (!drawnInside(el, hit) || INTERACTIVE.has(roleOf(hit))) return false;
+    if (INTERACTIVE.has(roleOf(hit))) return false;
+    if (!drawnInside(el, hit)) return ownEditor(hit, el);
     const others = (n) => [...n.querySelectorAll(OTHER)].some((c) => c !== el && !drawnInside(c, el) && !drawnInside(el, c));
     return !others(hit) && !(hit.shadowRoot && others(hit.shadowRoot));
+  }
+  // an editor's own input under what the editor draws (CodeMirror 5's textarea under its lines): the
+  // component both sit in, below the body, holds no other control — a person's click lands in the editor
+  const CONTROLS = 'input, button, select, textarea, a[href], [role=button], [role=link], [role=switch], '
+    + '[role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], [contenteditable=true], [contenteditable=""]';
+  function ownEditor(hit, el) {
+    if (!el.matches('textarea, input, [contenteditable=true], [contenteditable=""]')) return false;
+    let common = el.parentElement;
+    while (common && !common.contains(hit)) common = common.parentElement;
+    if (!common || common === el.ownerDocument.body || common === el.ownerDocument.documentElement) return false;
+    return ![...common.querySelectorAll(CONTROLS)].some((c) => c !== el);
   }
   // 0: not on top; F_HITTABLE: the topmost element at (x, y) is el or drawn inside it; with F_THROUGH: its
   // own wrapper is (a person's click lands there). A shadow root's elementFromPoint answers its host for

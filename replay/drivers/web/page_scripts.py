@@ -71,6 +71,16 @@ PRESSED_THROUGH_JS = """(el) => {
     return false;
   };
   if (hit && hit !== el && inside(el, hit)) return hit;
+  // an editor's own input under what the editor draws (capture.js ``ownEditor``): what a person clicks
+  const EDITING = 'input, button, select, textarea, a[href], [role=button], [role=link], [role=switch], '
+    + '[role=checkbox], [role=radio], [role=tab], [role=menuitem], [role=option], '
+    + '[contenteditable=true], [contenteditable=""]';
+  if (hit && el.matches('textarea, input, [contenteditable=true], [contenteditable=""]')) {
+    let common = el.parentElement;
+    while (common && !common.contains(hit)) common = common.parentElement;
+    const page = common === document.body || common === document.documentElement;
+    if (common && !page && ![...common.querySelectorAll(EDITING)].some((c) => c !== el)) return hit;
+  }
   // only a toggle's own input is drawn by what holds it: a hidden button is not its row's to press
   const toggle = el.matches('input[type=checkbox], input[type=radio], [role=switch], [role=checkbox], [role=radio]');
   if (!toggle) return null;
