@@ -20,10 +20,10 @@ from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector, ref_index
 from replay.script.text import fold
 from replay.tree.effects import words_of
-from replay.tree.identity import Verdict, identity_members, record_evidence, verify
+from replay.tree.identity import identity_members, record_evidence, verify
 from replay.tree.match import Resolution, ResolutionKind, describe, resolve
 from replay.tree.model import Capture, Node
-from replay.tree.verdict import DivergenceKind
+from replay.tree.verdict import DivergenceKind, Verdict
 
 # why a verification that never passed stopped, by kind (the ``cause`` of the divergence)
 VERIFY_CAUSES = {

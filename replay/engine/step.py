@@ -121,8 +121,7 @@ async def execute(
 def budget_ms(step: Step) -> int:
     """The most a step may take before it is stopped, whatever the page does: its look (the step's
     timeout, a navigation's own), then its action (the timeout again) and an element action's effect
-    (once more), any duration it waits, and a grace for reporting. A step normally ends well before,
-    by its own timeouts."""
+    (once more), any duration it waits, and a grace for reporting (normally it ends well before)."""
     look = step.timeout_ms
     if step.form.op in ("navigate", "history"):
         look = max(look, NAVIGATION_TIMEOUT_MS)
@@ -288,14 +287,15 @@ def _written(raw: Action) -> Described:
     )
 
 
+ALIKE = "act on that place only while its look-alikes are the ones recorded, and stop when they are not"
+ROBUST = "give the element a label or a test id, or put it in a row or card with a text of its own"
+
+
 def recording_warning(selector: str, *, positional: bool, verified: bool, identified: bool = True) -> str | None:
     """What a recording says at once of a step that replay cannot bind robustly (SPEC §4, §5 item 7)."""
     if positional:
-        then = "check the recorded identity and stop if another element sits" if verified else "act on whatever sits"
-        return (
-            f"recorded by position ({selector}): replay will {then} there; give the element a label or a test id, "
-            "or put it in a row or card with a text of its own"
-        )
+        then = "check the recorded identity and stop if another element sits there" if verified else ALIKE
+        return f"recorded by position ({selector}): replay will {then}; {ROBUST}"
     if not verified:
         why = "look-alikes nothing tells apart" if identified else "no label, no unique test id, no row of its own"
         return (

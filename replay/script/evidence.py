@@ -18,6 +18,7 @@ from replay.script.effect import Fact
 from replay.script.evidence_fields import (
     MAX_DEPTH,
     MAX_STRING_BYTES,
+    PREFIXES,
     bad,
     dump,
     integer,
@@ -28,9 +29,9 @@ from replay.script.evidence_fields import (
     string,
     too_deep,
 )
+from replay.script.evidence_fields import match_annotation as match_annotation  # (the parser reads it here)
 from replay.script.text import normalize
 
-PREFIXES = ("# replay:target-v1 ", "# agent-device:target-v1 ")
 WRITE_PREFIX = PREFIXES[0]
 MAX_PAYLOAD_BYTES = 4096
 MAX_ANCESTRY = 8
@@ -51,7 +52,8 @@ KEY_TEXT = "keyText"
 STRUCTURAL = "structural"
 ATTRIBUTE = "attribute"  # a control with no name singled out by its own attribute: a word-like class token
 NEIGHBOUR = "neighbour"  # a nameless control in its named neighbour's small container (``namelessOrder``)
-BASES = (KEY_TEXT, STRUCTURAL, ATTRIBUTE, NEIGHBOUR)
+POSITION = "position"  # nothing but its place among look-alikes (``lookAlikes``: acted on while they are the same)
+BASES = (KEY_TEXT, STRUCTURAL, ATTRIBUTE, NEIGHBOUR, POSITION)
 
 
 class Ancestor(NamedTuple):
@@ -124,12 +126,13 @@ class TargetEvidence:
     rect: Rect | None = None
     screen: Screen | None = None
     verification: str = VERIFIED
-    basis: str | None = None  # KEY_TEXT or STRUCTURAL; None: the id, the label or the anchor
+    basis: str | None = None  # one of BASES; None: the id, the label or the anchor
     key_text: str | None = None  # its own key text (SPEC §4), compared exactly when basis is KEY_TEXT
     scope: Anchor | None = None  # STRUCTURAL without an anchor: the labeled or landmark ancestor it is alone in
     css_class: str | None = None  # ATTRIBUTE: the class token that singles it out (JSON ``class``)
     column: str | None = None  # a nameless node in a table's cell: its column's header (with the row as anchor)
     nameless_order: int | None = None  # NEIGHBOUR: its order among its anchor's nameless controls of its role
+    look_alikes: str | None = None  # POSITION: "N:DIGEST" of the look-alikes it was told from (``tree.position``)
     effect: tuple[Fact, ...] = ()  # what the action did (SPEC §15): checked after acting, never identity
     dom_id: bool = False  # the id is the element's DOM id, not a test id attribute (JSON ``domId``)
 
@@ -160,6 +163,7 @@ class TargetEvidence:
             self.css_class,
             self.column,
             self.nameless_order,
+            self.look_alikes,
         )
 
     @property
@@ -243,6 +247,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         sibling=integer(obj, "sibling", where),
         viewport_order=integer(obj, "viewportOrder", where),
         nameless_order=integer(obj, "namelessOrder", where),
+        look_alikes=string(obj, "lookAlikes", where),
         scroll_region=region,
         rect=rect,
         screen=screen,
@@ -330,6 +335,8 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
         out["viewportOrder"] = ev.viewport_order
     if ev.nameless_order is not None:
         out["namelessOrder"] = ev.nameless_order
+    if ev.look_alikes is not None:
+        out["lookAlikes"] = ev.look_alikes
     if ev.scroll_region is not None:
         r = ev.scroll_region
         out["scrollRegion"] = {
@@ -433,14 +440,3 @@ def encode(ev: TargetEvidence) -> str:
 def annotation_line(ev: TargetEvidence) -> str:
     """The full comment line written before an element step."""
     return WRITE_PREFIX + encode(ev)
-
-
-def match_annotation(line: str) -> str | None:
-    """The payload if ``line`` is a target-v1 annotation, else None."""
-    stripped = line.strip()
-    for prefix in PREFIXES:
-        if stripped.startswith(prefix.rstrip()):
-            rest = stripped[len(prefix.rstrip()) :]
-            if rest == "" or rest[0] in " \t":
-                return rest.strip()
-    return None

@@ -11,6 +11,18 @@ from replay.errors import InvalidArgs, Location
 from replay.script.text import normalize
 
 MAX_STRING_BYTES = 256
+PREFIXES = ("# replay:target-v1 ", "# agent-device:target-v1 ")
+
+
+def match_annotation(line: str) -> str | None:
+    """The payload if ``line`` is a target-v1 annotation, else None."""
+    stripped = line.strip()
+    for prefix in PREFIXES:
+        if stripped.startswith(prefix.rstrip()):
+            rest = stripped[len(prefix.rstrip()) :]
+            if rest == "" or rest[0] in " \t":
+                return rest.strip()
+    return None
 
 
 def normalize_string(text: str | None) -> str | None:

@@ -5,13 +5,14 @@ Recording and the record-time self-check use the same ``verify`` that replay run
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 from typing import Any
 
 from replay.script.evidence import (
     ATTRIBUTE,
     KEY_TEXT,
     NEIGHBOUR,
+    POSITION,
     STRUCTURAL,
     UNVERIFIABLE,
     VERIFIED,
@@ -22,7 +23,7 @@ from replay.script.evidence import (
     decode,
     encode,
 )
-from replay.script.selector import POSITIONAL, Chain, Selector
+from replay.script.selector import Chain, Selector
 from replay.script.text import fold, normalize
 from replay.tree.anchors import (
     alone_in,
@@ -56,8 +57,9 @@ from replay.tree.place import (
     region_of,
     sibling_of,
 )
+from replay.tree.position import by_place, changed, is_positional, look_alikes
 from replay.tree.tolerances import allows
-from replay.tree.verdict import DivergenceKind
+from replay.tree.verdict import DivergenceKind, Verdict
 
 
 def carries_identity(node: Node, ev: TargetEvidence) -> bool:
@@ -273,31 +275,6 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     return decode(encode(ev))
 
 
-@dataclass
-class Verdict:
-    """The outcome of verification before acting."""
-
-    kind: str  # VERIFIED or a DivergenceKind
-    match_count: int | None = None
-    winner: Node | None = None
-    target: Node | None = None
-    matches: list[Node] = field(default_factory=list)
-    members: list[Node] = field(default_factory=list)
-    resolution: Resolution | None = None
-    mismatches: list[str] = field(default_factory=list)
-    drift: list[str] = field(default_factory=list)  # what changed around a verified target (SPEC §5)
-
-    @property
-    def verified(self) -> bool:
-        """True only on the path that may act."""
-        return self.kind == VERIFIED
-
-    def candidates(self) -> list[str]:
-        """Up to 5 candidate lines."""
-        pool = self.members or self.matches
-        return [describe(n) for n in pool[:5]]
-
-
 def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
     out: list[str] = []
     if ev.role is not None and node.role != ev.role:
@@ -322,8 +299,11 @@ def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
 
 def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     """SPEC §5 verification; only a ``verified`` verdict may act, on ``verdict.target``."""
-    if ev.verification == UNVERIFIABLE:
-        return Verdict(DivergenceKind.IDENTITY_UNVERIFIABLE)
+    if ev.verification == UNVERIFIABLE:  # (basis position: acted on while its look-alikes are the recorded ones)
+        placed = by_place(capture, selector, ev)
+        if placed is None:
+            return Verdict(DivergenceKind.IDENTITY_UNVERIFIABLE, mismatches=changed(capture, selector, ev))
+        return Verdict(VERIFIED, 1, placed, placed, [placed], [placed], Resolution.by_evidence(1, "position"))
     alternative, matches = match_set(capture, selector)
     if not matches:
         return Verdict(DivergenceKind.SELECTOR_MISS, 0)
@@ -431,10 +411,11 @@ def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvide
     """Mark evidence ``verified`` only if replay's verification isolates exactly ``node``.
 
     Position never verifies identity: a positional selector (``nth``) over look-alikes that the
-    evidence itself cannot tell apart is ``unverifiable``.
+    evidence itself cannot tell apart is ``unverifiable``, with basis ``position`` and the look-alikes it
+    was told from (``tree.position``): replay acts on that place while they are the ones recorded.
     """
     if ev.verification == UNVERIFIABLE:
-        return ev
+        return _by_position(capture, selector, node, ev)
     verdict = verify(capture, selector, ev)
     isolated = verdict.verified and verdict.target is node
     if isolated and is_positional(selector):
@@ -442,9 +423,11 @@ def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvide
         isolated = members == [node] or (len(members) > 1 and ev.anchor is not None)
     if isolated:
         return ev
-    return TargetEvidence(**{**ev.__dict__, "verification": UNVERIFIABLE})
+    return _by_position(capture, selector, node, TargetEvidence(**{**ev.__dict__, "verification": UNVERIFIABLE}))
 
 
-def is_positional(selector: Selector) -> bool:
-    """Whether a selector singles its node out by position (an ``nth`` term anywhere)."""
-    return any(t.key in POSITIONAL for alt in selector.alternatives for link in alt.links() for t in link.terms)
+def _by_position(capture: Capture, selector: Selector, node: Node, ev: TargetEvidence) -> TargetEvidence:
+    alike = look_alikes(capture, selector) if is_positional(selector) else None
+    if alike is None or match_set(capture, selector)[1] != [node]:
+        return ev
+    return TargetEvidence(**{**ev.__dict__, "basis": POSITION, "look_alikes": alike})

@@ -220,13 +220,13 @@ def test_a_named_cell_records_its_row_so_a_look_alike_in_an_added_row_is_not_it(
     assert v.verified and v.target is not None and v.target.parent_node.label.startswith("Ada")
 
 
-def test_a_positional_step_is_warned_as_acting_blind_only_when_its_identity_is_unverifiable() -> None:
+def test_a_positional_steps_warning_says_it_acts_only_while_its_look_alikes_are_the_recorded_ones() -> None:
     from replay.engine.step import recording_warning
 
-    blind = recording_warning("role=button nth=1", positional=True, verified=False)
+    placed = recording_warning("role=button nth=1", positional=True, verified=False)
     checked = recording_warning("role=button nth=1", positional=True, verified=True)
-    assert blind is not None and "whatever sits there" in blind
-    assert checked is not None and "whatever sits there" not in checked and "check the recorded identity" in checked
+    assert placed is not None and "only while its look-alikes are the ones recorded" in placed
+    assert checked is not None and "look-alikes" not in checked and "check the recorded identity" in checked
 
 
 def test_a_row_anchor_is_what_the_row_says_not_its_controls_label() -> None:
