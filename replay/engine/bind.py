@@ -19,6 +19,7 @@ from replay.script.evidence import TargetEvidence
 from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector, ref_index
 from replay.script.text import fold
+from replay.tree.controls import one_control
 from replay.tree.effects import words_of
 from replay.tree.identity import identity_members, record_evidence, verify
 from replay.tree.match import Resolution, ResolutionKind, describe, resolve
@@ -195,19 +196,10 @@ async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: T
     cause = VERIFY_CAUSES[kind] if ev.verified or kind != DivergenceKind.IDENTITY_UNVERIFIABLE else UNVERIFIED_CAUSE
     if kind == DivergenceKind.SELECTOR_MISS and (gone := _missing_anchor(taken, ev)) is not None:
         cause += f": {gone} is not on the screen"
-    observed = verdict.winner if verdict.winner is not None else _one_control(verdict.matches or [])
+    observed = verdict.winner if verdict.winner is not None else one_control(verdict.matches or [])
     binding = Binding(kind, cause, verdict.match_count, observed, verdict.mismatches, verdict.candidates())
     error_type = ElementNotFound if kind == DivergenceKind.SELECTOR_MISS else ActionFailed
     raise StepStopped(error_type(f"{kind}: {cause}", hint="take a snapshot to see the screen"), binding, taken)
-
-
-def _one_control(matches: list[Node]) -> Node | None:
-    """The outermost of ``matches`` when every other lies inside it — one control matched at two levels
-    (a calendar's day ``gridcell`` and its ``button``, both saying "20") — else None."""
-    if not matches:
-        return None
-    outer = matches[0]
-    return outer if all(outer in m.ancestors() for m in matches[1:]) else None
 
 
 def _missing_anchor(taken: Capture, ev: TargetEvidence) -> str | None:

@@ -25,6 +25,7 @@ from replay.engine.hint import Container, RepairHint, container_present_for, rec
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence
 from replay.tree.anchors import find_anchor
+from replay.tree.controls import within, wraps
 from replay.tree.model import Capture, Node
 from replay.tree.position import is_positional
 from replay.tree.roles import kin, moved_within
@@ -175,14 +176,6 @@ def renamed(evidence: TargetEvidence, node: Node) -> bool:
     return bool(evidence.label) and shared(evidence, node) is None
 
 
-def wraps(outer: Node | None, node: Node) -> bool:
-    """Whether ``outer`` is a wrapper of ``node`` and of no other control — one control (a calendar's
-    ``gridcell`` around its day ``button``): acting on ``node`` is acting on what the selector matched."""
-    if outer is None or not _within(node, outer):
-        return False
-    return not any(isinstance(n, Node) and n is not node and n.actionable for n in outer.iterdescendants())
-
-
 def says(node: Node) -> str | None:
     """What a person reads as ``node``'s name: its label, or its own text when it is a clickable generic
     with none (a link that became a ``div``: its text is no longer its accessible name)."""
@@ -198,15 +191,6 @@ def _rival(other: Node, node: Node, evidence: TargetEvidence, said: tuple[str, s
     it either."""
     if not other.visible or other.covered or not moved_within(node.role, other):
         return False
-    if _within(other, node) or _within(node, other):
+    if within(other, node) or within(node, other):
         return False
     return shared(evidence, other) == said
-
-
-def _within(inner: Node, outer: Node) -> bool:
-    parent = inner.getparent()
-    while parent is not None:
-        if parent is outer:
-            return True
-        parent = parent.getparent()
-    return False

@@ -43,7 +43,7 @@ from replay.tree.anchors import (
     scope_of,
     singling_class,
 )
-from replay.tree.composed import halves
+from replay.tree.controls import halves
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
 from replay.tree.model import F_DOM_ID, KEY_TEXT_CHARS, Capture, Node
 from replay.tree.naming import CELL_ROLES, ROW_ROLES

@@ -17,7 +17,7 @@ import regex
 from replay.errors import InvalidArgs, Timeout
 from replay.script.selector import AT, CLASS, HAS_TEXT, POSITIONAL, Chain, Selector, Term, compile_regex
 from replay.script.text import fold
-from replay.tree.composed import partner
+from replay.tree.controls import is_chain, partner
 from replay.tree.model import INDEXED_KEYS, Capture, Node
 
 MAX_CANDIDATES = 5
@@ -174,14 +174,6 @@ def match_set(capture: Capture, selector: Selector) -> tuple[int, list[Node]]:
         if found:
             return i, found
     return -1, []
-
-
-def is_chain(nodes: list[Node]) -> bool:
-    """Whether nodes (document order) lie on one root-to-leaf path."""
-    for outer, inner in zip(nodes, nodes[1:], strict=False):
-        if outer not in inner.iterancestors():
-            return False
-    return True
 
 
 def describe(node: Node) -> str:

@@ -66,7 +66,7 @@ TABLE: tuple[Tolerance, ...] = (
         "composed-control",
         "a custom element and the one control in its shadow root are one control: the role may move between them",
         'Ionic 6 → 8: `<ion-select role="button">` became a role-less host around a `<button>`',
-        "tree/identity.py `composed_member`",
+        "tree/identity.py `composed_member` (pairs: tree/controls.py)",
     ),
     Tolerance(
         "made-up-ids",

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from replay.script.evidence import Ancestor, TargetEvidence
 from replay.script.selector import parse_selector
-from replay.tree.composed import partner
+from replay.tree.controls import partner
 from replay.tree.identity import VERIFIED, verify
 from replay.tree.model import Capture, Node
 from replay.tree.verdict import DivergenceKind

@@ -4,12 +4,12 @@ a ``gridcell`` around a ``button`` both saying "20"), on hand-built screens of t
 
 from __future__ import annotations
 
-from replay.engine.bind import _one_control
 from replay.engine.heal_choice import decide
 from replay.engine.hint import container_present, container_present_for, recorded_container
 from replay.script.effect import Fact
 from replay.script.evidence import Ancestor, Anchor, Rect, TargetEvidence
 from replay.tree.anchors import find_anchor
+from replay.tree.controls import one_control
 from replay.tree.model import Capture, Node
 
 from .treebuild import N, capture
@@ -69,8 +69,8 @@ def test_a_labelled_generic_ancestor_that_gained_a_role_is_the_recorded_containe
 def test_one_control_matched_at_two_levels_is_its_outer_node() -> None:
     cap = calendar("group", cell(19), cell(20))
     outer, inner = node(cap, "gridcell", "June 20, 2026"), node(cap, "button", "June 20, 2026")
-    assert _one_control([outer, inner]) is outer
-    assert _one_control([outer, node(cap, "button", "June 19, 2026")]) is None
+    assert one_control([outer, inner]) is outer
+    assert one_control([outer, node(cap, "button", "June 19, 2026")]) is None
 
 
 def test_caution_acts_on_the_one_control_inside_what_the_selector_matched() -> None:

@@ -152,7 +152,8 @@ def test_a_recorded_element_nothing_identifies_is_warned_about_as_such_not_as_a_
     typed(s, "snapshot", "-i")
     result = typed(s, "click", "@e2")
     assert s.journal.entries[-1].verification == "unverifiable"
-    assert "look-alike" not in result["warning"] and "give the element a label or a test id" in result["warning"]
+    warning = result["warning"]
+    assert "nothing tells apart" not in warning and "give the element a label or a test id" in warning
     rows = session(tmp_path / "rows", ROWS)  # two "Delete" buttons, each in a row with a text
     rows.recording = Recording()
     typed(rows, "snapshot", "-i")

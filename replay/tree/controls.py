@@ -1,4 +1,10 @@
-"""Composed controls (SPEC §5): a custom element and the one control inside it (in its shadow root) are
+"""What one control is (docs/design.md §1): the one place that says when several nodes are one thing a
+person acts on — a custom element and the control in its shadow root (a *composed* control), nodes on one
+root-to-leaf path of which one is the control (a calendar's day ``gridcell`` around its ``button``, both
+saying "20"), a wrapper around one control and no other. Matching, binding, verification and the healer
+ask here.
+
+Composed controls (SPEC §5): a custom element and the one control inside it (in its shadow root) are
 one control. A kit's major version may move the role from the host into its shadow root or back — Ionic
 6's ``<ion-select role="button" id="size">`` is Ionic 8's role-less ``<ion-select id="size">`` around
 the ``<button id="ion-sel-0">`` of its shadow root — and that is drift, not another element: the identity
@@ -42,3 +48,38 @@ def halves(node: Node) -> tuple[Node, Node] | None:
     if other is None:
         return None
     return (node, other) if is_custom(node) else (other, node)
+
+
+def is_chain(nodes: list[Node]) -> bool:
+    """Whether nodes (document order) lie on one root-to-leaf path."""
+    for outer, inner in zip(nodes, nodes[1:], strict=False):
+        if outer not in inner.iterancestors():
+            return False
+    return True
+
+
+def one_control(matches: list[Node]) -> Node | None:
+    """The outermost of ``matches`` when every other lies inside it — one control matched at two levels
+    (a calendar's day ``gridcell`` and its ``button``, both saying "20") — else None."""
+    if not matches:
+        return None
+    outer = matches[0]
+    return outer if all(outer in m.ancestors() for m in matches[1:]) else None
+
+
+def within(inner: Node, outer: Node) -> bool:
+    """Whether ``inner`` lies inside ``outer``."""
+    parent = inner.getparent()
+    while parent is not None:
+        if parent is outer:
+            return True
+        parent = parent.getparent()
+    return False
+
+
+def wraps(outer: Node | None, node: Node) -> bool:
+    """Whether ``outer`` is a wrapper of ``node`` and of no other control — one control (a calendar's
+    ``gridcell`` around its day ``button``): acting on ``node`` is acting on what the selector matched."""
+    if outer is None or not within(node, outer):
+        return False
+    return not any(isinstance(n, Node) and n is not node and n.actionable for n in outer.iterdescendants())
