@@ -39,12 +39,10 @@ def test_an_annotation_nested_too_deeply_is_invalid_args_not_a_recursion_error()
     assert err.code == "INVALID_ARGS" and "nested more than 16 levels" in err.message
 
 
-def test_a_regex_of_600_nested_groups_is_accepted_or_refused_without_a_traceback() -> None:
+def test_a_regex_of_600_nested_groups_is_refused_as_too_complex_without_a_traceback() -> None:
     pattern = "(" * 600 + "a" + ")" * 600
-    try:
+    with pytest.raises(InvalidArgs, match="too complex"):
         parse_selector(f'label~="{pattern}"')
-    except InvalidArgs:
-        pass
 
 
 def test_a_regex_that_backtracks_forever_times_out_instead_of_stalling() -> None:
