@@ -26,7 +26,7 @@ from replay.limits import check_amount, check_ms, check_repair, check_trials, ch
 from replay.mcp.derived import Derived
 from replay.mcp.params import given, takes
 from replay.options import backend_options
-from replay.script.registry import REGISTRY
+from replay.script.registry import OLDER_SPELLINGS, REGISTRY
 from replay.session.contract import caller_options
 
 log = logging.getLogger("replay.mcp")
@@ -349,7 +349,7 @@ def build_server() -> MCPServer:
 
     written = set(TOOL_COMMANDS.values())
     for command in REGISTRY.commands.values():
-        if not command.foreign and command.name not in written:
+        if not command.foreign and command.name not in written and command.name not in OLDER_SPELLINGS:
             _add_derived(server, Derived(command))
     return server
 

@@ -177,6 +177,7 @@ _add(
         platforms=(ANDROID,),
     )
 )
+OLDER_SPELLINGS = frozenset({"longpress"})  # read in scripts; never offered as a tool of their own (MCP)
 for _name, _said in (("long-press", ""), ("longpress", " (agent-device's older spelling of long-press)")):
     _add(
         Command(

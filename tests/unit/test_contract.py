@@ -150,3 +150,12 @@ def test_an_answer_is_the_daemons_object_with_its_fields_typed() -> None:
         {"closed": "s", "verify": {"passed": False, "divergence": {"kind": "not-found", "step": {"index": 4}}}}
     )
     assert closed.verify is not None and (closed.verify.diverged, closed.verify.divergence_step) == (True, 4)
+
+
+def test_mcp_offers_one_tool_per_command_never_an_older_spelling_beside_it() -> None:
+    import asyncio
+
+    from replay.mcp.server import build_server
+
+    names = {t.name for t in asyncio.run(build_server().list_tools())}
+    assert "long_press" in names and "longpress" not in names
