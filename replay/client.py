@@ -40,7 +40,7 @@ START_TIMEOUT_S = 20.0
 class Cancel:
     """A caller's way to withdraw the requests made on its behalf from another thread (MCP's
     ``notifications/cancelled``, an MCP client gone): ``cancel()`` shuts the connections of the
-    requests under way, so the daemon sees its client go and cancels them (SPEC §12), and every
+    requests under way, so the daemon sees its client go and cancels them (design §12), and every
     later request raises ``CANCELLED`` before it is sent. Set with ``CANCELLING`` (a context
     variable: ``asyncio.to_thread`` and ``contextvars.copy_context`` carry it into a thread)."""
 
@@ -337,7 +337,7 @@ class Client:
         values: dict[str, str] | None = None,
         **backend: Any,
     ) -> StepResult:
-        """Start recording by hand (SPEC §16) on ``url``, or after replaying ``flow``'s steps before
+        """Start recording by hand (design §16) on ``url``, or after replaying ``flow``'s steps before
         ``start``: the answer carries the browser's ``devtools`` endpoint. ``headless``: no window (a
         program drives it over DevTools: tests); ``backend``: the backend's options."""
         from replay.session.contract import COMMAND_OPTIONS

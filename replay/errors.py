@@ -1,4 +1,4 @@
-"""The error family: one class per error code, each with the exit code of SPEC §6.
+"""The error family: one class per error code, each with the exit code of design §6.
 
 Every expected failure reaching a user is a ``ReplayError``; surfaces (CLI, JSON,
 client, MCP) only project it. OS errors are mapped here; a backend maps its own library's errors
@@ -73,7 +73,7 @@ class ReplayError(Exception):
 
     def redacted(self, secrets: Sequence[tuple[str, str]]) -> ReplayError:
         """This error with each secret (a value, what to show instead) replaced in its message, hint
-        and details: a variable's value or typed text never reaches a report (SPEC §6)."""
+        and details: a variable's value or typed text never reaches a report (design §6)."""
 
         from replay.scrubbing import scrub as scrub_text
 

@@ -1,4 +1,4 @@
-"""Private files: everything replay writes may hold typed text, so it is created 0600 (SPEC §12).
+"""Private files: everything replay writes may hold typed text, so it is created 0600 (design §12).
 
 A stricter umask is honoured (``0600 & ~umask``); a file that existed is made private too.
 """
@@ -13,7 +13,7 @@ if TYPE_CHECKING:
     from typing import IO
 
 PRIVATE = 0o600
-MAX_INPUT = 16 * 1024 * 1024  # a script, a flow, a YAML file: far above any real one (SPEC §12 bounds)
+MAX_INPUT = 16 * 1024 * 1024  # a script, a flow, a YAML file: far above any real one (design §12 bounds)
 
 
 class NotRegular(OSError):

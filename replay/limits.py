@@ -1,5 +1,5 @@
 """The bounds of every number and choice a request carries, and their checks: one home, read by the
-CLI, the MCP server and the daemon alike (SPEC §12: bounded inputs, the same refusal on every surface).
+CLI, the MCP server and the daemon alike (design §12: bounded inputs, the same refusal on every surface).
 
 Light on purpose (no click, no typing at run time): the CLI's fast path imports it.
 """
@@ -42,7 +42,7 @@ def check_repair(value: object) -> int:
     return value
 
 
-MAX_TRIALS = 5  # candidates tried in fresh sessions per divergence (SPEC §8): each replays the whole flow
+MAX_TRIALS = 5  # candidates tried in fresh sessions per divergence (design §8): each replays the whole flow
 
 
 def check_trials(value: object) -> int:

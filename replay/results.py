@@ -105,7 +105,7 @@ class StepResult(Result):
     recorded = Flag("recorded")  # the step went into the recording
     selector = Maybe("selector")  # the selector it was recorded with
     verification = Text("verification")  # how its identity is verified
-    effect = Maybe("effect")  # what the step did (SPEC §15)
+    effect = Maybe("effect")  # what the step did (design §15)
     warning = Maybe("warning")  # what the person should know
     path = Maybe("path")  # a file it saved (a screenshot)
     session = Text("session")
@@ -114,7 +114,7 @@ class StepResult(Result):
     acted = Flag("acted")  # the built-in healer performed the step …
     reason = Text("reason")  # … or abstained, and why
     score = Raw("score")  # its score of the element it chose
-    confirmed = Flag("confirmed")  # … effect-confirmed: the step's recorded effect held (SPEC §8)
+    confirmed = Flag("confirmed")  # … effect-confirmed: the step's recorded effect held (design §8)
     pick = Maybe("pick")  # … or it chose a renamed element and left it to a trial (its ref)
     value = Raw("value")  # what a `get` read
 
@@ -136,7 +136,7 @@ class StepResult(Result):
 
 
 class Timing(Result):
-    """One step of a run: how long it took, and what drifted without stopping it (SPEC §5, §15)."""
+    """One step of a run: how long it took, and what drifted without stopping it (design §5, §15)."""
 
     __slots__ = ()
     index = Number("index")  # the plan step
@@ -239,7 +239,7 @@ class SessionEntry(Result):
 
 
 class RecordEvent(Result):
-    """What a recording by hand did (SPEC §16): a step written, a secret, a refusal, the end."""
+    """What a recording by hand did (design §16): a step written, a secret, a refusal, the end."""
 
     __slots__ = ()
     event = Text("event")  # ready, step, variable, refused, stopped

@@ -26,7 +26,7 @@ def scrub(text: str, secrets: Iterable[tuple[str, str]]) -> str:
     return text
 
 
-ECHO = 4  # characters of a secret that are an echo of it (SPEC §16)
+ECHO = 4  # characters of a secret that are an echo of it (design §16)
 
 
 def echoes(text: str, secret: str) -> bool:

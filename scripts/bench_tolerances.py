@@ -1,4 +1,4 @@
-"""What each tolerance buys (docs/design.md §3): ``scripts/bench drift --without NAME[,NAME…]|all``.
+"""What each tolerance buys (docs/design.md §5, Tolerances): ``scripts/bench drift --without NAME[,NAME…]|all``.
 
 The drift corpus and the widget corpus are each recorded and run once with every tolerance on, then
 once per named tolerance with it switched off (``REPLAY_WITHOUT`` in the environment of the CLI, and so
@@ -56,7 +56,7 @@ def _corpora(without: str | None) -> Row:
 def bench_without(given: list[str]) -> list[Row]:
     """The run with every tolerance on, then one per tolerance of ``given`` (``["all"]``: the table)."""
     if not given:
-        raise SystemExit("scripts/bench drift --without NAME[,NAME…]|all: name the tolerances (docs/design.md §3)")
+        raise SystemExit("scripts/bench drift --without NAME[,NAME…]|all: name the tolerances (docs/design.md §5)")
     names = [t.name for t in TABLE] if given == ["all"] else [n.strip() for n in given[0].split(",") if n.strip()]
     bad = unknown(",".join(names))
     if bad:

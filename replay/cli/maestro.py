@@ -1,4 +1,4 @@
-"""`replay import` and `replay export --format maestro`: Maestro flows in and out (SPEC §14)."""
+"""`replay import` and `replay export --format maestro`: Maestro flows in and out (design §14)."""
 
 from __future__ import annotations
 

@@ -74,7 +74,7 @@ def run_text(result: RunResult) -> str:
     """The human lines of a passed ``replay run``."""
     ran = result.ran
     text = f"replayed {ran} step{'' if ran == 1 else 's'} in {result.elapsed_seconds:.1f} s"
-    for timing in result.timings:  # what changed without stopping the run (SPEC §5, §15)
+    for timing in result.timings:  # what changed without stopping the run (design §5, §15)
         for said in timing.drift:
             text += f"\n  drift at step {timing.index} (line {timing.line}): {said}"
     if result.healed:  # the run's own session completed the repair and is closed

@@ -1,4 +1,4 @@
-"""`replay record URL`: a person records a flow by using the app (SPEC §16)."""
+"""`replay record URL`: a person records a flow by using the app (design §16)."""
 
 from __future__ import annotations
 

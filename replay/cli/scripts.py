@@ -76,7 +76,7 @@ def step_effects(script: Script) -> list[dict[str, object]]:
     for action in script.actions:
         spec = REGISTRY.get(action.command)
         if action.annotation is None or spec is None or spec.form(action.form).phase != PHASE_ACT:
-            continue  # waits, assertions and reads have no effect (SPEC §15)
+            continue  # waits, assertions and reads have no effect (design §15)
         facts = action.annotation.effect
         out.append(
             {

@@ -139,7 +139,7 @@ def _report(suite: SuiteResult) -> tuple[str, dict[str, Any]]:
     fixed = [r.path for r in suite.results if r.since == "fixed"]
     if fixed:
         lines.append("fixed since the baseline: " + ", ".join(fixed))
-    lines.append(suite.summary())  # the last line counts the classes (SPEC §10)
+    lines.append(suite.summary())  # the last line counts the classes (design §10)
     payload = {
         "summary": suite.summary(),
         "exitCode": suite.exit_code,

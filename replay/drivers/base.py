@@ -24,7 +24,7 @@ class BackendOptions:
 
     platform: str = DEFAULT_PLATFORM  # (made by ``of``, which checks the platform and reads the values)
     values: tuple[tuple[str, Any], ...] = ()
-    recording: str = ""  # a person records in it (SPEC §16): "shown" (a window), "hidden" (a program: tests)
+    recording: str = ""  # a person records in it (design §16): "shown" (a window), "hidden" (a program: tests)
 
     @classmethod
     def of(cls, platform: str, given: dict[str, Any] | None = None, *, recording: str = "") -> BackendOptions:
@@ -258,10 +258,10 @@ class Driver(Protocol):
 
 @runtime_checkable
 class Views(Protocol):
-    """A backend that can look at part of the screen more cheaply than all of it (SPEC §13)."""
+    """A backend that can look at part of the screen more cheaply than all of it (design §13)."""
 
     async def view(self, generation: int, keep: Keep, spec: dict[str, Any]) -> Capture | None:
-        """The targeted view of SPEC §13 as ``generation``, in one round trip: every node the first link
+        """The targeted view of design §13 as ``generation``, in one round trip: every node the first link
         of any of ``spec["links"]`` (term dicts) can match, with its subtree, and their ancestors; the
         subtrees of ancestors of ``spec["fullRoles"]`` whole. None when the backend cannot promise that
         (the caller then takes the full capture)."""
@@ -304,7 +304,7 @@ class Traces(Protocol):
 
 
 class PersonInput(Protocol):
-    """A person's input on a driver's screen, held before the app sees it (SPEC §16): each input is
+    """A person's input on a driver's screen, held before the app sees it (design §16): each input is
     handed over as a gesture — ``{"kind": "click" | "dblclick" | "fill" | "select" | "press" |
     "closed", "path": …, "value": …, "key": …, "secret": bool, "label": …}``, ``path`` the backend's own
     way to point at an element — and the recorder performs it through the step pipeline. A dialog the
@@ -403,7 +403,7 @@ class HasTabs(Protocol):
 
 @runtime_checkable
 class Recordable(Protocol):
-    """A driver a person can record on by using the screen (SPEC §16)."""
+    """A driver a person can record on by using the screen (design §16)."""
 
     def person_input(self) -> PersonInput:
         """Its person-input capability."""

@@ -1,5 +1,5 @@
 """Binding a step's target: a ref of its refs generation, a selector, or a selector verified
-against recorded identity evidence (SPEC §4, §5). The driver acts only on what binds.
+against recorded identity evidence (design §4, §5). The driver acts only on what binds.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ class Bound:
     handle: tuple[int, int]  # (generation, index) the driver acts on
     resolution: Resolution
     shown: Node  # what the response describes
-    drift: tuple[str, ...] = ()  # what changed around a verified element without making it another (SPEC §5)
+    drift: tuple[str, ...] = ()  # what changed around a verified element without making it another (design §5)
 
 
 def ref_node(state: StepState, target: Target) -> tuple[Capture, Node]:
@@ -78,7 +78,7 @@ async def _bind_ref(state: StepState, target: Target) -> Bound:
     assert target.ref is not None
     if index is None and (twin := rebound(issued, node, fresh)) is not None:
         # the app re-rendered the node (a row's DOM replaced on every change): the one node that
-        # carries its full identity is the same element, and the response says so (SPEC §4 Refs)
+        # carries its full identity is the same element, and the response says so (design §4 Refs)
         resolution = Resolution(ResolutionKind.REBOUND, 1, ref=target.ref, refs_generation=issued.generation)
         return Bound(fresh, twin, (fresh.generation, twin.position), resolution, twin)
     found = fresh.nodes[index] if index is not None else None
@@ -131,7 +131,7 @@ def view_spec(selector: Selector, ev: TargetEvidence) -> dict[str, Any]:
     roles whose ancestors identity reads whole (the anchor's, the scope's)."""
     links = [[{"key": t.key, "op": t.op, "value": t.value} for t in chain[0]] for chain in selector.expanded()]
     roles = sorted({a.role for a in (ev.anchor, ev.scope) if a is not None})
-    if ev.effect:  # what the step's effect names, and the overlays it may open instead (SPEC §15)
+    if ev.effect:  # what the step's effect names, and the overlays it may open instead (design §15)
         links += effect_links(ev.effect)
     return {"links": links, "fullRoles": roles}
 
@@ -154,7 +154,7 @@ def effect_links(facts: tuple[Fact, ...]) -> list[list[dict[str, Any]]]:
 
 
 async def _verified_in_view(state: StepState, selector: Selector, ev: TargetEvidence) -> Bound | None:
-    """The happy path of SPEC §13: verification on the targeted view, trusted only where the view
+    """The happy path of design §13: verification on the targeted view, trusted only where the view
     decides exactly as the full capture would — verified, with one node carrying the identity (the
     view holds every match with its subtree and ancestors; isolating one of several look-alikes reads
     the whole page: that is the full capture's to decide). None: take the full capture."""
@@ -176,7 +176,7 @@ def _bound(taken: Capture, verdict: Verdict) -> Bound:
 
 
 async def _bind_verified(state: StepState, step: Step, selector: Selector, ev: TargetEvidence) -> Bound:
-    """SPEC §5: poll until the recorded element is the one the selector finds, or stop before acting.
+    """design §5: poll until the recorded element is the one the selector finds, or stop before acting.
     Outside recording (which writes from the full capture) a verified step first looks at the targeted
     view; whatever the view cannot decide, the full capture decides as before."""
     if state.recording is None and ev.verified:

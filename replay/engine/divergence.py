@@ -214,7 +214,7 @@ def build_suggestions(capture: Capture | None, evidence: TargetEvidence | None) 
     return out
 
 
-AWAITING = ("wait", "is")  # steps that wait for a state to show: page-aware repair hints (SPEC §6)
+AWAITING = ("wait", "is")  # steps that wait for a state to show: page-aware repair hints (design §6)
 
 
 def awaited_text(action: Action) -> str | None:
@@ -256,7 +256,7 @@ class Binding:
     observed: Node | None = None
     mismatches: list[str] = field(default_factory=list)
     candidates: list[str] = field(default_factory=list)
-    effect: dict[str, str] | None = None  # a missing effect (SPEC §15): {expected, observed}
+    effect: dict[str, str] | None = None  # a missing effect (design §15): {expected, observed}
 
     @classmethod
     def failed_dispatch(cls, exc: ReplayError, match_count: int | None = None) -> Binding:
@@ -313,7 +313,7 @@ def build_divergence(
 
 @dataclass(frozen=True)
 class Resume:
-    """``resume``: where and how a run may continue on the same session (SPEC §6)."""
+    """``resume``: where and how a run may continue on the same session (design §6)."""
 
     from_step: int
     plan_digest: str

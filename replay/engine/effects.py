@@ -1,4 +1,4 @@
-"""Every step proves its effect (SPEC §15): the pipeline's stage after an element action.
+"""Every step proves its effect (design §15): the pipeline's stage after an element action.
 
 Recording: the screen is looked at until it settles, and what the action did (``tree.effects.observe``)
 joins the step's ``target-v1`` evidence, amended in the journal. Replay: the recorded facts are
@@ -187,7 +187,7 @@ class Checked:
 
 
 async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, spec: dict[str, Any] | None) -> Checked:
-    """Poll until the recorded facts hold (SPEC §15): the targeted view (``spec``; None: none) first,
+    """Poll until the recorded facts hold (design §15): the targeted view (``spec``; None: none) first,
     the whole screen once the view alone has not shown them all; stop with ``action-failure`` when
     none holds by the step's deadline."""
     clock, pre = state.clock, bound.capture
@@ -244,7 +244,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
 async def confirm(
     state: StepState, action: Action, pre: Capture, node: Node, ev: TargetEvidence, timeout_ms: int
 ) -> Checked | None:
-    """An effect-confirmed heal's proof (SPEC §8): after the healer acted on ``node`` of ``pre``, poll
+    """An effect-confirmed heal's proof (design §8): after the healer acted on ``node`` of ``pre``, poll
     until the step's recorded effect holds — as a replay checks it, drifted forms included; None when
     none of it held by ``timeout_ms`` (the candidate did not do what the step did)."""
     spec = REGISTRY.get(action.command)
@@ -258,7 +258,7 @@ async def confirm(
 
 
 def view_ahead(action: Action) -> dict[str, Any] | None:
-    """The targeted view a planned step will bind by (SPEC §13), when it binds by one: an effect check
+    """The targeted view a planned step will bind by (design §13), when it binds by one: an effect check
     just before it takes its own view with these links too, and hands it over (one look a step)."""
     spec = REGISTRY.get(action.command)
     ev, target = action.annotation, action.target
@@ -294,7 +294,7 @@ class Said:
 
 
 async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEntry) -> Said:
-    """The effect stage of an element step that acted (SPEC §15). A replayed step with a recorded
+    """The effect stage of an element step that acted (design §15). A replayed step with a recorded
     effect is checked (its drift returned; an armed run re-records what it saw); a step a recording
     or a repair writes gets the effect it had. Anything else costs nothing."""
     ev = step.action.annotation
@@ -305,7 +305,7 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
         # a run that records (an armed repair) looks at the whole screen: what drifted is written anew
         spec = check_spec(target.selector, ev, bound.resolution.alternative) if state.recording is None else None
         checked = await check(state, step, bound, ev, spec)
-        if state.recording is not None and entry.evidence:  # the healed script carries what held (SPEC §15)
+        if state.recording is not None and entry.evidence:  # the healed script carries what held (design §15)
             if not checked.complete and checked.seen:
                 state.journal.amend(entry, amended(entry.evidence, fitted(checked.seen)))
             elif checked.complete and not ev_codec.decode(entry.evidence).effect:
@@ -320,7 +320,7 @@ async def after_act(state: StepState, step: Step, bound: Bound, entry: JournalEn
     return Said(effect=eff.past(facts) if facts else "none kept (nothing that tells what a step did changed)")
 
 
-# keys: a press or typed text acts on the focused element (SPEC §15: Enter adds a tag, Escape closes a menu)
+# keys: a press or typed text acts on the focused element (design §15: Enter adds a tag, Escape closes a menu)
 
 KEYED = ("press", "type")  # the steps' ops whose effect is what the focused element (or the page) did
 
@@ -339,7 +339,7 @@ async def before_key(state: StepState, step: Step) -> Capture | None:
 async def after_key(
     state: StepState, step: Step, entry: JournalEntry, pre: Capture | None, dialog: bool
 ) -> dict[str, Any]:
-    """A key step's effect (SPEC §15): checked when recorded (drift returned; a missing one stops the
+    """A key step's effect (design §15): checked when recorded (drift returned; a missing one stops the
     step), recorded when a recording writes the step — against the element that had focus. None when
     the key opened a ``dialog``: the page waits for its answer, nothing may look at it."""
     if pre is None or dialog:

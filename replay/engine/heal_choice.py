@@ -1,12 +1,12 @@
-"""The built-in healer's decision (SPEC §8): deterministic, no network, and it abstains when unsure.
+"""The built-in healer's decision (design §8): deterministic, no network, and it abstains when unsure.
 
 For ``record-and-heal`` it acts only when the best-ranked candidate (the suggestion ranking of
-SPEC §6) has the recorded role, lies in the recorded container, scores ≥ 0.8 and beats the
+design §6) has the recorded role, lies in the recorded container, scores ≥ 0.8 and beats the
 runner-up by ≥ 0.15; for ``caution`` only when, in addition, it is the very node the selector
 matched, or the one control inside it (a day's ``gridcell`` around its ``button``). It never acts
 on ``state-repair`` or ``manual``.
 
-**Effect-confirmed** (SPEC §8): a step that recorded an effect has a second proof of identity — what
+**Effect-confirmed** (design §8): a step that recorded an effect has a second proof of identity — what
 the element did. When the checks above refuse, such a step is acted on the best hittable candidate
 whose label (ignoring case, quotes and punctuation; a clickable generic's own text, which is what a
 person reads there), or an own attribute (test id, ``name``, a class token), equals the recorded one,
@@ -63,7 +63,7 @@ def decide(
     positional: bool = False,
 ) -> Decision:
     """What the built-in healer does about one divergence; ``matched`` is the node the selector found.
-    With ``trial`` (the step can be proven by one, SPEC §8) a best candidate that says nothing the
+    With ``trial`` (the step can be proven by one, design §8) a best candidate that says nothing the
     recorded element said — "Expand all fields" for "Collapse all fields" — is not acted on on its score:
     a rename and another control look alike to a ranking, and only what the element does tells them apart.
     A ``record-and-heal`` step whose selector was ``positional`` (its element told from look-alikes by its
@@ -115,7 +115,7 @@ def decide(
 def _plausible_rival(
     ranked: list[Suggestion], evidence: TargetEvidence, container: Container | None, capture: Capture
 ) -> float:
-    """The score of the best rival the healer could be wrong about (SPEC §8): the recorded role, in the
+    """The score of the best rival the healer could be wrong about (design §8): the recorded role, in the
     recorded container, in the recorded anchor's row when one was recorded. A "Cancel" of another role
     or in another form is no rival. When none of the ranked is one and more were cut, the lowest
     ranked score stands in for those (never less strict than the whole capture)."""
@@ -123,7 +123,7 @@ def _plausible_rival(
         if not kin(evidence.role, s.node):
             continue
         if ranked[0].node.hittable and s.node.covered:
-            continue  # behind a modal's backdrop: a person could not click it either (SPEC §5)
+            continue  # behind a modal's backdrop: a person could not click it either (design §5)
         if container is not None and not container_present_for(container, s.node, capture):
             continue
         if evidence.anchor is not None and find_anchor(s.node, evidence.anchor) is None:
@@ -133,7 +133,7 @@ def _plausible_rival(
 
 
 def by_effect(evidence: TargetEvidence, capture: Capture) -> Decision | None:
-    """The effect-confirmed choice (SPEC §8): the best-ranked hittable candidate that says what the
+    """The effect-confirmed choice (design §8): the best-ranked hittable candidate that says what the
     recorded element said — its label, test id, ``name`` or class token — of a role the recorded one
     may have become, alone in saying it among the hittable nodes of its role family; None when there
     is none, or a rival."""

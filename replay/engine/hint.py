@@ -1,4 +1,4 @@
-"""repairHint: computed here and nowhere else (SPEC §6, R3).
+"""repairHint: computed here and nowhere else (design §6, R3).
 
 The mapping is total: every (kind, evidence, capture) gets exactly one hint.
 """
@@ -20,7 +20,7 @@ if TYPE_CHECKING:  # the enum is read by the light report renderer: no lxml at i
 
 
 class RepairHint(StrEnum):
-    """The one mechanical next move for a divergence (SPEC §6 table)."""
+    """The one mechanical next move for a divergence (design §6 table)."""
 
     RECORD_AND_HEAL = "record-and-heal"
     STATE_REPAIR = "state-repair"
@@ -33,7 +33,7 @@ SPARSE_BELOW = 3
 
 
 class ContainerSource(StrEnum):
-    """Which recorded evidence a container comes from (SPEC §6), in the order they are tried."""
+    """Which recorded evidence a container comes from (design §6), in the order they are tried."""
 
     ANCHOR = "anchor"
     SCROLL_REGION = "scrollRegion"
@@ -73,7 +73,7 @@ def is_sparse(capture: Capture) -> bool:
 def awaited_container(ev: TargetEvidence) -> Container | None:
     """The container a wait's or an assertion's text is expected in: as ``recorded_container``, but a
     landmark with no label (a ``main`` that every page has) says nothing about which screen it is,
-    so then the recorded page is (SPEC §6 waits)."""
+    so then the recorded page is (design §6 waits)."""
     container = recorded_container(ev)
     if container is not None and container.source == ContainerSource.ANCESTRY_LANDMARK:
         return (
@@ -95,7 +95,7 @@ def recorded_container(ev: TargetEvidence) -> Container | None:
         r = ev.scroll_region
         return Container(ContainerSource.SCROLL_REGION, r.role, r.label, r.id)
     for a in ev.ancestry:
-        if names_a_place(a.role, a.label):  # not a row's data, nor a status line (SPEC §6)
+        if names_a_place(a.role, a.label):  # not a row's data, nor a status line (design §6)
             return Container(ContainerSource.ANCESTRY_LABEL, a.role, a.label)
     for a in ev.ancestry:
         if a.role in LANDMARKS:
@@ -119,7 +119,7 @@ def container_present(container: Container, capture: Capture) -> bool:
 
 def _gained_a_role(container: Container) -> bool:
     """Whether the container is a ``generic`` told by its id (an anchor) or its label (an ancestor): the
-    node that says it is the container whatever role a major gave it (SPEC §5: a wrapper that gained a
+    node that says it is the container whatever role a major gave it (design §5: a wrapper that gained a
     role is drift — Vanilla Calendar Pro 3's ``#cal``, "Start", became a ``group``)."""
     if container.role != "generic" or not allows("gained-role"):
         return False
@@ -167,7 +167,7 @@ def repair_hint(
 ) -> RepairHint:
     """The one mechanical hint for a divergence, from the evidence and the full capture; ``awaited``:
     a timed-out wait or text assertion, which is a state to repair whenever the recorded page or
-    the awaited text's container is not showing (an interstitial first, SPEC §6)."""
+    the awaited text's container is not showing (an interstitial first, design §6)."""
     if evidence is None or capture is None or is_sparse(capture):
         return RepairHint.MANUAL
     if kind in (DivergenceKind.IDENTITY_MISMATCH, DivergenceKind.IDENTITY_UNVERIFIABLE):

@@ -1,4 +1,4 @@
-"""The action journal: append-only NDJSON on disk, flushed per action (SPEC §7).
+"""The action journal: append-only NDJSON on disk, flushed per action (design §7).
 
 It holds typed text (needed to re-type it), so the file is private (0600) and entries are never
 printed: responses and logs carry the public ``describe`` and ``selector`` of an entry, never its line.
@@ -84,7 +84,7 @@ class Journal:
             self.offset = upto
 
     def append(self, entry: JournalEntry) -> None:
-        """Persist one entry *before* its action is sent (journal before effect, SPEC §12).
+        """Persist one entry *before* its action is sent (journal before effect, design §12).
 
         One unbuffered ``write`` of a whole line: once it returns, the kernel holds the entry, so a
         killed daemon loses nothing (an fsync would only add power-loss safety, at a cost per step).
@@ -113,14 +113,14 @@ class Journal:
         self.recorded -= entry.record
 
     def amend(self, entry: JournalEntry, evidence: str) -> None:
-        """The entry's action took effect: its evidence now says what it did (SPEC §15; on disk an
+        """The entry's action took effect: its evidence now says what it did (design §15; on disk an
         ``amend`` line, so a script built from the file after a crash carries it too)."""
         self._write((json.dumps({"amend": entry.seq, "evidence": evidence}, ensure_ascii=False) + "\n").encode("utf-8"))
         entry.evidence = evidence
 
     def _write(self, data: bytes) -> None:
         """Append ``data`` whole, or not at all: a short write (a full disk) is cut back off the file,
-        so the next entry never lands on a torn line; then nothing is sent (SPEC §12)."""
+        so the next entry never lands on a torn line; then nothing is sent (design §12)."""
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o600)
         except OSError as exc:
@@ -192,7 +192,7 @@ def read_journal_checked(path: str) -> tuple[list[JournalEntry], int]:
 def written_to_script(
     *, provenance: Provenance, command: str, observation: bool, record: bool, no_record: bool
 ) -> bool:
-    """The observation-exclusion rule, in one place (SPEC §7).
+    """The observation-exclusion rule, in one place (design §7).
 
     Authored plan steps always survive (provenance, not command class); ``wait`` always records;
     an observation typed interactively (snapshot, get, is, read-only find) only with ``--record``;

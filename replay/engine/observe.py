@@ -201,7 +201,7 @@ async def wait_target(state: StepState, step: Step) -> dict[str, Any]:
 
 async def wait_text(state: StepState, step: Step) -> dict[str, Any]:
     """``wait text "…"``: poll until a node holds the text; it records that node's evidence, so a
-    timed-out wait classifies like any binding step (SPEC §5)."""
+    timed-out wait classifies like any binding step (design §5)."""
     text = str(step.action.param("text"))
     ms = int(str(step.action.param("ms") or step.timeout_ms))
     want = fold(text)

@@ -17,7 +17,7 @@ from replay.tree.verdict import DivergenceKind
 
 @dataclass(frozen=True, kw_only=True)
 class Reported:
-    """A divergence read back from its JSON (SPEC §6): what the healer's loop and a suite decide on,
+    """A divergence read back from its JSON (design §6): what the healer's loop and a suite decide on,
     typed; ``json`` is the object itself, for what shows or forwards it (a report, an agent)."""
 
     kind: DivergenceKind
@@ -28,7 +28,7 @@ class Reported:
     alternate_from: int | None  # skipping the step (caution, manual)
     plan_digest: str
     session: str  # the session it stopped in ("" when it names none)
-    effect: tuple[str, str] | None  # a step that acted and did not do what it did: (expected, observed) — SPEC §15
+    effect: tuple[str, str] | None  # a step that acted and did not do what it did: (expected, observed) — design §15
     json: dict[str, Any]
 
     @classmethod

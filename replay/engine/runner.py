@@ -30,7 +30,7 @@ class StepTiming:
     started: float
     ms: float
     resolution: dict[str, Any] | None = None
-    drift: list[str] | None = None  # what changed around the step without stopping it (SPEC §5, §15)
+    drift: list[str] | None = None  # what changed around the step without stopping it (design §5, §15)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON of one timing."""
@@ -73,7 +73,7 @@ class RunOptions:
     level: str = "default"
     artifacts_dir: str = "."
     held: bool | None = None  # repairSessionHeld, for armed runs
-    effects: bool = True  # check each step's recorded effect (SPEC §15; --no-effects)
+    effects: bool = True  # check each step's recorded effect (design §15; --no-effects)
 
 
 class Runner:
@@ -96,7 +96,7 @@ class Runner:
                 break  # a terminal close ends the script; the session is the runner's to close
             started = time.monotonic()
             following = steps[position + 1] if position + 1 < len(steps) else None
-            # a step's effect check looks at what the next step binds by too (one look a step, SPEC §15)
+            # a step's effect check looks at what the next step binds by too (one look a step, design §15)
             self.state.watch.ahead = view_ahead(following.action) if following is not None else None
             resolution, drift = await self.run_step(step)
             timings.append(
@@ -147,7 +147,7 @@ class Runner:
             capture, error = await self._try_capture()
         if capture is not None:
             self.state.refs_capture = capture  # the agent can act on the screen's refs at once
-        if binding.effect is not None:  # its facts may quote what an earlier step typed (SPEC §6)
+        if binding.effect is not None:  # its facts may quote what an earlier step typed (design §6)
             binding = self._redacted(binding)
         divergence = build_divergence(
             binding,

@@ -87,7 +87,7 @@ class Step:
     provenance: Provenance
     timeout_ms: int
     text_only: bool = False  # the caller shows only the text: a snapshot leaves out its structured nodes
-    effects: bool = True  # a replayed step checks its recorded effect (SPEC §15; off: --no-effects)
+    effects: bool = True  # a replayed step checks its recorded effect (design §15; off: --no-effects)
 
     @property
     def record_flag(self) -> bool:
@@ -115,7 +115,7 @@ class Step:
 
 
 def keeps_its_annotation(raw: Action, fresh: TargetEvidence) -> bool:
-    """Minimal diffs (SPEC §7): a replayed step whose element still carries the recorded identity keeps
+    """Minimal diffs (design §7): a replayed step whose element still carries the recorded identity keeps
     its line and annotation byte for byte; diagnostic drift alone never changes a healed script."""
     return raw.annotation is not None and raw.annotation.identity() == fresh.identity()
 
@@ -147,7 +147,7 @@ async def capture(state: StepState, hold: int | None = None) -> Capture:
 
 
 async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:
-    """A targeted view under a new generation (SPEC §13), or None where the driver cannot take one
+    """A targeted view under a new generation (design §13), or None where the driver cannot take one
     (then no generation is used up: the full capture that follows is numbered as it always was). The
     last step's effect check may have taken it already, with this spec among its links (``ahead``)."""
     watch = state.watch

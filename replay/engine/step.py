@@ -1,6 +1,6 @@
 """The step pipeline: one function runs every step, typed interactively or replayed from a plan.
 
-    resolve the target (ref or selector) → verify identity (SPEC §5) → act through the driver
+    resolve the target (ref or selector) → verify identity (design §5) → act through the driver
     → derive selector and evidence → journal
 
 ``execute`` is called for ``replay click @e3`` (by the daemon) and for every step of
@@ -108,7 +108,7 @@ async def execute(
         err.redacted(secrets_of([action], values or {}))
         raise
     except TimeoutError:
-        # an app that never yields answers nothing: stop what keeps it busy, say so in its words (SPEC §12)
+        # an app that never yields answers nothing: stop what keeps it busy, say so in its words (design §12)
         said = await interrupt(state.driver)
         raise Timeout(
             f"`{action.command}` did not finish within {budget} ms: {said}",
@@ -292,7 +292,7 @@ ROBUST = "give the element a label or a test id, or put it in a row or card with
 
 
 def recording_warning(selector: str, *, positional: bool, verified: bool, identified: bool = True) -> str | None:
-    """What a recording says at once of a step that replay cannot bind robustly (SPEC §4, §5 item 7)."""
+    """What a recording says at once of a step that replay cannot bind robustly (design §4, §5 item 7)."""
     if positional:
         then = "check the recorded identity and stop if another element sits there" if verified else ALIKE
         return f"recorded by position ({selector}): replay will {then}; {ROBUST}"
@@ -364,7 +364,7 @@ async def _element_once(state: StepState, step: Step, target: Target, *, rebind:
                 params["path"] = local_file(params["path"], state.cwd)
             doing = gesture(str(step.form.op), params)
             if isinstance(doing, Click) and bound.node is not None and drawn_elsewhere(bound.node):
-                doing = replace(doing, through=True)  # a hidden input its track or label shows (SPEC §5)
+                doing = replace(doing, through=True)  # a hidden input its track or label shows (design §5)
             await state.driver.act(generation, index, doing, step.timeout_ms)
     except (ActionFailed, StaleRef, BrowserUnavailable) as exc:
         state.journal.retract(entry)  # it failed: it did not happen

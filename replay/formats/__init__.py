@@ -1,1 +1,1 @@
-"""Other tools' flow formats, read into `.ad` scripts and written from them (SPEC §14: Maestro)."""
+"""Other tools' flow formats, read into `.ad` scripts and written from them (design §14: Maestro)."""

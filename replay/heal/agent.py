@@ -1,4 +1,4 @@
-"""The agent protocol (SPEC §8): one JSON object in on stdin, one JSON line out, the session in between.
+"""The agent protocol (design §8): one JSON object in on stdin, one JSON line out, the session in between.
 
 An agent is any command. It gets the redacted divergence, the session name, the commands it may
 run, the resume command, what remains of the budget and deadline, the round ``k/N`` and the

@@ -67,7 +67,7 @@ class Round:
     cost_usd: float = 0.0
     duration_ms: float = 0.0
     notes: list[str] = field(default_factory=list)
-    trials: int = 0  # candidates the built-in tried in fresh sessions (SPEC §8 heal by trial)
+    trials: int = 0  # candidates the built-in tried in fresh sessions (design §8 heal by trial)
     trial_s: float = 0.0  # and the seconds they took
 
     def line(self) -> dict[str, Any]:
@@ -122,7 +122,7 @@ class Audit:
 
 
 def effect_changes(flow: str, healed: str) -> list[str]:
-    """The healed steps whose effect is not the original's (SPEC §15), redacted: "effect changed", and
+    """The healed steps whose effect is not the original's (design §15), redacted: "effect changed", and
     whether the gate counts it kept ("effect deferred by N steps") or lost ("none of what it did")."""
     from replay.script.redact import script_secrets, scrub
     from replay.session.gate import effect_notes
@@ -133,7 +133,7 @@ def effect_changes(flow: str, healed: str) -> list[str]:
 
 def script_diff(flow: str, healed: str) -> str:
     """The unified diff a reviewer reads: the original script against its healed one, both redacted
-    (a report never shows typed text, SPEC §6)."""
+    (a report never shows typed text, design §6)."""
     with open(flow, encoding="utf-8") as a, open(healed, encoding="utf-8") as b:
         before, after = script_excerpt(a.read()), script_excerpt(b.read())
     diff = difflib.unified_diff(

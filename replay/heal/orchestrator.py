@@ -1,4 +1,4 @@
-"""``replay heal``: run a flow armed, repair each divergence in bounded rounds, gate the result (SPEC §8).
+"""``replay heal``: run a flow armed, repair each divergence in bounded rounds, gate the result (design §8).
 
 Each divergence is routed by its ``repairHint``: ``record-and-heal``, ``state-repair`` and
 ``caution`` get repair rounds (the built-in healer never acts on ``state-repair``); ``manual``
@@ -238,7 +238,7 @@ class HealRun:
             self.say(f"{label} performed the step on {acted.target} ({acted.reason})")
             skip = d.alternate_from if d.alternate_from is not None else d.resume_from
             frm = d.resume_from if hint == RepairHint.RECORD_AND_HEAL else skip
-            how = ", effect-confirmed" if acted.confirmed else ""  # (heal-report.md says it, SPEC §8)
+            how = ", effect-confirmed" if acted.confirmed else ""  # (heal-report.md says it, design §8)
             return Move(DECOMPOSE, f"performed on {acted.target} (score {acted.score}{how})", frm)
         before = self._recorded()
         turn = self._agent_turn(d, k)
@@ -260,7 +260,7 @@ class HealRun:
         return Move(strategy, "; ".join(turn.notes) or f"agent {turn.status}", frm, turn)
 
     def _by_trial(self, d: Reported, k: int, abstained: str, pick: str | None = None) -> Move:
-        """The built-in's checks abstained: let the app decide among the candidates (SPEC §8), or escalate;
+        """The built-in's checks abstained: let the app decide among the candidates (design §8), or escalate;
         ``pick``: the one it chose on its score and left to a trial (named otherwise than the recorded)."""
         from replay.heal import trial
 
@@ -419,7 +419,7 @@ class HealRun:
             if not gate.replayed(text, staged, result.plan_digest):
                 acceptance, passed = gate.CHANGED, False
             elif (lost := gate.effects_verdict(self.path, staged)) is not None:
-                acceptance, passed = lost, False  # it replays, but a healed step does something else (SPEC §15)
+                acceptance, passed = lost, False  # it replays, but a healed step does something else (design §15)
         except DivergenceError as err:
             d = err.divergence
             acceptance, passed = gate.failed(d), False

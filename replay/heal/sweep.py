@@ -1,4 +1,4 @@
-"""An agent's whole process tree ends with its turn (SPEC §8), not only its process group: a child
+"""An agent's whole process tree ends with its turn (design §8), not only its process group: a child
 that called ``setsid`` (and forked again, so that init adopted it) left the group, but it still
 carries the turn's mark in its environment — ``REPLAY_AGENT_TURN=<token>`` — and so does every
 process it starts. After a turn, every process of ours that carries the mark is killed, with its

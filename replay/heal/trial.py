@@ -1,4 +1,4 @@
-"""Heal by trial (SPEC §8): when the built-in healer's checks abstain on a ``record-and-heal`` step that can
+"""Heal by trial (design §8): when the built-in healer's checks abstain on a ``record-and-heal`` step that can
 be proven — it recorded an effect, or steps after it verify elements or assert text — the app decides.
 
 Up to K ranked candidates (the divergence's suggestions that are shown, enabled, uncovered, of the

@@ -1,5 +1,5 @@
 """A tool for every interactive command that has none written by hand, derived from the command's
-registry declaration (SPEC §11): its parameters are the command's own — a positional parameter by
+registry declaration (design §11): its parameters are the command's own — a positional parameter by
 its name, a flag by its word (``--message`` → ``message``) — and a call becomes the command line
 the CLI would have sent, so the daemon reads and checks it exactly as it reads the CLI's (`tab -1`
 is refused with the same words). A dialog or a second tab never leaves an MCP-only agent stuck."""

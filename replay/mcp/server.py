@@ -1,4 +1,4 @@
-"""`replay mcp`: the same operations as the CLI, as MCP tools over stdio (SPEC §11).
+"""`replay mcp`: the same operations as the CLI, as MCP tools over stdio (design §11).
 
 Every tool is a thin projection of a daemon request: the result is ``structuredContent`` plus a
 text rendering; an error (a divergence included) is ``isError: true`` with the same object the CLI

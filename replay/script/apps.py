@@ -1,4 +1,4 @@
-"""What names an app on Android (SPEC §9): a package name by Android's grammar, or one of
+"""What names an app on Android (design §9): a package name by Android's grammar, or one of
 agent-device's aliases (``settings``); else a deep link (``scheme://…``). One home for the rule:
 lint and the plan, ``replay import``, and the Android driver before any word reaches the device's
 shell all ask ``app_problem``."""

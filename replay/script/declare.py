@@ -65,7 +65,7 @@ class Param:
     kind: str
     optional: bool = False
     choices: tuple[str, ...] = ()
-    typed: bool = False  # text the user types: redacted in every report, log and artifact (SPEC §6)
+    typed: bool = False  # text the user types: redacted in every report, log and artifact (design §6)
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,4 @@
-"""A step's recorded effect (SPEC §15): at most 4 facts of what its action did, written into
+"""A step's recorded effect (design §15): at most 4 facts of what its action did, written into
 ``target-v1`` as ``effect`` (≤ 512 bytes) and checked after the action on replay.
 
 One JSON object per fact, keyed by its kind (the value its main field):
@@ -144,7 +144,7 @@ def decode(raw: Any, where: Location | None) -> tuple[Fact, ...]:
 
 @dataclass(frozen=True)
 class Change:
-    """A step a heal replaced whose effect is not the original's (SPEC §15): the original's line and
+    """A step a heal replaced whose effect is not the original's (design §15): the original's line and
     facts, the healed step's facts, the facts of the steps the heal inserted right after it (``later``:
     state fixes — an interstitial acknowledged, a dialog answered — in order), and the roles of the
     containers the original target sat in (``within``: a dialog, a menu — what closes whatever is clicked

@@ -1,4 +1,4 @@
-"""The ``target-v1`` identity-evidence codec (SPEC §5): parse, normalize, canonical write.
+"""The ``target-v1`` identity-evidence codec (design §5): parse, normalize, canonical write.
 
 The writer never emits what the parser rejects: ``encode`` output always round-trips
 through ``decode``.
@@ -46,7 +46,7 @@ class Verification(StrEnum):
 
 
 VERIFIED, UNVERIFIABLE = Verification.VERIFIED, Verification.UNVERIFIABLE
-# what singled the node out when it has neither id nor label (SPEC §5): its own key text, or being
+# what singled the node out when it has neither id nor label (design §5): its own key text, or being
 # the only node of its role inside its anchor (or its scope)
 KEY_TEXT = "keyText"
 STRUCTURAL = "structural"
@@ -127,13 +127,13 @@ class TargetEvidence:
     screen: Screen | None = None
     verification: str = VERIFIED
     basis: str | None = None  # one of BASES; None: the id, the label or the anchor
-    key_text: str | None = None  # its own key text (SPEC §4), compared exactly when basis is KEY_TEXT
+    key_text: str | None = None  # its own key text (design §4), compared exactly when basis is KEY_TEXT
     scope: Anchor | None = None  # STRUCTURAL without an anchor: the labeled or landmark ancestor it is alone in
     css_class: str | None = None  # ATTRIBUTE: the class token that singles it out (JSON ``class``)
     column: str | None = None  # a nameless node in a table's cell: its column's header (with the row as anchor)
     nameless_order: int | None = None  # NEIGHBOUR: its order among its anchor's nameless controls of its role
     look_alikes: str | None = None  # POSITION: "N:DIGEST" of the look-alikes it was told from (``tree.position``)
-    effect: tuple[Fact, ...] = ()  # what the action did (SPEC §15): checked after acting, never identity
+    effect: tuple[Fact, ...] = ()  # what the action did (design §15): checked after acting, never identity
     dom_id: bool = False  # the id is the element's DOM id, not a test id attribute (JSON ``domId``)
 
     @property
@@ -168,7 +168,7 @@ class TargetEvidence:
 
     @property
     def identifiable(self) -> bool:
-        """A verified annotation needs a role and at least one of id, label, anchor (SPEC §5)."""
+        """A verified annotation needs a role and at least one of id, label, anchor (design §5)."""
         return self.role is not None and (
             self.id is not None
             or self.label is not None

@@ -1,4 +1,4 @@
-"""The header lines of a script (SPEC §3): ``context key=value …`` and ``env KEY=VALUE``."""
+"""The header lines of a script (design §3): ``context key=value …`` and ``env KEY=VALUE``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Parse `.ad` text into a ``Script`` (SPEC §3). Every error is ours, with file:line:column."""
+"""Parse `.ad` text into a ``Script`` (design §3). Every error is ours, with file:line:column."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The plan: fully expanded executable steps numbered from 1, and its SHA-256 digest (SPEC §3)."""
+"""The plan: fully expanded executable steps numbered from 1, and its SHA-256 digest (design §3)."""
 
 from __future__ import annotations
 

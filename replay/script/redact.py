@@ -1,4 +1,4 @@
-"""Redaction: what any report, log or artifact may show of a script and of what it typed (SPEC §6).
+"""Redaction: what any report, log or artifact may show of a script and of what it typed (design §6).
 
 One home for the rule. Text typed by ``fill``/``type`` is ``<redacted>``; a value that came from a
 ``${VAR}`` is ``<var:NAME>``. Every excerpt of a script that leaves the script itself (a divergence's
@@ -61,7 +61,7 @@ def action_text(action: Action) -> str:
 def script_excerpt(text: str) -> str:
     """Script text as a report may show it (a diff's lines, a healed script): each action line that
     types text has it redacted; ``env`` values are ``<var:NAME>``; a line that does not parse has
-    every quoted string redacted. Comments and annotations (no typed text: SPEC §5) stay."""
+    every quoted string redacted. Comments and annotations (no typed text: design §5) stay."""
     from replay.script.parser import parse_action
 
     out = []

@@ -1,4 +1,4 @@
-"""The command registry: every `.ad` command declared once (SPEC §3, STYLE.md).
+"""The command registry: every `.ad` command declared once (design §3, STYLE.md).
 
 The parser, the formatter, the CLI, the MCP server and the recorder read these declarations
 through the named predicates at the bottom; no other module keeps its own command table.
@@ -100,7 +100,7 @@ _add(
     Command(
         "type",
         "Type TEXT into the focused element.",
-        (Form("text", (Param("text", TEXT, typed=True),), op="type", evidence=True),),  # (its effect, SPEC §15)
+        (Form("text", (Param("text", TEXT, typed=True),), op="type", evidence=True),),  # (its effect, design §15)
     )
 )
 _add(
@@ -117,7 +117,7 @@ _add(
                 matches=_press_is_target,
                 op="click",
             ),
-            Form("key", (Param("key", KEY),), op="press", evidence=True),  # what the key did (SPEC §15)
+            Form("key", (Param("key", KEY),), op="press", evidence=True),  # what the key did (design §15)
         ),
         flags=(Flag("--count", True, whole_number=True),),
     )

@@ -1,4 +1,4 @@
-"""Late binding of ``${VAR}`` values into one action at dispatch (SPEC §3)."""
+"""Late binding of ``${VAR}`` values into one action at dispatch (design §3)."""
 
 from __future__ import annotations
 
@@ -58,7 +58,7 @@ def variables_for(
     cli: Mapping[str, str] | None = None,
     shell: Mapping[str, str] | None = None,
 ) -> dict[str, str]:
-    """The effective variable values for running ``script``, by SPEC §3 precedence."""
+    """The effective variable values for running ``script``, by design §3 precedence."""
     builtins = {
         "REPLAY_PLATFORM": platform,
         "REPLAY_SESSION": session,

@@ -1,4 +1,4 @@
-"""Selector expressions (SPEC §4): ``||`` alternatives of ANDed ``key=value`` terms, scoped with ``>>``.
+"""Selector expressions (design §4): ``||`` alternatives of ANDed ``key=value`` terms, scoped with ``>>``.
 
 ``A >> B || C`` is ``(A >> B) || C``: B's matches that lie inside a match of A, else C's matches.
 
@@ -19,7 +19,7 @@ from replay.script.text import normalize
 from replay.script.variables import parse_template
 
 TEXT_KEYS = ("id", "role", "label", "text", "value", "placeholder", "tag", "href", "class")
-CLASS = "class"  # one of the node's word-like class tokens (SPEC §5 own attributes): ``class=ql-bold``
+CLASS = "class"  # one of the node's word-like class tokens (design §5 own attributes): ``class=ql-bold``
 HAS_TEXT = "has-text"  # the node's text content contains the value (normalized, case-insensitive)
 NTH = "nth"  # keep the N-th node (0-based; -1 the last) of its link's match set, in document order
 AT = "at"  # the same in reading order: top to bottom, then left to right (Maestro's index)
@@ -323,7 +323,7 @@ def _alternative(sc: _Scanner) -> Alternative:
     return Alternative(terms=tuple(terms))
 
 
-# A ``~=`` pattern is bounded before it is compiled (SPEC §12: nothing allocates without bound): the
+# A ``~=`` pattern is bounded before it is compiled (design §12: nothing allocates without bound): the
 # ``regex`` engine expands a counted repetition when compiling, so ``a{1000000000}`` alone would take
 # some 24 GB. What a pattern may repeat — the product of the counts it nests — and its length are capped.
 MAX_PATTERN_CHARS = 4096

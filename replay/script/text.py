@@ -1,4 +1,4 @@
-"""The one text normalization pair (SPEC §4, §5): ``normalize`` for identity, ``fold`` for selectors.
+"""The one text normalization pair (design §4, §5): ``normalize`` for identity, ``fold`` for selectors.
 
 Identity evidence compares ``normalize``d strings case-sensitively; selector ``key=value`` terms
 compare ``fold``ed strings (case-insensitive, as agent-device matches).
@@ -35,7 +35,7 @@ MAX_NAME_WORDS = 6
 
 
 def reads_as_content(label: str | None) -> bool:
-    """Whether a container's label reads as what it shows, not what it is (SPEC §6): a sentence (more
+    """Whether a container's label reads as what it shows, not what it is (design §6): a sentence (more
     than 6 words, or ending in ``.``, ``!``, ``?`` or ``…``) or a status line (a count in it, "3 unread";
     or a "No …" line, "No files open"). Such a label changes with the data; it names nothing."""
     if not label:

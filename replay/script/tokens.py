@@ -1,4 +1,4 @@
-"""Tokenizer for one `.ad` line (SPEC §3).
+"""Tokenizer for one `.ad` line (design §3).
 
 A token that *starts* with ``"`` is a JSON string literal; any other token runs to the next
 whitespace and may hold literal quotes (``id="field-name"`` is one token).

@@ -1,4 +1,4 @@
-"""``${VAR}`` templates, ``env`` keys, and the variable precedence of SPEC §3.
+"""``${VAR}`` templates, ``env`` keys, and the variable precedence of design §3.
 
 Substitution is late-bound and per argument: a template is resolved inside one already
 tokenized argument, so a value can never split it into two.

@@ -1,4 +1,4 @@
-"""The recorder for people (SPEC §16): a person uses the app, and each input — held by the driver before
+"""The recorder for people (design §16): a person uses the app, and each input — held by the driver before
 the app sees it — is performed through the step pipeline as `replay click @ref` performs it. What is
 written is what replay did; each recorded step has, by construction, replayed once.
 
@@ -103,7 +103,7 @@ class ByHand:
         return None
 
     async def _pick(self, gesture: dict[str, Any]) -> dict[str, Any] | None:
-        """What replay would write for the element under the bar's Pick (SPEC §16): its selector, the
+        """What replay would write for the element under the bar's Pick (design §16): its selector, the
         basis that singles it out, verified or not, positional or not — nothing is performed."""
         async with self.session.lock:
             taken = await capture(self.session)

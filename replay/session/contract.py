@@ -122,7 +122,7 @@ RUN = (
         metavar="DIR",
         help="Where the run's reports go (default: $REPLAY_HOME/artifacts/SESSION).",
     ),
-    Option("effects", "bool", True, flag="--no-effects", help="Do not check what each step did (SPEC §15)."),
+    Option("effects", "bool", True, flag="--no-effects", help="Do not check what each step did (design §15)."),
     BACKEND,
 )
 
@@ -146,14 +146,14 @@ OPERATIONS: dict[str, tuple[Option, ...]] = {
     "divergence": (SESSION, LEVEL),
     "heal_builtin": (
         SESSION,
-        Option("trial", "bool", False, help="Leave a renamed candidate to a trial: name it, do not act (SPEC §8)."),
+        Option("trial", "bool", False, help="Leave a renamed candidate to a trial: name it, do not act (design §8)."),
     ),
     "record": (
         SESSION,
         Option("url", help="Where the recording starts."),
         OPTIONS,
         Option("headless", "bool", False, help="No window: a program drives it over DevTools (tests, CI)."),
-        Option("flow", help="A flow whose steps before --from replay first (SPEC §16)."),
+        Option("flow", help="A flow whose steps before --from replay first (design §16)."),
         FROM_STEP,
         SHELL,
     ),

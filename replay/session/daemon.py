@@ -145,7 +145,7 @@ class Daemon:
         return await self._command(request.session, action, request.options)
 
     async def _record(self, request: requests.Record) -> Any:
-        """`replay record URL` (SPEC §16): a recording session whose browser a person drives."""
+        """`replay record URL` (design §16): a recording session whose browser a person drives."""
         if request.session in self.sessions:
             shown = shown_name(request.session)
             raise InvalidArgs(f"session {shown!r} is open already", hint="close it, or record with --session NAME")

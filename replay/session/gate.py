@@ -1,4 +1,4 @@
-"""The acceptance gate's files (SPEC §8, issue 32 §6): a healed script counts as healed only once it
+"""The acceptance gate's files (design §8, issue 32 §6): a healed script counts as healed only once it
 has replayed end to end in a fresh session, so nothing unverified ever carries the verified name.
 
 A repair that is to be gated is committed as ``<stem>.rejected.ad`` whose first line says it is not
@@ -123,7 +123,7 @@ async def judge(
 ) -> dict[str, Any]:
     """``replay`` the staged copy in a fresh session (``{"passed", "divergence"|"steps"}``), then
     promote it or reject it: ``{"verify": …, "healed": path}`` or ``{"verify": …, "rejected": path}``.
-    A healed step must still do what the ``original``'s step did (SPEC §15): one that does something
+    A healed step must still do what the ``original``'s step did (design §15): one that does something
     else, or nothing, is rejected however cleanly it replays."""
     text = read(staged)  # read once: what passes is published, byte for byte
     try:
@@ -148,7 +148,7 @@ async def judge(
 
 
 def effect_notes(original: str | None, healed: str) -> list[tuple[str, bool]]:
-    """Each step a heal replaced whose effect is not the original's (SPEC §8, §15), described with what
+    """Each step a heal replaced whose effect is not the original's (design §8, §15), described with what
     the proof says of it — ``(line, kept)``: "… (effect deferred by 1 step)", "… (none of what it did)".
     Drift forms count, a dismissal alone proves nothing, a state fix right after may defer it."""
     from replay.script.effect import changes
@@ -170,7 +170,7 @@ def effects_lost(original: str | None, healed: str) -> list[str]:
 
 
 def effects_verdict(original: str, staged: str) -> str | None:
-    """Why a heal whose acceptance replay passed is still rejected (SPEC §8): a healed step that does not
+    """Why a heal whose acceptance replay passed is still rejected (design §8): a healed step that does not
     do what its original did, or acts on an element named against the recorded one with nothing else of
     its identity (None: every healed step is proven)."""
     lost = effects_lost(original, staged) + identity_lost(original, staged)

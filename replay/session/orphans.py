@@ -2,7 +2,7 @@
 
 A recording keeps ``sessions/NAME/recording.json`` (where ``close`` writes the script, and from which
 journal entry) beside the session's journal while it is on. When the daemon dies (``kill -9``, OOM,
-reboot) both stay on disk, and the next daemon treats the pair as an orphaned recording (SPEC §12):
+reboot) both stay on disk, and the next daemon treats the pair as an orphaned recording (design §12):
 ``replay session list`` shows it, ``replay close --session NAME`` publishes what was journaled
 (``--discard`` drops it), and opening that session again is refused until then.
 """

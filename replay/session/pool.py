@@ -21,7 +21,7 @@ class BackendPool:
 
     async def new_driver(self, options: BackendOptions) -> Driver:
         """A fresh driver from the backend for ``options``, started (or restarted) as needed; a
-        recording's from a backend of its own (SPEC §16: one recording never sees another's pages),
+        recording's from a backend of its own (design §16: one recording never sees another's pages),
         stopped by ``release``."""
         if options.recording:
             own = backend_for(options)

@@ -19,7 +19,7 @@ DEFAULT_SESSION = "default"
 # one request or response line, far above any realistic script (a 70 KB `fill` is fine; 40 MB is not)
 MAX_MESSAGE = 32 * 1024 * 1024
 # While it serves a request the daemon writes a blank line this often: a client that hears nothing
-# for SILENCE_S knows the daemon is stopped or hung, whatever the request's own deadline (SPEC §12).
+# for SILENCE_S knows the daemon is stopped or hung, whatever the request's own deadline (design §12).
 HEARTBEAT_S = 2.0
 SILENCE_S = 15.0
 _NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}\Z")

@@ -1,4 +1,4 @@
-"""The one publish primitive, shared by recording and healing (SPEC §7).
+"""The one publish primitive, shared by recording and healing (design §7).
 
 A temp file in ``$REPLAY_HOME/staging`` (else the target's directory), then an exclusive
 create-if-absent hard link: the target appears whole or not at all, an existing target is never

@@ -1,4 +1,4 @@
-"""Repair transactions (SPEC §7, R1–R7): armed by `run --save-script`, published only when complete.
+"""Repair transactions (design §7, R1–R7): armed by `run --save-script`, published only when complete.
 
 The transaction lives on disk beside the session's journal, so a daemon restart finds it: a
 complete one is committed, an incomplete one leaves a tombstone.
@@ -36,7 +36,7 @@ log = logging.getLogger("replay.repair")
 
 
 class RepairState(StrEnum):
-    """Where a transaction is (SPEC §7): armed by its run, complete once the plan ran through, committed
+    """Where a transaction is (design §7): armed by its run, complete once the plan ran through, committed
     once its healed script is published. Stored by value in ``repair.json``."""
 
     ARMED = "ARMED"

@@ -2,7 +2,7 @@
 
 The socket directory is 0700, the socket 0600, and every connection's peer uid is checked; nothing
 listens on TCP. One lock per home: one daemon serves it. While a request is served the client hears
-a blank line every HEARTBEAT_S; a client that goes away has its request cancelled (SPEC §12). What the
+a blank line every HEARTBEAT_S; a client that goes away has its request cancelled (design §12). What the
 requests mean is the service's business (``replay.session.daemon.Daemon``).
 """
 
@@ -55,7 +55,7 @@ async def _unless_abandoned(
     writer: asyncio.StreamWriter,
 ) -> tuple[dict[str, Any] | None, bytes]:
     """Handle a request, cancelled if its client disconnects first (an interrupted `replay wait`):
-    a client that went away must not keep its session locked (SPEC §12). A client sends nothing
+    a client that went away must not keep its session locked (design §12). A client sends nothing
     while it waits, so end-of-file on its connection means it is gone.
 
     Returns the answer (None: the client went away) and the first byte of a next request the

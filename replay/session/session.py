@@ -60,7 +60,7 @@ class Session:
     repair: RepairTransaction | None = None
     plan: Plan | None = None  # the plan of the latest run (the built-in healer performs its steps)
     values: dict[str, str] = field(default_factory=dict)  # that run's effective variable values
-    by_hand: Any = None  # a person records it by using the app (``by_hand.ByHand``, SPEC §16)
+    by_hand: Any = None  # a person records it by using the app (``by_hand.ByHand``, design §16)
     published: str | None = None  # where its recording was written
     watch: Watch = field(default_factory=Watch)  # effects: the last settled screen, what changes by itself
 
@@ -131,7 +131,7 @@ class Session:
 
     async def write_recording(self, path: str | None = None) -> str:
         """Publish the recorded script; returns its path. A live screen is looked at once more first:
-        what changed by itself since the last step settled is no step's effect (SPEC §15)."""
+        what changed by itself since the last step settled is no step's effect (design §15)."""
         assert self.recording is not None
         if self.driver.alive() and self.by_hand is None:  # (a person's hover since is no idle sample)
             with contextlib.suppress(ReplayError, TimeoutError):

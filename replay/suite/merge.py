@@ -1,4 +1,4 @@
-"""Shards and history (SPEC §10): a run read back from its ``results.json`` — to merge N shards into
+"""Shards and history (design §10): a run read back from its ``results.json`` — to merge N shards into
 the report an unsharded run would have written, and to compare tonight with an earlier night."""
 
 from __future__ import annotations

@@ -92,7 +92,7 @@ def _class_of(report: pytest.TestReport) -> str | None:
 
 
 def pytest_report_teststatus(report: pytest.TestReport, config: pytest.Config) -> tuple[str, str, str] | None:
-    """A failed flow shows its class (SPEC §10) — ``D`` and ``DRIFT``, ``R`` and ``REGRESSION`` — while
+    """A failed flow shows its class (design §10) — ``D`` and ``DRIFT``, ``R`` and ``REGRESSION`` — while
     pytest still counts it failed (its report in FAILURES, ``--lf``, the exit code stay pytest's)."""
     cls = _class_of(report)
     return ("failed", LETTERS[cls], cls.upper()) if cls in LETTERS else None

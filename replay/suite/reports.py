@@ -49,7 +49,7 @@ def write_junit(suite: SuiteResult, path: str) -> str:
     )
     for r in suite.results:
         case = ET.SubElement(ts, "testcase", classname="replay", name=r.path, time=f"{r.seconds:.3f}")
-        if (cls := triage(r)) is not None:  # the class first (SPEC §10); the kind or code stays in the message
+        if (cls := triage(r)) is not None:  # the class first (design §10); the kind or code stays in the message
             failure = ET.SubElement(case, "failure", message=f"{cls}: {r.why()}", type=str(cls))
             failure.text = _failure_text(r)
         if r.status == FLAKY or r.heal_status:
@@ -239,7 +239,7 @@ def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
     if r.status in (DIVERGED, FAILED):
         parts += ["<h3>Why</h3>", f"<pre>{html.escape(_failure_text(r))}</pre>"]
         seen = expected_observed(r) if triage(r) == Triage.REGRESSION else None
-        if seen is not None:  # a missing effect (SPEC §15) or a failed check: what was expected, what was seen
+        if seen is not None:  # a missing effect (design §15) or a failed check: what was expected, what was seen
             expected, observed = seen
             parts.append(
                 '<table class="effect"><tr><th>expected</th><td>'
@@ -278,7 +278,7 @@ def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
 
 
 def _grouped(suite: SuiteResult, directory: str) -> str:
-    """Regressions first, then drift, healed, broken, failed (SPEC §10), then the scripts that passed;
+    """Regressions first, then drift, healed, broken, failed (design §10), then the scripts that passed;
     the passes' details as one JSON block the page reads when one is opened."""
     classes, lazy = suite.classes(), list[str]()
     groups = [(str(c), classes[c]) for c in ORDER] + [("passed", [r for r in suite.results if triage(r) is None])]

@@ -110,7 +110,7 @@ class SuiteResult:
         return 0 if all(r.status in (PASSED, FLAKY) for r in self.results) else 1
 
     def classes(self) -> dict[Triage, list[ScriptResult]]:
-        """The scripts that did not pass by their class (SPEC §10), each class in suite order."""
+        """The scripts that did not pass by their class (design §10), each class in suite order."""
         out: dict[Triage, list[ScriptResult]] = {t: [] for t in ORDER}
         for r in self.results:
             if (t := triage(r)) is not None:

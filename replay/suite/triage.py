@@ -1,4 +1,4 @@
-"""The morning after (SPEC §10): every script that did not pass is exactly one of ``regression``,
+"""The morning after (design §10): every script that did not pass is exactly one of ``regression``,
 ``drift`` (``healed`` when ``--heal`` healed it), ``broken`` or ``failed`` — the one question a
 nightly run's reader has: did the app break, or which scripts need healing, or was the app down.
 

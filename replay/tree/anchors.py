@@ -1,4 +1,4 @@
-"""Anchors (SPEC §4, §5): the row, card, landmark or named ancestor that tells a node apart from its
+"""Anchors (design §4, §5): the row, card, landmark or named ancestor that tells a node apart from its
 look-alikes — found for a node at record time, and recognized again at replay."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from replay.tree.tolerances import allows
 
 def id_is_unique(capture: Capture, node: Node) -> bool:
     """Whether the node's id names it: it appears once in the tree, and no library made it up (a
-    counter family on the page, SPEC §5: a diagnostic then, never identity) — nor, for a node with a
+    counter family on the page, design §5: a diagnostic then, never identity) — nor, for a node with a
     name, made it from the app's id (``staff_next``, ``from-tomselected``): its name says more."""
     if not node.test_id:
         return False
@@ -33,7 +33,7 @@ def anchor_identity(node: Node, wide: bool = False) -> Anchor:
 
 def anchor_matches(node: Node, anchor: Anchor) -> bool:
     """Whether ``node`` is the recorded anchor: its role and every recorded field, compared exactly —
-    save a ``generic`` recorded by its id, which is the node of that id whatever role it gained (SPEC §5:
+    save a ``generic`` recorded by its id, which is the node of that id whatever role it gained (design §5:
     a wrapper that gained a role is drift; Vanilla Calendar Pro 3's ``#cal`` became a ``group``)."""
     if node.role != anchor.role and not (anchor.role == "generic" and anchor.id is not None and allows("gained-role")):
         return False
@@ -49,7 +49,7 @@ def anchor_matches(node: Node, anchor: Anchor) -> bool:
         return True
     if normalize(node.rest_text) == anchor.text:  # a wide anchor (see anchor_of)
         return True
-    # a row that shows the recorded text as a text of its own, whatever else it says first (SPEC §5)
+    # a row that shows the recorded text as a text of its own, whatever else it says first (design §5)
     return node.role in ROW_ROLES and node.shows(anchor.text)
 
 
@@ -100,7 +100,7 @@ def name_of(node: Node) -> str | None:
 
 
 # containers an unlabeled control may be alone in, named by role (and label) only: their key text is
-# whatever comes first on a whole page region, not what they are (SPEC §5 rule 5)
+# whatever comes first on a whole page region, not what they are (design §5 item 5)
 PAGE = "document"  # a structural scope that is the whole page (the capture's root)
 LANDMARK_ROLES = frozenset(
     {"form", "dialog", "alertdialog", "main", "navigation", "region", "list", "table", "grid", "tabpanel", "search"}
@@ -111,7 +111,7 @@ def own_anchor(capture: Capture, node: Node) -> tuple[Node, Anchor] | None:
     """For a node with neither id nor label: the nearest ancestor (≤ 8 up) that can be named — by a
     unique test id, (a row) its own key text, or a label — else the nearest landmark holding it alone.
     A row is what it says, not its name: a grid row's name is all its cells ("Grace 45 Admiral"), a
-    web component's may be its checkbox's ("Toggle Todo") (SPEC §5)."""
+    web component's may be its checkbox's ("Toggle Todo") (design §5)."""
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
         if id_is_unique(capture, ancestor):
             return ancestor, Anchor(ancestor.role, id=ancestor.test_id, dom_id=_dom_id(ancestor))
@@ -134,7 +134,7 @@ def row_says(node: Node) -> str | None:
 def scope_of(node: Node) -> tuple[Node, Anchor] | None:
     """The nearest landmark ancestor holding no other node of ``node``'s role, named by role (and label);
     else the page itself when it holds no other (``PAGE``: a code editor's input on a page with no
-    landmark — the one textbox there is what a person means, SPEC §5 item 5)."""
+    landmark — the one textbox there is what a person means, design §5 item 5)."""
     for ancestor in node.ancestors()[:MAX_ANCESTRY]:
         if ancestor.role in LANDMARK_ROLES and only_of_role(ancestor, node):
             return ancestor, Anchor(ancestor.role, label=normalize(ancestor.label))
@@ -183,7 +183,7 @@ def nameless_controls(container: Node, role: str) -> list[Node]:
 
 
 def beside_neighbour(capture: Capture, node: Node) -> tuple[Node, Anchor, int] | None:
-    """SPEC §5 "Nameless beside a named neighbour": for a nameless control, the small container it
+    """design §5 "Nameless beside a named neighbour": for a nameless control, the small container it
     shares with a named neighbour — the nearest ancestor (≤ 2 up) that says something, all of it one
     short text ("June, 2026" between a calendar's arrows), which no other node of its role says —
     as an anchor, and the node's order among the container's nameless controls of its role."""
@@ -214,7 +214,7 @@ def class_holders(node: Node, token: str, container: Node | None = None) -> list
 
 def singling_class(node: Node, container: Node | None) -> str | None:
     """The first of the node's word-like class tokens no other node of its role carries — on the page,
-    else inside its anchor (SPEC §5 item 6: ``ql-bold``, ``flatpickr-next-month``); None when none does."""
+    else inside its anchor (design §5 item 6: ``ql-bold``, ``flatpickr-next-month``); None when none does."""
     for scope in (None, container) if container is not None else (None,):
         for token in node.classes:
             if class_holders(node, token, scope) == [node]:
@@ -237,7 +237,7 @@ def cell_of(node: Node) -> Node | None:
 
 
 def column_of(node: Node) -> str | None:
-    """What the header of the node's column shows (SPEC §5 "Cells"): the one column header of its
+    """What the header of the node's column shows (design §5 "Cells"): the one column header of its
     table whose horizontal extent holds the centre of the node's cell — wherever the library put its
     header row (a grid's header sits in a container of its own); None when no single header does."""
     cell = cell_of(node)

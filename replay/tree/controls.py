@@ -1,10 +1,10 @@
-"""What one control is (docs/design.md §1): the one place that says when several nodes are one thing a
+"""What one control is (docs/design.md §5 "One control"): the one place that says when several nodes are one thing a
 person acts on — a custom element and the control in its shadow root (a *composed* control), nodes on one
 root-to-leaf path of which one is the control (a calendar's day ``gridcell`` around its ``button``, both
 saying "20"), a wrapper around one control and no other. Matching, binding, verification and the healer
 ask here.
 
-Composed controls (SPEC §5): a custom element and the one control inside it (in its shadow root) are
+Composed controls (design §5): a custom element and the one control inside it (in its shadow root) are
 one control. A kit's major version may move the role from the host into its shadow root or back — Ionic
 6's ``<ion-select role="button" id="size">`` is Ionic 8's role-less ``<ion-select id="size">`` around
 the ``<button id="ion-sel-0">`` of its shadow root — and that is drift, not another element: the identity

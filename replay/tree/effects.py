@@ -1,4 +1,4 @@
-"""What an action did, read off the screen before and after it (SPEC §15): the facts a recording
+"""What an action did, read off the screen before and after it (design §15): the facts a recording
 keeps, and how a replay judges them. Pure functions of captures; the engine takes the captures.
 
 A fact is about what a person would say the action did: the page it led to, the state of what was
@@ -42,7 +42,7 @@ DISMISSED_WITH = frozenset({"dialog", "alertdialog", "menu", "listbox"})  # clos
 TEXT_CHARS = 80
 MAX_ONE_BY_ONE = 2  # more rows or items of a role than this appearing at once: a count, not each
 MAX_TEXTS = 2  # more texts in place than this changing at once: a re-render, no fact
-# text a run generates (SPEC §15), each compared as a placeholder of its shape: a UUID; a word with a
+# text a run generates (design §15), each compared as a placeholder of its shape: a UUID; a word with a
 # digit in it (a number, "K7QWZP", the parts of "ORD-2024-0042", a date, a time); and a word of five or
 # more capitals in a text that has lower-case letters too (the reference that drew no digit: "XQWZPL")
 _GENERATED = re.compile(
@@ -192,7 +192,7 @@ def observe(
     idle: Idle | None = None,
     typed: str | None = None,
 ) -> tuple[Fact, ...]:
-    """The effect of one action: at most 4 facts, in order of preference (SPEC §15). ``after`` are the
+    """The effect of one action: at most 4 facts, in order of preference (design §15). ``after`` are the
     captures taken while the screen settled, the settled one last (a toast seen in any of them
     appeared); ``target`` the acted-on element's state before and after."""
     settled = after[-1]
@@ -231,7 +231,7 @@ def _in_place(capture: Capture) -> dict[tuple[tuple[str, int], ...], Node]:
 
 
 def text_changes(before: Capture, after: Capture) -> list[Fact]:
-    """Nodes in place whose own text changed (SPEC §15: a calendar's "June, 2026" → "July, 2026"), not a
+    """Nodes in place whose own text changed (design §15: a calendar's "June, 2026" → "July, 2026"), not a
     field, a row or a telling node (their appearing says it); more than ``MAX_TEXTS`` is a re-render."""
     facts = [Fact("changed", n.role, _own(n)) for _, n in _reworded_in_place(before, after, MAX_TEXTS) if _may_say(n)]
     return facts if len(facts) <= MAX_TEXTS else []

@@ -1,4 +1,4 @@
-"""Identity evidence: record it for a node, and verify it before acting (SPEC §5).
+"""Identity evidence: record it for a node, and verify it before acting (design §5).
 
 Recording and the record-time self-check use the same ``verify`` that replay runs.
 """
@@ -85,7 +85,7 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     elif ev.anchor is None and ev.scope is None:
         return False
     if ev.column is not None and fold(column_of(node)) != fold(ev.column):
-        return False  # a cell is what its row and its column say it is (SPEC §5)
+        return False  # a cell is what its row and its column say it is (design §5)
     container = find_anchor(node, ev.anchor) if ev.anchor is not None else None
     if ev.anchor is not None and container is None:
         return False
@@ -99,7 +99,7 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
 def composed_member(node: Node, ev: TargetEvidence) -> Node | None:
     """The half of ``node``'s composed control that has the recorded role, when the control as one
     carries the recorded identity: one half has the role, and either half (as what it is) carries the
-    rest — the host's id, the inner control's label (SPEC §5 composed controls)."""
+    rest — the host's id, the inner control's label (design §5 composed controls)."""
     pair = halves(node) if allows("composed-control") else None
     if pair is None or ev.role is None:
         return None
@@ -119,7 +119,7 @@ def _dom_id_gone(node: Node, ev: TargetEvidence) -> bool:
 
 
 def _drift(node: Node, ev: TargetEvidence) -> list[str]:
-    """What changed around a verified target (SPEC §5): its ancestry, and a DOM id it lost."""
+    """What changed around a verified target (design §5): its ancestry, and a DOM id it lost."""
     lost = [f"id: the DOM id {ev.id!r} is gone"] if ev.id is not None and node.test_id != ev.id else []
     anchor = ev.anchor or ev.scope
     if anchor is not None and anchor_lost_its_dom_id(anchor):
@@ -131,13 +131,13 @@ def _drift(node: Node, ev: TargetEvidence) -> list[str]:
 
 def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
     """A field whose recorded name came from its placeholder still has that placeholder: its name
-    now comes from elsewhere (a visually hidden <label> added), it is the same field (SPEC §4)."""
+    now comes from elsewhere (a visually hidden <label> added), it is the same field (design §4)."""
     placeholder = ev.placeholder is not None and ev.placeholder == ev.label
     return placeholder and normalize(node.placeholder) == ev.placeholder and allows("placeholder-name")
 
 
 def _key_text_singles_out(capture: Capture, node: Node) -> str | None:
-    """The node's own key text when no other node of its role says the same (SPEC §5 rule 3)."""
+    """The node's own key text when no other node of its role says the same (design §5 item 3)."""
     text = normalize(node.key_text)
     if not text or not (node.role in ROW_ROLES | CELL_ROLES or node.role == "generic" or node.actionable):
         return None  # a landmark's first text is whatever its region shows first, not what it is
@@ -207,7 +207,7 @@ def evidence_target(capture: Capture, node: Node) -> Node:
 
 def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     """The identity evidence of ``node`` in ``capture`` (before the self-check): what singles it out,
-    first that applies (SPEC §5) — its id, its label, its own key text, its role inside its anchor,
+    first that applies (design §5) — its id, its label, its own key text, its role inside its anchor,
     the only node of its role in its anchor or scope; else nothing verifies it."""
     unique_id = node.test_id if id_is_unique(capture, node) else None
     x, y, w, h = node.rect
@@ -227,7 +227,7 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
                 if in_scope is not None:
                     basis, scope = STRUCTURAL, in_scope[1]
     # a cell of a table or grid, or a control in one, is its row (by what the row says) and, nameless,
-    # its column (SPEC §5 "Cells"): a unique "Engineer" today is one of two once a row is added
+    # its column (design §5 "Cells"): a unique "Engineer" today is one of two once a row is added
     cell = cell_of(node) if unique_id is None else None
     row = row_of(cell) if cell is not None else None
     row_text = normalize(row.key_text) if row is not None else None
@@ -298,7 +298,7 @@ def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
 
 
 def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
-    """SPEC §5 verification; only a ``verified`` verdict may act, on ``verdict.target``."""
+    """design §5 verification; only a ``verified`` verdict may act, on ``verdict.target``."""
     if ev.verification == UNVERIFIABLE:  # (basis position: acted on while its look-alikes are the recorded ones)
         placed = by_place(capture, selector, ev)
         if placed is None:

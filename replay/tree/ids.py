@@ -1,4 +1,4 @@
-"""Ids a library made up (SPEC §5): no identity, since they change with the order things were built in."""
+"""Ids a library made up (design §5): no identity, since they change with the order things were built in."""
 
 from __future__ import annotations
 

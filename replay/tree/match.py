@@ -1,4 +1,4 @@
-"""Selector matching and resolution on a capture (SPEC §4).
+"""Selector matching and resolution on a capture (design §4).
 
 Geometry, depth or size never choose among distinct targets: several matches resolve only when
 they are one ancestor–descendant chain (structural collapse).
@@ -35,7 +35,7 @@ _BOOL_FIELDS = {
 }
 
 
-# A ``~=`` regular expression runs under a deadline (SPEC §12: a regex cannot stall the daemon): the
+# A ``~=`` regular expression runs under a deadline (design §12: a regex cannot stall the daemon): the
 # step's, set by the pipeline, and never more than SEARCH_CAP_S on one node's text, so a pathological
 # pattern fails at once instead of holding the daemon's event loop (and every other session).
 MATCH_DEADLINE: ContextVar[float | None] = ContextVar("MATCH_DEADLINE", default=None)
@@ -205,7 +205,7 @@ class ResolutionKind(StrEnum):
 
 @dataclass
 class Resolution:
-    """How a step's target resolved — disclosed by every action response (SPEC §4, §5).
+    """How a step's target resolved — disclosed by every action response (design §4, §5).
 
     ``kind``: unique | disambiguated | ambiguous | none (a selector's match set), ``ref`` (a ref
     of a refs generation), or ``evidence`` (identity evidence isolated the target among matches
@@ -267,7 +267,7 @@ def resolve_matches(matches: list[Node], alternative: int = -1) -> Resolution:
                 alternative,
             )
         if len(actionable) == 2 and partner(actionable[0]) is actionable[1]:
-            # a custom element and the control in its shadow root are one control (SPEC §5): the half a
+            # a custom element and the control in its shadow root are one control (design §5): the half a
             # person's pointer reaches, else the host
             shown = [n for n in actionable if n.hittable]
             one = shown[0] if len(shown) == 1 else actionable[0]

@@ -1,4 +1,4 @@
-"""Selector materialization: a portable selector for a node (SPEC §4), as ordered tables.
+"""Selector materialization: a portable selector for a node (design §4), as ordered tables.
 
 The first candidate that singles the node out wins: plain (id, role+label, label, placeholder,
 text), then anchored (``ANCESTOR >> NODE``), then a nameless control's own word-like class
@@ -69,7 +69,7 @@ def _role_has_text(text_of: Callable[[Node], str | None]) -> Build:
     def candidate(capture: Capture, n: Node) -> tuple[Term, ...] | None:
         text = text_of(n)
         if not text or (n.role == "generic" and not n.has(F_OVERLAY)) or n.role in LANDMARK_ROLES:
-            return None  # (a layer over the page is what it says, like a dialog: SPEC §5 "Overlays")
+            return None  # (a layer over the page is what it says, like a dialog: design §5 "Overlays")
         return (Term("role", "=", n.role), Term(HAS_TEXT, "=", text))
 
     return candidate
@@ -77,7 +77,7 @@ def _role_has_text(text_of: Callable[[Node], str | None]) -> Build:
 
 def _role_class(capture: Capture, n: Node) -> tuple[Term, ...] | None:
     """``role=R class=TOKEN``: the first word-like class token no other node of its role carries on
-    the page (a nameless control's own attribute, SPEC §5 item 6)."""
+    the page (a nameless control's own attribute, design §5 item 6)."""
     token = singling_class(n, None)
     return (Term("role", "=", n.role), Term(CLASS, "=", token)) if token is not None else None
 
@@ -225,7 +225,7 @@ def _anchored(capture: Capture, node: Node, skip: set[str]) -> Alternative | Non
 
 def _beside_neighbour(capture: Capture, node: Node) -> Alternative | None:
     """``role=C text="…" >> role=R``: a nameless control among the nodes of its role in the small
-    container it shares with a named neighbour (SPEC §5); its evidence's ``namelessOrder`` tells which."""
+    container it shares with a named neighbour (design §5); its evidence's ``namelessOrder`` tells which."""
     if singling_class(node, None) is not None or (beside := beside_neighbour(capture, node)) is None:
         return None
     container, anchor, _ = beside
@@ -235,7 +235,7 @@ def _beside_neighbour(capture: Capture, node: Node) -> Alternative | None:
 
 def _focused(capture: Capture, node: Node) -> tuple[Term, ...] | None:
     """``role=R label="…" focused``: the field that has the focus, when only that tells it from its
-    look-alikes — the search box of the dropdown the previous step opened (SPEC §5), one of a box
+    look-alikes — the search box of the dropdown the previous step opened (design §5), one of a box
     per dropdown on the page: the previous step's verified element gave it the focus."""
     return _named_and(capture, node, "focused") if node.focused and node.editable else None
 

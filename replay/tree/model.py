@@ -1,4 +1,4 @@
-"""The UI tree model: lxml elements in document (pre-order) order, one per kept node (SPEC §4)."""
+"""The UI tree model: lxml elements in document (pre-order) order, one per kept node (design §4)."""
 
 from __future__ import annotations
 
@@ -24,11 +24,11 @@ F_ACTIONABLE = 256
 F_DOM_ID = 512  # the id is an element's DOM id (web), not a test id attribute
 F_OVERLAY = 1024  # a positioned layer over the page's centre (web): a container, whatever its role
 F_EXPANDED = 2048  # what it opens is open (aria-expanded; a <details>' summary)
-F_THROUGH = 4096  # on top through a wrapper of its own that takes the pointer for it (web; SPEC §5 composed controls)
+F_THROUGH = 4096  # on top through a wrapper of its own that takes the pointer for it (web; design §5 composed controls)
 
 # A node's attributes: i (document order), role, tag, x, y, w, h, f (flags), and when present
 # label, id, value, text, placeholder, href, frame, name (a form control's name attribute), type (an input's),
-# class (a control's word-like class tokens, space-separated: SPEC §5 own attributes).
+# class (a control's word-like class tokens, space-separated: design §5 own attributes).
 
 
 class Node(etree.ElementBase):
@@ -86,7 +86,7 @@ class Node(etree.ElementBase):
 
     @property
     def form_name(self) -> str | None:
-        """A form control's ``name`` attribute (a secondary signal, SPEC §5)."""
+        """A form control's ``name`` attribute (a secondary signal, design §5)."""
         return self._s("name")
 
     @property
@@ -142,7 +142,7 @@ class Node(etree.ElementBase):
     @property
     def covered(self) -> bool:
         """Visible, enabled and in view, yet another element is topmost at its centre (a modal layer,
-        a backdrop, a banner): a person cannot click it (SPEC §5 "Covered nodes"). In view: the centre
+        a backdrop, a banner): a person cannot click it (design §5 "Covered nodes"). In view: the centre
         lies inside the viewport and every scrollable ancestor (one scrolled out of a region is not
         covered: acting scrolls it in)."""
         if self.hittable or not self.visible or not self.enabled:
@@ -158,7 +158,7 @@ class Node(etree.ElementBase):
 
     @property
     def covers_page(self) -> bool:
-        """A dialog, or a positioned layer over the page's centre (SPEC §5 "Overlays"): what it holds is
+        """A dialog, or a positioned layer over the page's centre (design §5 "Overlays"): what it holds is
         what can be done now."""
         return self.get("role") in ("dialog", "alertdialog") or self.has(F_OVERLAY)
 
@@ -187,7 +187,7 @@ class Node(etree.ElementBase):
     def key_text(self) -> str | None:
         """The first text of the non-interactive descendants (≤ 64 chars): a row's "Bob", a card's title.
 
-        What tells one row, card or list item apart from its look-alikes (SPEC §4, §5 "Row key text").
+        What tells one row, card or list item apart from its look-alikes (design §4, §5 "Row key text").
         A control's own label ("Toggle Todo", visually hidden in every row) is the control's name, never
         what the row says. Without such a text, the node's own text less its controls' texts — unless
         that is only its controls' labels and a nameless focusable text holder says something (a todo's
@@ -330,7 +330,7 @@ class Capture:
     root: Node
     nodes: list[Node] = field(default_factory=list)
     screen: Screen = field(default_factory=Screen)  # which screen this is (identity's page evidence)
-    partial: bool = False  # a targeted view (SPEC §13): the nodes a step named, not the whole screen
+    partial: bool = False  # a targeted view (design §13): the nodes a step named, not the whole screen
     moving: bool = False  # a finite animation or transition was under way (web): the screen is not settled
     _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
 
@@ -376,7 +376,7 @@ class Capture:
         return found[""]
 
     def generated_ids(self) -> frozenset[str]:
-        """The ids a library made up (SPEC §5): a shared prefix plus a counter that several ids on the
+        """The ids a library made up (design §5): a shared prefix plus a counter that several ids on the
         page follow (``ag-58``, ``mat-input-4``, ``el-id-3002-0``), or a token of one length that is no
         word (nanoid's ``todo-item-AkTNBCXIfpXnhAYXTxbsT`` on every row), or React's ``:r1:`` inside one;
         found once per capture. They change with the order things were built in: no identity."""
@@ -386,7 +386,7 @@ class Capture:
         return frozenset(found)
 
     def derived_ids(self) -> frozenset[str]:
-        """The DOM ids a library made from the app's (SPEC §5): another id on the page plus a suffix
+        """The DOM ids a library made from the app's (design §5): another id on the page plus a suffix
         (``staff`` → ``staff_next``), or a suffix several ids share (``from-tomselected`` beside
         ``to-tomselected``). They follow the library's naming, which changes between its majors;
         found once per capture."""

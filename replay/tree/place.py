@@ -1,4 +1,4 @@
-"""Where a node sits (SPEC §5): its scroll region, its ancestry and sibling index, and which of its
+"""Where a node sits (design §5): its scroll region, its ancestry and sibling index, and which of its
 ancestors say where it is (labeled ones, landmarks, overlays) rather than how it is wrapped."""
 
 from __future__ import annotations
@@ -63,7 +63,7 @@ def sibling_of(node: Node) -> int:
 
 
 # ancestors that say where a node is, not how it is wrapped: a labeled one, or one of these roles
-# (a landmark or an overlay). The rest of the recorded ancestry corroborates (SPEC §5).
+# (a landmark or an overlay). The rest of the recorded ancestry corroborates (design §5).
 FIXED_ROLES = frozenset(
     {
         "main",
@@ -82,7 +82,7 @@ FIXED_ROLES = frozenset(
 
 def is_fixed(role: str, label: str | None) -> bool:
     """Whether an ancestor says where a node is: a landmark or overlay role, or a label that names a
-    place — not a row's or cell's name, nor a label that reads as content (SPEC §6: "3 unread")."""
+    place — not a row's or cell's name, nor a label that reads as content (design §6: "3 unread")."""
     return role in FIXED_ROLES or names_a_place(role, label)
 
 

@@ -1,4 +1,4 @@
-"""Steps told from look-alikes by their place alone (docs/design.md §1, basis ``position``; SPEC §5 item 7).
+"""Steps told from look-alikes by their place alone (docs/design.md §5, basis ``position``).
 
 Nothing but ``nth`` singles such an element out. Replay acts on that place **only while the look-alikes
 are the ones recorded**: the nodes the selector names without its ``nth`` — their count, and each one's

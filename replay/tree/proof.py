@@ -1,4 +1,4 @@
-"""What a heal must keep of a step's effect (SPEC §8, §15): the healed step — or the state fixes the
+"""What a heal must keep of a step's effect (design §8, §15): the healed step — or the state fixes the
 heal recorded right after it — must do what the original step did, in the original's words or a drifted
 form of them. One home for the rule: the acceptance gate (every healer: the built-in, an agent, a
 person's ``close --verify``) and ``heal-report.md`` both ask here.
@@ -41,7 +41,7 @@ class Kept:
 
 
 def same(recorded: Fact, found: Fact) -> bool:
-    """Whether ``found`` is ``recorded`` or a drifted form of it (SPEC §15)."""
+    """Whether ``found`` is ``recorded`` or a drifted form of it (design §15)."""
     if recorded.kind == "navigated" or found.kind == "navigated":
         return recorded.kind == found.kind and recorded.subject == found.subject
     if recorded.kind == "target" or found.kind == "target":

@@ -1,4 +1,4 @@
-"""Role families (SPEC §8): roles a widget library moves between across versions without the node
+"""Role families (design §8): roles a widget library moves between across versions without the node
 becoming another kind of thing. A candidate of the recorded role's family keeps the role component
 of its score, and the built-in healer takes it as having the recorded role. One home for the table.
 """
@@ -48,7 +48,7 @@ def kin(recorded: str | None, node: Node) -> bool:
 
 
 # the families a role may move within across a library's major version when the step's recorded effect
-# confirms the candidate (SPEC §8, effect-confirmed heals): what is clicked, and what takes text
+# confirms the candidate (design §8, effect-confirmed heals): what is clicked, and what takes text
 ACTIONABLE_FAMILY = frozenset({"link", "button", "tab", "menuitem", "treeitem", "option"})
 EDITABLE_FAMILY = EDITABLE
 
@@ -75,7 +75,7 @@ def drawn_elsewhere(node: Node) -> bool:
     """A toggle captured with no box of its own (a hidden input its track or label draws) or under its
     own label (Shoelace's switch: the input sits in the label that draws it, which takes the pointer), or
     a control whose own wrapper takes the pointer for it (a segment button's host over its inner tab): a
-    click is pressed through its control's shown part (SPEC §5). Anything else hidden is waited for."""
+    click is pressed through its control's shown part (design §5). Anything else hidden is waited for."""
     if not allows("drawn-elsewhere"):
         return False
     toggle = node.role in ("checkbox", "switch", "radio")

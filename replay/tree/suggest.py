@@ -1,4 +1,4 @@
-"""Suggestion ranking: how similar each node of a capture is to the recorded evidence (SPEC §6).
+"""Suggestion ranking: how similar each node of a capture is to the recorded evidence (design §6).
 
 One weight table; the divergence report and the built-in healer use the same ranking.
 """
@@ -23,7 +23,7 @@ from replay.tree.roles import kin, kin_roles
 # component -> weight. A score is the weighted agreement over the components the evidence can
 # speak to: all but ``id``, ``anchor`` and ``label`` always, ``id`` and ``anchor`` when recorded, ``label``
 # unless the node had no name and sat in a recorded anchor (all but ``anchor`` sum to 1).
-# What a score means (SPEC §6; docs/healing.md): the structure alone — role, ancestry, region,
+# What a score means (design §6; docs/healing.md): the structure alone — role, ancestry, region,
 # sibling, position — is at most half of what the evidence speaks to, so a node that shares only
 # where the recorded one sat scores ≤ 0.5; a name that keeps a word of the recorded one lifts it
 # past 0.8 (a rename); the same name, placeholder or text (a strong secondary identity) past 0.9.
@@ -54,7 +54,7 @@ class Suggestion:
 
 def _compare(a: str | None, b: str | None, measure: Callable[[str, str], float]) -> float:
     """0 when either is empty, 1 when they are equal ignoring case, quotes, punctuation and the
-    whitespace around them (SPEC §8: ``'mushrooms'`` is ``mushrooms``), else ``measure`` of the
+    whitespace around them (design §8: ``'mushrooms'`` is ``mushrooms``), else ``measure`` of the
     casefolded pair."""
     if not a or not b:
         return 0.0
@@ -74,7 +74,7 @@ _PUNCTUATION = re.compile(r"[^\w\s]+")
 
 
 def same_name(a: str | None, b: str | None) -> bool:
-    """Whether two names are one (SPEC §8): equal ignoring case, quotes, punctuation and the whitespace
+    """Whether two names are one (design §8): equal ignoring case, quotes, punctuation and the whitespace
     around them (``Search`` is ``Search...``; ``+`` is not ``−``)."""
     return _compare(a, b, lambda x, y: 0.0) == 1.0
 
@@ -87,7 +87,7 @@ def _similar(a: str | None, b: str | None) -> float:
 _STOP_WORDS = frozenset(
     {"a", "an", "the", "to", "of", "and", "or", "for", "in", "on", "at", "by", "your", "my", "it", "its", "is", "this"}
 )
-# two names with words and none in common ("Keep it" for "Yes, cancel it"): evidence against (SPEC §8)
+# two names with words and none in common ("Keep it" for "Yes, cancel it"): evidence against (design §8)
 CONTRADICTION = -0.5
 _WORD = re.compile(r"\w+")
 
@@ -139,7 +139,7 @@ def _cheap(
     """The components that need no string similarity (``position``: already computed)."""
     memo = memo or _Memo()
     out: dict[str, float] = dict.fromkeys(WEIGHTS, 0.0)
-    out["role"] = 1.0 if kin(ev.role, node) else 0.0  # the recorded role, or one of its family (SPEC §8)
+    out["role"] = 1.0 if kin(ev.role, node) else 0.0  # the recorded role, or one of its family (design §8)
     if ev.ancestry:
         actual = ancestry_of(node, memo.chains)
         agree = sum(1 for i, want in enumerate(ev.ancestry) if i < len(actual) and actual[i] == want)
@@ -152,7 +152,7 @@ def _cheap(
     out["position"] = _position(capture, node, ev) if position is None else position
     if ev.anchor is not None and find_anchor(node, ev.anchor) is not None:
         # in the recorded row, and at the recorded place in it: a row's second button stays its second;
-        # a cell by its row and its column first, wherever the column moved (SPEC §8)
+        # a cell by its row and its column first, wherever the column moved (design §8)
         out["anchor"] = 1.0 if ev.sibling is None or out["sibling"] == 1.0 else 0.75
         if ev.column is not None:
             out["anchor"] = 1.0 if fold(column_of(node)) == fold(ev.column) else 0.4
@@ -224,7 +224,7 @@ def _strings(
         out["label"] = 1.0
     if ev.id:
         out["id"] = measure(ev.id, test_id)
-    elif ev.css_class:  # a nameless control's own class token (SPEC §5 item 6): kept across a role change
+    elif ev.css_class:  # a nameless control's own class token (design §5 item 6): kept across a role change
         out["id"] = float(ev.css_class in (classes or "").split())
     return out
 
@@ -275,7 +275,7 @@ def score(capture: Capture, node: Node, ev: TargetEvidence) -> tuple[float, tupl
 
 def _scale(ev: TargetEvidence) -> float:
     """The sum of the weights of the components ``ev`` can speak to: a nameless control recorded in
-    its row or card has no name to compare — its anchor (and its column) say what it is (SPEC §5)."""
+    its row or card has no name to compare — its anchor (and its column) say what it is (design §5)."""
     return sum(
         w
         for k, w in WEIGHTS.items()
@@ -375,7 +375,7 @@ PLAUSIBLE = 0.8  # a candidate the built-in healer may act on (its MIN_SCORE)
 
 def _covered_after_hittable(ranked: list[Suggestion]) -> list[Suggestion]:
     """``ranked`` with every covered node after the plausible hittable ones below it (a score a healer
-    may act on): a node a modal layer covers is never ranked above one a person can click (SPEC §5
+    may act on): a node a modal layer covers is never ranked above one a person can click (design §5
     "Covered nodes") — yet a consent dialog's "Accept" is no reason to rank it lower."""
     last = max((i for i, s in enumerate(ranked) if s.node.hittable and s.score >= PLAUSIBLE), default=-1)
     head = ranked[: last + 1]

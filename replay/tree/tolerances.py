@@ -1,4 +1,4 @@
-"""The tolerances of identity (docs/design.md "Tolerances"): every drift that verification, the anchors or
+"""The tolerances of identity (docs/design.md §5 "Tolerances"): every drift that verification, the anchors or
 the healer accept as *the same element*, in one table — each named, with what it accepts, the case that
 demanded it, where it is applied, and a switch.
 

@@ -1,4 +1,4 @@
-"""The kinds a binding check can end in (SPEC §5, §6), defined once for every layer.
+"""The kinds a binding check can end in (design §5, §6), defined once for every layer.
 
 Light on purpose (standard library only): the CLI's report renderer reads it too.
 """
@@ -35,7 +35,7 @@ class Verdict:
     members: list[Node] = field(default_factory=list)
     resolution: Resolution | None = None
     mismatches: list[str] = field(default_factory=list)
-    drift: list[str] = field(default_factory=list)  # what changed around a verified target (SPEC §5)
+    drift: list[str] = field(default_factory=list)  # what changed around a verified target (design §5)
 
     @property
     def verified(self) -> bool:

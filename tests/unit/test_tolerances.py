@@ -145,3 +145,14 @@ def test_the_bench_refuses_a_tolerance_not_in_the_table_before_it_runs_anything(
         bench_without(["role-family,punctuation"])
     with pytest.raises(SystemExit, match="name the tolerances"):
         bench_without([])
+
+
+def test_the_package_cites_its_own_design_document_never_a_file_outside_the_repository() -> None:
+    cited = {
+        int(n)
+        for p in [*PACKAGE.rglob("*.py"), *PACKAGE.rglob("*.js")]
+        for n in re.findall(r"design §(\d+)", p.read_text(encoding="utf-8"))
+    }
+    sections = {int(n) for n in re.findall(r"^## (\d+)\. ", DESIGN.read_text(encoding="utf-8"), re.M)}
+    outside = [p.name for p in PACKAGE.rglob("*.py") if "SPEC §" in p.read_text(encoding="utf-8")]
+    assert cited <= sections and outside == []

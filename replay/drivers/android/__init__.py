@@ -1,4 +1,4 @@
-"""The Android backend: ``adb`` and ``uiautomator dump`` (SPEC §9). ``uix``: a dump as the tree.
+"""The Android backend: ``adb`` and ``uiautomator dump`` (design §9). ``uix``: a dump as the tree.
 
 This module is what the surfaces read (``OPTIONS``) and the daemon calls (``new_backend``): light."""
 

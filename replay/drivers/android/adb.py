@@ -1,4 +1,4 @@
-"""What the Android backend asks of a device, as ``adb`` command lines (agent-device's, SPEC §9), and
+"""What the Android backend asks of a device, as ``adb`` command lines (agent-device's, design §9), and
 the seam they go through: an ``AdbTransport`` takes the words after ``adb -s SERIAL`` and gives back
 (exit code, stdout, stderr) within a deadline. On a device it is ``SubprocessAdb``; tests put the
 device simulator behind the same seam, or behind the real ``adb`` client.

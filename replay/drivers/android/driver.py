@@ -1,4 +1,4 @@
-"""The Android ``Driver`` (SPEC §9): one device through an ``AdbTransport``, agent-device's command lines.
+"""The Android ``Driver`` (design §9): one device through an ``AdbTransport``, agent-device's command lines.
 
 Android has no element handles: a node of a capture is found again in a fresh dump (same role, id
 and name; the same rect among look-alikes) before anything acts on it, and the tap goes to its

@@ -1,4 +1,4 @@
-"""A ``uiautomator dump`` as the backend-neutral tree (SPEC §9), with agent-device's mapping so its
+"""A ``uiautomator dump`` as the backend-neutral tree (design §9), with agent-device's mapping so its
 Android scripts and target-v1 annotations read the same: role = the lower-cased last segment of
 ``class``; label = ``text``, else ``content-desc``; value = ``text``; id = the full ``resource-id``;
 rect from ``bounds`` (device px, the space ``input tap`` takes); flags from the dump's booleans.

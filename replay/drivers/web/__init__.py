@@ -35,7 +35,7 @@ OPTIONS = (
 
 
 def new_backend(options: dict[str, Any], *, recording: str) -> Backend:
-    """A new browser for ``options``; one a person is ``recording`` in answers DevTools (SPEC §16), in a
+    """A new browser for ``options``; one a person is ``recording`` in answers DevTools (design §16), in a
     window unless the recording is ``hidden`` (a program drives it: tests)."""
     from replay.drivers.web.browser import WebBrowser
 

@@ -33,7 +33,7 @@ DRAG_START_PX = 6  # how far ``drag`` moves off the pressed point (past the usua
 
 async def _press_through(el: Locator, timeout_ms: int) -> None:
     """Click the shown part of ``el``'s control that presses it: its own label (``<label for>`` first,
-    else the one around it), else the component around it that takes the pointer (SPEC §5 composed
+    else the one around it), else the component around it that takes the pointer (design §5 composed
     controls: a switch's hidden input and its track are one control)."""
     found = await el.evaluate_handle(PRESSED_THROUGH_JS)
     try:

@@ -96,7 +96,7 @@ class WebBrowser:
                 )
             elif self.browser_name == "chromium":
                 exe = find_chromium(headless=not self.headed)
-                if self._devtools:  # a recording's: on a pipe, its relay the one endpoint (SPEC §16)
+                if self._devtools:  # a recording's: on a pipe, its relay the one endpoint (design §16)
                     self._own = RecordingBrowser(exe or "chromium", headless=not self.headed, args=LAUNCH_ARGS)
                     await self._own.start()
                     self.devtools = self._own.endpoint

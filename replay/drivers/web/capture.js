@@ -1,4 +1,4 @@
-// One-round-trip capture of the UI tree (SPEC §4). Reads the DOM, never writes it: the only
+// One-round-trip capture of the UI tree (design §4). Reads the DOM, never writes it: the only
 // state it keeps is an array of the captured elements on `window`, so refs can act later.
 (opts) => {
   const TEST_ID_ATTRS = opts.testIdAttributes;
@@ -258,7 +258,7 @@
     F_HITTABLE = 64, F_SCROLLABLE = 128, F_ACTIONABLE = 256, F_DOM_ID = 512, F_OVERLAY = 1024, F_EXPANDED = 2048,
     F_THROUGH = 4096;
 
-  // a layer on top: fixed, or absolute with a z-index, over the viewport's centre (SPEC §5 "Overlays")
+  // a layer on top: fixed, or absolute with a z-index, over the viewport's centre (design §5 "Overlays")
   // (its box, read once: the walk keeps it for the node)
   let overlayBox = null;
   function isOverlay(el, st) {
@@ -349,9 +349,9 @@
       nodes.push([parent, role || 'generic', label, id, value, '', el.getAttribute('placeholder') || '', tag,
         el.getAttribute('href'), Math.round(x * 100) / 100, Math.round(y * 100) / 100, Math.round(w * 100) / 100,
         Math.round(h * 100) / 100, flags, frame,
-        // a form control's name attribute and an input's type: secondary signals for suggestions (SPEC §5)
+        // a form control's name attribute and an input's type: secondary signals for suggestions (design §5)
         FORM_TAGS.has(tag) ? (el.getAttribute('name') || '') : '', tag === 'input' ? type : '',
-        // a control's word-like class tokens: what may single out one with no name (SPEC §5 item 6)
+        // a control's word-like class tokens: what may single out one with no name (design §5 item 6)
         actionable && !bare ? wordClasses(el) : '']);
       elements.push(el);
       if (probe) probes.push(index, r.left + w / 2, r.top + h / 2);
@@ -419,7 +419,7 @@
     return text;
   }
 
-  // ---- The targeted view (SPEC §13): the nodes a verified step's selector can match, each with
+  // ---- The targeted view (design §13): the nodes a verified step's selector can match, each with
   // its whole subtree, and their ancestors (own fields only) — the same nodes, fields and order as
   // the full capture's, without walking the rest of the page. The page is not narrowed by what the
   // selector says exactly (Python decides that on the view): only by what can be told without doubt
@@ -704,7 +704,7 @@
   }
   // the topmost element at (x, y) is el or drawn inside it. A shadow root's elementFromPoint answers its
   // host for the host's own slotted text: then the topmost of the root's own elements there decides.
-  // the wrapper of el's own that takes the pointer for it (SPEC §5 composed controls): the element at
+  // the wrapper of el's own that takes the pointer for it (design §5 composed controls): the element at
   // el's centre is an ancestor of it (el takes no pointer events there) that is no control itself and
   // holds no other one — a segment button's host over its inner tab, a select's label over its button
   const OTHER = 'input, button, select, textarea, a[href], [role=button], [role=link], [role=tab], [role=switch], '

@@ -1,4 +1,4 @@
-"""What the web driver's capture brings back: ``capture.js`` (the web pruning of SPEC §4, run in the
+"""What the web driver's capture brings back: ``capture.js`` (the web pruning of design §4, run in the
 page), the framing of its answer, and the web page's screen identity."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def read_capture(text: str) -> dict[str, Any]:
 
 def page_path(url: str, base: str | None = None) -> str:
     """The ``page.path`` of ``url``: relative to the directory of ``base`` (the latest opened URL)
-    when it lies under it, so a flow replayed under another base URL keeps its pages (SPEC §5)."""
+    when it lies under it, so a flow replayed under another base URL keeps its pages (design §5)."""
     path = urlparse(url).path or "/"
     if base:
         directory = (urlparse(base).path or "/").rsplit("/", 1)[0] + "/"

@@ -277,7 +277,7 @@ class WebDriver:
             return None
 
     def person_input(self) -> WebHands:
-        """A person's hands on this page (SPEC §16)."""
+        """A person's hands on this page (design §16)."""
         if self._hands is None:
             self._hands = WebHands(self, self.devtools)
         return self._hands

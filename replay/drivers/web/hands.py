@@ -1,4 +1,4 @@
-"""A person's hands on a web page (SPEC §16): ``recorder.js`` holds their input in every frame before
+"""A person's hands on a web page (design §16): ``recorder.js`` holds their input in every frame before
 the page's handlers and hands each gesture to the recorder through a DevTools binding.
 
 Both live in an isolated world of the page (as a browser extension's content script does): the

@@ -1,4 +1,4 @@
-// The recorder's hands in the page (SPEC §16): a person's input is held in the capture phase, before
+// The recorder's hands in the page (design §16): a person's input is held in the capture phase, before
 // the app's handlers, and handed to the daemon, which performs it through the step pipeline. Runs in
 // an isolated world of every frame (as a browser extension's content script does), before the page's
 // own scripts: no page script can reach this closure, its binding or the built-ins it uses.

@@ -1,4 +1,4 @@
-"""A recording's browser with no open endpoint (SPEC §16): Chromium speaks DevTools over a pipe to
+"""A recording's browser with no open endpoint (design §16): Chromium speaks DevTools over a pipe to
 this process only (``--remote-debugging-pipe``: nothing listens on TCP), and replay's own relay admits
 WebSocket clients on 127.0.0.1 only on a 128-bit random path, compared in constant time, and serves
 nothing else — no ``/json`` listing, no target made from a URL.

@@ -1,4 +1,4 @@
-"""What a saved Playwright trace may not keep: anything typed (SPEC §6, §12)."""
+"""What a saved Playwright trace may not keep: anything typed (design §6, §12)."""
 
 from __future__ import annotations
 
@@ -43,7 +43,7 @@ async def save_trace(context: Any, path: str, secrets: Sequence[tuple[str, str]]
 
 
 def scrub_trace(raw: str, path: str, secrets: Sequence[tuple[str, str]]) -> None:
-    """Write the trace at ``raw`` to ``path`` (0600) with nothing typed left in it (SPEC §6, §12).
+    """Write the trace at ``raw`` to ``path`` (0600) with nothing typed left in it (design §6, §12).
 
     Its JSON-lines entries are rewritten value by value: every field value in a DOM snapshot and every
     ``value``/``text`` parameter of a call is ``<redacted>``, and in every string each secret (also

@@ -1,4 +1,4 @@
-"""Each Maestro command replay imports, as the `.ad` line(s) it becomes (SPEC §14; the golden table
+"""Each Maestro command replay imports, as the `.ad` line(s) it becomes (design §14; the golden table
 is tests/unit/test_maestro.py)."""
 
 from __future__ import annotations

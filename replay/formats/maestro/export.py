@@ -1,5 +1,5 @@
 """`replay export --format maestro`: an `.ad` script as a Maestro flow, where the shapes overlap
-(SPEC §14). What a Maestro flow cannot say is refused with the `.ad` file and line — every problem
+(design §14). What a Maestro flow cannot say is refused with the `.ad` file and line — every problem
 at once, nothing written. Exporting a flow `replay import` wrote, then importing it again, gives the
 same script (a fixed point); a recorded script exports by each step's first selector alternative
 that Maestro can express (its recorded evidence has no place in Maestro, and is dropped).

@@ -1,4 +1,4 @@
-"""`replay import`: a Maestro flow (YAML) as a reviewable `.ad` script (SPEC §14, issue 25).
+"""`replay import`: a Maestro flow (YAML) as a reviewable `.ad` script (design §14, issue 25).
 
 Translation happens here, once, never silently at replay: what has no `.ad` equivalent is refused
 with the YAML file, line and column, the command's name and why — every problem of the flow at

@@ -1,4 +1,4 @@
-"""Maestro's selectors as `.ad` selector expressions, with Maestro's meaning (SPEC §14):
+"""Maestro's selectors as `.ad` selector expressions, with Maestro's meaning (design §14):
 
 - ``text`` is a regex that must match the whole text (Android: text, else content-desc) or the hint,
   or the exact string: a plain text becomes ``label="T" || placeholder="T"``; a regex becomes

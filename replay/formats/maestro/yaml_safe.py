@@ -1,4 +1,4 @@
-"""YAML read safely for Maestro flows (SPEC §14, issue 25): pyyaml's safe parser only, nothing
+"""YAML read safely for Maestro flows (design §14, issue 25): pyyaml's safe parser only, nothing
 constructed but strings, numbers, booleans, lists and maps, and bounded — the text's size, its
 nesting depth (checked on the event stream, before anything recursive runs, and again as aliases
 expand: a chain of aliases nests deeper than its text), and the number of values it expands to
