@@ -1203,10 +1203,11 @@ def main() -> None:
         from bench_record import bench_record_corpus, print_record_corpus
 
         print_record_corpus(bench_record_corpus(widgets=True), "widget")
-    if "drift" in which and "--without" in which:  # scripts/bench drift --without NAME[,NAME…]|all
+    if "drift" in which and "--without" in which:  # scripts/bench drift --without NAME[,NAME…]|all [--corpus C]
         from bench_tolerances import bench_without, print_without
 
-        print_without(bench_without(which[which.index("--without") + 1 :][:1]))
+        corpora = (which[which.index("--corpus") + 1],) if "--corpus" in which else ("drift", "widgets")
+        print_without(bench_without(which[which.index("--without") + 1 :][:1], corpora))
     elif "drift" in which and "heal" not in which:
         print_drift(bench_drift())
     if "drift" in which and "--without" not in which:

@@ -33,7 +33,7 @@ class Row:
         return sum(1 for o in self.outcomes if o.false_heal)
 
 
-def _corpora(without: str | None) -> Row:
+def _corpora(without: str | None, corpora: tuple[str, ...] = ("drift", "widgets")) -> Row:
     from bench import bench_drift
     from bench_widgets import bench_widget_drift
 
@@ -43,7 +43,8 @@ def _corpora(without: str | None) -> Row:
     else:
         os.environ[ENV] = without
     try:
-        outcomes = bench_drift(rank=False) + bench_widget_drift(peer=False, rank=False)[0]
+        outcomes = bench_drift(rank=False) if "drift" in corpora else []
+        outcomes += bench_widget_drift(peer=False, rank=False)[0] if "widgets" in corpora else []
     finally:
         if before is None:
             os.environ.pop(ENV, None)
@@ -53,21 +54,22 @@ def _corpora(without: str | None) -> Row:
     return Row(without, outcomes)
 
 
-def bench_without(given: list[str]) -> list[Row]:
-    """The run with every tolerance on, then one per tolerance of ``given`` (``["all"]``: the table)."""
+def bench_without(given: list[str], corpora: tuple[str, ...] = ("drift", "widgets")) -> list[Row]:
+    """The run with every tolerance on, then one per tolerance of ``given`` (``["all"]``: the table), on
+    ``corpora`` (``drift``, ``widgets``: ``--corpus NAME`` keeps one)."""
     if not given:
         raise SystemExit("scripts/bench drift --without NAME[,NAME…]|all: name the tolerances (docs/design.md §5)")
     names = [t.name for t in TABLE] if given == ["all"] else [n.strip() for n in given[0].split(",") if n.strip()]
     bad = unknown(",".join(names))
     if bad:
         raise SystemExit(f"no tolerance named {bad[0]!r}; the table: {', '.join(t.name for t in TABLE)}")
-    return [_corpora(None), *(_corpora(name) for name in names)]
+    return [_corpora(None, corpora), *(_corpora(name, corpora) for name in names)]
 
 
 def print_without(rows: list[Row]) -> None:
     base = rows[0]
     total = len(base.outcomes)
-    print(f"## What each tolerance buys: the drift and widget corpora, {total} cases\n")
+    print(f"## What each tolerance buys: {total} cases of the drift corpora\n")
     print("| switched off | as expected | false heals | buys (as expected only with it) | costs |")
     print("|---|---:|---:|---|---|")
     print(f"| (none) | {len(base.correct)}/{total} | {base.false} | — | — |")
