@@ -33,6 +33,7 @@ from replay.engine.heal_choice import positional
 from replay.engine.hint import RepairHint
 from replay.engine.report import Reported
 from replay.errors import DivergenceError, ReplayError
+from replay.platforms import WEB
 from replay.script.ast import Action, Target
 from replay.script.loader import load
 from replay.session import gate
@@ -87,7 +88,7 @@ def provable(path: str, index: int) -> bool:
     script = load(path)
     actions = script.actions
     step = actions[index - 1]
-    if positional(step) or script.platform != "web":
+    if positional(step) or script.platform != WEB:
         return False
     if step.annotation is not None and step.annotation.effect:
         return True
