@@ -65,7 +65,7 @@ def _pick(page: Any, ev: Any) -> Any | None:
     else:
         found = None
     if found is not None:
-        boxes = [(i, b) for i, b in enumerate(found.evaluate_all(BOXES))]
+        boxes = [(i, b) for i, b in enumerate(found.evaluate_all(BOXES)) if b is not None]
         if boxes:
             i = min(boxes, key=lambda ib: (ib[1][0] + ib[1][2] / 2 - cx) ** 2 + (ib[1][1] + ib[1][3] / 2 - cy) ** 2)[0]
             return found.nth(i)
@@ -74,7 +74,12 @@ def _pick(page: Any, ev: Any) -> Any | None:
     return page.locator("*").nth(index) if index >= 0 else None
 
 
-BOXES = "(els) => els.map((e) => { const r = e.getBoundingClientRect(); return [r.x, r.y, r.width, r.height]; })"
+# each element's box; None for one a person cannot see (a closed dropdown's option saying the same)
+BOXES = """(els) => els.map((e) => {
+  if (!e.checkVisibility({ visibilityProperty: true, opacityProperty: true })) return null;
+  const r = e.getBoundingClientRect();
+  return [r.x, r.y, r.width, r.height];
+})"""
 
 
 PICK = """([x, y]) => {

@@ -57,7 +57,7 @@ from replay.tree.place import (
     region_of,
     sibling_of,
 )
-from replay.tree.position import by_place, changed, is_positional, look_alikes
+from replay.tree.position import by_place, changed, is_positional, look_alikes, recounted
 from replay.tree.tolerances import allows
 from replay.tree.verdict import DivergenceKind, Verdict
 
@@ -307,6 +307,8 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
     alternative, matches = match_set(capture, selector)
     if not matches:
         return Verdict(DivergenceKind.SELECTOR_MISS, 0)
+    if ev.look_alikes is not None and (fewer := recounted(capture, selector, ev)):  # a look-alike gone or added
+        return Verdict(DivergenceKind.IDENTITY_UNVERIFIABLE, len(matches), mismatches=fewer)
     resolution = resolve_matches(matches, alternative)
     winner = resolution.winner
     members = identity_members(capture, ev, matches)
@@ -421,6 +423,8 @@ def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvide
     if isolated and is_positional(selector):
         members = identity_members(capture, ev)
         isolated = members == [node] or (len(members) > 1 and ev.anchor is not None)
+        if isolated and len(members) > 1:  # told from look-alikes in its anchor by its place: count them
+            return TargetEvidence(**{**ev.__dict__, "look_alikes": look_alikes(capture, selector)})
     if isolated:
         return ev
     return _by_position(capture, selector, node, TargetEvidence(**{**ev.__dict__, "verification": UNVERIFIABLE}))

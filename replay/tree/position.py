@@ -5,7 +5,9 @@ are the ones recorded**: the nodes the selector names without its ``nth`` — th
 own signature (role, name, key text) in the same order — recorded as ``lookAlikes`` (``"3:1f0c9a2e"``,
 the count and a digest) and compared before acting. Any change among them (one more, one gone, one
 renamed, two swapped) stops the step as ``identity-unverifiable``: the place may now hold another
-element, and nothing recorded can say which.
+element, and nothing recorded can say which. A *verified* step whose place among look-alikes in its anchor
+was part of what isolated it (``role=form label="Route" >> role=combobox nth=0``, told by its sibling
+index) records them too, and stops when their number changes (``recounted``).
 """
 
 from __future__ import annotations
@@ -67,3 +69,17 @@ def changed(capture: Capture, selector: Selector, ev: TargetEvidence) -> list[st
     count = (now or "0:").partition(":")[0]
     same_count = f"found {count}, one of them changed or moved" if count == was else f"found {count}"
     return [f"look-alikes: recorded {was}, {same_count}"]
+
+
+def recounted(capture: Capture, selector: Selector, ev: TargetEvidence) -> list[str]:
+    """For a *verified* step told from look-alikes in its anchor by its place (``lookAlikes`` beside an
+    anchor): what a reader is told when their number changed — one deleted leaves its twin at the place,
+    and the signals that told them apart (sibling, viewport order) would pick the twin. Their names may
+    drift (the anchor and the evidence still verify); their number may not."""
+    if ev.look_alikes is None:
+        return []
+    counted = look_alikes(capture, selector)
+    if counted is None:  # a selector a person rewrote without its place: the count was of another
+        return []
+    was, now = ev.look_alikes.partition(":")[0], counted.partition(":")[0]
+    return [] if now == was else [f"look-alikes: recorded {was}, found {now}"]
