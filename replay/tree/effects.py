@@ -10,6 +10,7 @@ them (``Idle``), or only in their digits (a counter in place), and are left out.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections import Counter
@@ -85,6 +86,7 @@ def items(capture: Capture) -> Counter[str]:
     return Counter(n.role for n in capture.nodes[1:] if n.get("role") in ITEMS and n.visible)
 
 
+@functools.lru_cache(maxsize=4096)  # a view's rows are masked before and after every check: the same texts
 def masked(text: str) -> str:
     """A text with what a run generates blanked to its shape (``#``): "3 items left" and "4 items left"
     are one counter, "Order placed, reference K7QWZP" and "…, reference XQWZPL" one confirmation."""
