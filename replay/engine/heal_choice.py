@@ -25,9 +25,9 @@ from replay.engine.hint import Container, RepairHint, container_present_for, rec
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence
 from replay.tree.anchors import find_anchor
+from replay.tree.bases.position import is_positional
 from replay.tree.controls import within, wraps
 from replay.tree.model import Capture, Node
-from replay.tree.position import is_positional
 from replay.tree.roles import kin, moved_within
 from replay.tree.suggest import PLAUSIBLE, Suggestion, rank, same_name
 

@@ -46,14 +46,21 @@ class Verification(StrEnum):
 
 
 VERIFIED, UNVERIFIABLE = Verification.VERIFIED, Verification.UNVERIFIABLE
-# what singled the node out when it has neither id nor label (design §5): its own key text, or being
-# the only node of its role inside its anchor (or its scope)
-KEY_TEXT = "keyText"
-STRUCTURAL = "structural"
-ATTRIBUTE = "attribute"  # a control with no name singled out by its own attribute: a word-like class token
-NEIGHBOUR = "neighbour"  # a nameless control in its named neighbour's small container (``namelessOrder``)
-POSITION = "position"  # nothing but its place among look-alikes (``lookAlikes``: acted on while they are the same)
-BASES = (KEY_TEXT, STRUCTURAL, ATTRIBUTE, NEIGHBOUR, POSITION)
+
+
+class Basis(StrEnum):
+    """What singled the node out when it has neither id nor label (design §5); each one's behaviour is a
+    registered implementation in ``replay.tree.bases``, its payload the evidence fields it names there."""
+
+    KEY_TEXT = "keyText"  # its own key text (``keyText``)
+    STRUCTURAL = "structural"  # the only node of its role inside its anchor, or its ``scope``
+    ATTRIBUTE = "attribute"  # a control with no name singled out by a word-like class token (``class``)
+    NEIGHBOUR = "neighbour"  # a nameless control in its named neighbour's small container (``namelessOrder``)
+    POSITION = "position"  # nothing but its place among look-alikes (``lookAlikes``: acted on while they are the same)
+
+
+KEY_TEXT, STRUCTURAL, ATTRIBUTE, NEIGHBOUR, POSITION = Basis
+BASES = tuple(Basis)
 
 
 class Ancestor(NamedTuple):
@@ -126,13 +133,13 @@ class TargetEvidence:
     rect: Rect | None = None
     screen: Screen | None = None
     verification: str = VERIFIED
-    basis: str | None = None  # one of BASES; None: the id, the label or the anchor
+    basis: Basis | None = None  # None: the id, the label or the anchor
     key_text: str | None = None  # its own key text (design §4), compared exactly when basis is KEY_TEXT
     scope: Anchor | None = None  # STRUCTURAL without an anchor: the labeled or landmark ancestor it is alone in
     css_class: str | None = None  # ATTRIBUTE: the class token that singles it out (JSON ``class``)
     column: str | None = None  # a nameless node in a table's cell: its column's header (with the row as anchor)
     nameless_order: int | None = None  # NEIGHBOUR: its order among its anchor's nameless controls of its role
-    look_alikes: str | None = None  # POSITION: "N:DIGEST" of the look-alikes it was told from (``tree.position``)
+    look_alikes: str | None = None  # POSITION: "N:DIGEST" of the look-alikes it was told from (``tree.bases.position``)
     effect: tuple[Fact, ...] = ()  # what the action did (design §15): checked after acting, never identity
     dom_id: bool = False  # the id is the element's DOM id, not a test id attribute (JSON ``domId``)
 
@@ -252,7 +259,7 @@ def decode(payload: str, where: Location | None = None) -> TargetEvidence:
         rect=rect,
         screen=screen,
         verification=verification,
-        basis=basis,
+        basis=Basis(basis) if basis is not None else None,
         key_text=string(obj, "keyText", where, label=True),
         scope=scope,
         css_class=string(obj, "class", where),
@@ -314,7 +321,7 @@ def _to_json(ev: TargetEvidence) -> dict[str, Any]:
     if ev.scope is not None:
         out["scope"] = _anchor_json(ev.scope)
     if ev.basis is not None:
-        out["basis"] = ev.basis
+        out["basis"] = ev.basis.value
     if ev.css_class is not None:
         out["class"] = ev.css_class
     if ev.column is not None:

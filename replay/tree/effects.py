@@ -46,10 +46,7 @@ MAX_TEXTS = 2  # more texts in place than this changing at once: a re-render, no
 # text a run generates (design §15), each compared as a placeholder of its shape: a UUID; a word with a
 # digit in it (a number, "K7QWZP", the parts of "ORD-2024-0042", a date, a time); and a word of five or
 # more capitals in a text that has lower-case letters too (the reference that drew no digit: "XQWZPL")
-_GENERATED = re.compile(
-    r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]+)+"  # a UUID, whole or cut where a fact's text ends
-    r"|[^\W_]*\d[^\W_]*"
-)
+_GENERATED = re.compile(r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]+)+|[^\W_]*\d[^\W_]*")  # (a UUID: whole or cut)
 _CAPITALS = regex.compile(r"\b\p{Lu}{5,}\b")
 _NUMBERS = re.compile(r"\d+")
 _LOWER = regex.compile(r"\p{Ll}")

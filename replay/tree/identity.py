@@ -9,11 +9,6 @@ from dataclasses import replace
 from typing import Any
 
 from replay.script.evidence import (
-    ATTRIBUTE,
-    KEY_TEXT,
-    NEIGHBOUR,
-    POSITION,
-    STRUCTURAL,
     UNVERIFIABLE,
     VERIFIED,
     Ancestor,
@@ -25,28 +20,22 @@ from replay.script.evidence import (
 )
 from replay.script.selector import Chain, Selector
 from replay.script.text import fold, normalize
+from replay.tree import bases
 from replay.tree.anchors import (
-    alone_in,
     anchor_lost_its_dom_id,
     anchor_of,
-    beside_neighbour,
     cell_of,
-    class_holders,
     column_of,
     find_anchor,
     id_is_unique,
     name_of,
-    nameless_controls,
-    only_of_role,
-    own_anchor,
     row_of,
-    scope_of,
-    singling_class,
 )
+from replay.tree.bases import position
+from replay.tree.bases.position import by_place, changed, is_positional, look_alikes, recounted
 from replay.tree.controls import halves
 from replay.tree.match import Resolution, describe, match_set, resolve_matches
 from replay.tree.model import F_DOM_ID, KEY_TEXT_CHARS, Capture, Node
-from replay.tree.naming import CELL_ROLES, ROW_ROLES
 from replay.tree.place import (
     ancestry_drift,
     ancestry_of,
@@ -57,7 +46,6 @@ from replay.tree.place import (
     region_of,
     sibling_of,
 )
-from replay.tree.position import by_place, changed, is_positional, look_alikes, recounted
 from replay.tree.tolerances import allows
 from replay.tree.verdict import DivergenceKind, Verdict
 
@@ -74,25 +62,18 @@ def carries_identity(node: Node, ev: TargetEvidence) -> bool:
     elif ev.label is not None:
         if normalize(node.label) != ev.label and not _named_by_placeholder(node, ev):
             return False
-    elif ev.basis == KEY_TEXT:
-        if ev.key_text is None or normalize(node.key_text) != ev.key_text:
+    elif (way := bases.of(ev)) is not None:
+        if not way.carries(node, ev):
             return False
-    elif ev.basis == ATTRIBUTE:
-        if ev.css_class is None or ev.css_class not in node.classes:
-            return False
-    elif ev.basis is None and name_of(node):
+    elif name_of(node) or (ev.anchor is None and ev.scope is None):
         return False  # a nameless node's look-alikes are nameless (anchor_of): a named one is another control
-    elif ev.anchor is None and ev.scope is None:
-        return False
     if ev.column is not None and fold(column_of(node)) != fold(ev.column):
         return False  # a cell is what its row and its column say it is (design §5)
     container = find_anchor(node, ev.anchor) if ev.anchor is not None else None
     if ev.anchor is not None and container is None:
         return False
-    if ev.basis == STRUCTURAL and not alone_in(node, ev.anchor or ev.scope):
-        return False
-    if ev.basis == ATTRIBUTE and ev.css_class is not None and class_holders(node, ev.css_class, container) != [node]:
-        return False  # the attribute must still single it out, where it did (its anchor, else the page)
+    if (way := bases.of(ev)) is not None and not way.holds(node, ev, container):
+        return False  # its basis no longer singles it out where it did
     return fixed_ancestors_hold(node, ev.ancestry)
 
 
@@ -134,15 +115,6 @@ def _named_by_placeholder(node: Node, ev: TargetEvidence) -> bool:
     now comes from elsewhere (a visually hidden <label> added), it is the same field (design §4)."""
     placeholder = ev.placeholder is not None and ev.placeholder == ev.label
     return placeholder and normalize(node.placeholder) == ev.placeholder and allows("placeholder-name")
-
-
-def _key_text_singles_out(capture: Capture, node: Node) -> str | None:
-    """The node's own key text when no other node of its role says the same (design §5 item 3)."""
-    text = normalize(node.key_text)
-    if not text or not (node.role in ROW_ROLES | CELL_ROLES or node.role == "generic" or node.actionable):
-        return None  # a landmark's first text is whatever its region shows first, not what it is
-    same = [n for n in capture.by_value("role", node.role) if n is not node and normalize(n.key_text) == text]
-    return None if same else text
 
 
 def identity_members(capture: Capture, ev: TargetEvidence, among: list[Node] | None = None) -> list[Node]:
@@ -212,20 +184,10 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     unique_id = node.test_id if id_is_unique(capture, node) else None
     x, y, w, h = node.rect
     label = name_of(node)
-    found = anchor_of(capture, node)
-    basis = key_text = scope = None
+    r = bases.Recording(capture, node, anchor_of(capture, node))
     if unique_id is None and not label:
-        key_text = _key_text_singles_out(capture, node)
-        if key_text is not None:
-            basis, found = KEY_TEXT, None
-        else:
-            found = found or own_anchor(capture, node)  # always one for a node with neither id nor label
-            if found is not None and only_of_role(found[0], node):
-                basis = STRUCTURAL
-            elif found is None:
-                in_scope = scope_of(node)
-                if in_scope is not None:
-                    basis, scope = STRUCTURAL, in_scope[1]
+        bases.record(r, bases.Stage.OWN)  # its own key text, else alone of its role in its anchor or scope
+    found = r.found
     # a cell of a table or grid, or a control in one, is its row (by what the row says) and, nameless,
     # its column (design §5 "Cells"): a unique "Engineer" today is one of two once a row is added
     cell = cell_of(node) if unique_id is None else None
@@ -235,14 +197,11 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
     if row is not None and row_text:
         if found is None:
             found = row, Anchor(row.role, text=row_text)
-        if found[0] is row and not label and basis != KEY_TEXT:
+        if found[0] is row and not label and not (r.basis and bases.REGISTERED[r.basis].whole):
             column = column_of(node)
-    css_class = nameless_order = None
-    if unique_id is None and not label and basis is None and column is None:
-        css_class = singling_class(node, found[0] if found is not None else None)
-        basis = ATTRIBUTE if css_class is not None else None
-        if basis is None and (beside := beside_neighbour(capture, node)) is not None:
-            found, nameless_order, basis = beside[:2], beside[2], NEIGHBOUR  # its neighbour's container
+    if unique_id is None and not label and r.basis is None and column is None:
+        r.found = found
+        found = bases.record(r, bases.Stage.NAMELESS).found  # a class of its own, else its neighbour's container
     anchor = found[1] if found is not None else None
     if found is not None and found[1].id is not None and not id_is_unique(capture, found[0]):
         anchor = Anchor(found[1].role, found[1].label, found[1].text)
@@ -262,13 +221,10 @@ def record_evidence(capture: Capture, node: Node) -> TargetEvidence:
         scroll_region=region_identity(region_of(node)),
         rect=Rect(x, y, w, h),
         screen=capture.screen,
-        verification=VERIFIED if (unique_id or label or anchor or basis) else UNVERIFIABLE,
-        basis=basis,
-        key_text=key_text,
-        scope=scope,
-        css_class=css_class,
+        verification=VERIFIED if (unique_id or label or anchor or r.basis) else UNVERIFIABLE,
+        basis=r.basis,
         column=column,
-        nameless_order=nameless_order,
+        **r.payload,  # type: ignore[arg-type]
     )
     ev = TargetEvidence(**{**ev.__dict__, "viewport_order": viewport_order(capture, node, ev)})
     # what is written is what a reader will see: pass through the codec (bounds, normalization)
@@ -283,6 +239,8 @@ def _mismatches(node: Node, ev: TargetEvidence) -> list[str]:
         out.append(f"id: recorded {ev.id!r}, found {node.test_id!r}")
     if ev.id is None and ev.label is not None and normalize(node.label) != ev.label:
         out.append(f"label: recorded {ev.label!r}, found {normalize(node.label)!r}")
+    if ev.id is None and ev.label is None and (way := bases.of(ev)) is not None and (said := way.mismatch(node, ev)):
+        out.append(said)  # what its basis recorded and the node does not say
     if ev.anchor is not None and find_anchor(node, ev.anchor) is None:
         a = ev.anchor
         near = next((x for x in node.ancestors() if x.role == a.role), None)
@@ -361,10 +319,8 @@ def _isolate(
 ) -> tuple[Node | None, str | None]:
     """The one member its order among its anchor's nameless controls, else the recorded sibling, else
     viewport order, singles out; ``peers``: the tree's identity members when the caller knows them."""
-    if ev.nameless_order is not None and ev.anchor is not None:
-        by_nameless = [m for m in members if _nameless_order(m, ev.anchor) == ev.nameless_order]
-        if len(by_nameless) == 1:
-            return by_nameless[0], "namelessOrder"
+    if (way := bases.of(ev)) is not None and (told := way.isolate(members, ev)) is not None:
+        return told
     if ev.sibling is not None:
         by_sibling = [m for m in members if sibling_of(m) == ev.sibling]
         if len(by_sibling) == 1:
@@ -378,12 +334,6 @@ def _isolate(
         if len(by_order) == 1:
             return by_order[0], "viewportOrder"
     return None, None
-
-
-def _nameless_order(node: Node, anchor: Anchor) -> int | None:
-    container = find_anchor(node, anchor)
-    controls = nameless_controls(container, node.role) if container is not None else []
-    return controls.index(node) if node in controls else None
 
 
 def _implied_by_identity(chain: Chain, ev: TargetEvidence) -> bool:
@@ -414,10 +364,10 @@ def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvide
 
     Position never verifies identity: a positional selector (``nth``) over look-alikes that the
     evidence itself cannot tell apart is ``unverifiable``, with basis ``position`` and the look-alikes it
-    was told from (``tree.position``): replay acts on that place while they are the ones recorded.
+    was told from (``tree.bases.position``): replay acts on that place while they are the ones recorded.
     """
     if ev.verification == UNVERIFIABLE:
-        return _by_position(capture, selector, node, ev)
+        return position.place(capture, selector, node, ev)
     verdict = verify(capture, selector, ev)
     isolated = verdict.verified and verdict.target is node
     if isolated and is_positional(selector):
@@ -427,11 +377,4 @@ def self_check(capture: Capture, selector: Selector, node: Node, ev: TargetEvide
             return TargetEvidence(**{**ev.__dict__, "look_alikes": look_alikes(capture, selector)})
     if isolated:
         return ev
-    return _by_position(capture, selector, node, TargetEvidence(**{**ev.__dict__, "verification": UNVERIFIABLE}))
-
-
-def _by_position(capture: Capture, selector: Selector, node: Node, ev: TargetEvidence) -> TargetEvidence:
-    alike = look_alikes(capture, selector) if is_positional(selector) else None
-    if alike is None or match_set(capture, selector)[1] != [node]:
-        return ev
-    return TargetEvidence(**{**ev.__dict__, "basis": POSITION, "look_alikes": alike})
+    return position.place(capture, selector, node, TargetEvidence(**{**ev.__dict__, "verification": UNVERIFIABLE}))

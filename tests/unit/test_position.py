@@ -1,4 +1,4 @@
-"""Steps told from look-alikes by their place alone (replay.tree.position; docs/design.md §1): acted on
+"""Steps told from look-alikes by their place alone (replay.tree.bases.position; docs/design.md §1): acted on
 while the look-alikes are the ones recorded, stopped as soon as they are not."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Steps told from look-alikes by their place alone (docs/design.md §5, basis ``position``).
+"""Basis ``position`` (docs/design.md §5 item 7): steps told from look-alikes by their place alone.
 
 Nothing but ``nth`` singles such an element out. Replay acts on that place **only while the look-alikes
 are the ones recorded**: the nodes the selector names without its ``nth`` — their count, and each one's
@@ -15,9 +15,10 @@ from __future__ import annotations
 import hashlib
 from dataclasses import replace
 
-from replay.script.evidence import TargetEvidence
+from replay.script.evidence import POSITION, UNVERIFIABLE, TargetEvidence
 from replay.script.selector import POSITIONAL, Alternative, Selector
 from replay.script.text import normalize
+from replay.tree.bases import Stage, Way
 from replay.tree.match import match_set
 from replay.tree.model import Capture, Node
 
@@ -83,3 +84,24 @@ def recounted(capture: Capture, selector: Selector, ev: TargetEvidence) -> list[
         return []
     was, now = ev.look_alikes.partition(":")[0], counted.partition(":")[0]
     return [] if now == was else [f"look-alikes: recorded {was}, found {now}"]
+
+
+def place(capture: Capture, selector: Selector, node: Node, ev: TargetEvidence) -> TargetEvidence:
+    """The self-check's last word on unverifiable evidence: basis ``position`` with the look-alikes its
+    positional selector tells ``node`` from, when it names exactly ``node`` (else ``ev`` as it is)."""
+    alike = look_alikes(capture, selector) if is_positional(selector) else None
+    if alike is None or match_set(capture, selector)[1] != [node]:
+        return ev
+    return replace(ev, verification=UNVERIFIABLE, basis=POSITION, look_alikes=alike)
+
+
+class Position(Way):
+    """Never recorded from a node alone: the self-check gives it (``place``), from the selector written.
+    Verification acts on the place while the look-alikes are the recorded ones (``by_place``)."""
+
+    name = POSITION
+    fields = ("look_alikes",)
+    stage = Stage.PLACE
+
+
+WAY = Position()
