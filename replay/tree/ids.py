@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 import regex
 
@@ -17,6 +18,34 @@ _NOT_A_WORD = regex.compile(r"[A-Z0-9]")
 # Math.random (Slim Select's ``ss-i6lbmzai-list``): made up even alone, a fresh one in every session
 _RANDOM_SEGMENT = regex.compile(r"^(?=[a-z0-9]{8,12}$)[a-z0-9]*[a-z]\d+[a-z][a-z0-9]*$")
 _SEPARATOR = regex.compile(r"[-_:.]")
+# made up alone, whatever else the page holds: three digits or more, two numbers in a row (Element Plus'
+# el-id-85-0 draws a short random one), React's ``:r1:`` whole, a GUID's head
+_MADE_UP_ALONE = regex.compile(r"[0-9]{3,}|[0-9][-_:.][0-9]|^:.*:$|[0-9a-f]{8}-[0-9a-f]{4}-", regex.IGNORECASE)
+_WORDED_PREFIX = regex.compile(r"^(?:[a-z]+[-_:.])+")
+_TOKEN = regex.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def _kind(c: str) -> int:
+    return 1 if "a" <= c <= "z" else 2 if "A" <= c <= "Z" else 3 if "0" <= c <= "9" else 4
+
+
+def random_token(value: str) -> bool:
+    """A random token after a worded prefix (nanoid's ``todo-item-AkTNBCXIfpXnhAYXTxbsT``): ten characters
+    or more whose kind (lower, upper, digit, - or _) changes at more than a third of their joins, with
+    capitals run together or digits against letters — what camelCase words (``saveChangesButton``) never do."""
+    tail = _WORDED_PREFIX.sub("", value, count=1)
+    if len(tail) < 10 or not _TOKEN.match(tail):
+        return False
+    changes = odd = 0
+    for a, b in zip(map(_kind, tail), map(_kind, tail[1:]), strict=False):
+        changes += a != b
+        odd += (a == 2 and b == 2) or ((a == 3) != (b == 3) and a < 4 and b < 4)
+    return changes * 3 > len(tail) - 1 and odd >= 3
+
+
+def made_up_alone(value: str) -> bool:
+    """Whether a DOM id is made up by itself (a test id attribute never is): it differs on every load."""
+    return allows("made-up-ids") and (_MADE_UP_ALONE.search(value) is not None or random_token(value))
 
 
 def made_up(ids: Iterable[str]) -> set[str]:
@@ -37,3 +66,16 @@ def made_up(ids: Iterable[str]) -> set[str]:
             families.setdefault((t.group(1), f"\0{len(t.group(2))}"), set()).add(value)
     found.update(v for family in families.values() if len(family) > 1 for v in family)
     return found
+
+
+def take_off_made_up(root: Any, dom_id_flag: int) -> tuple[str, ...]:
+    """Take the DOM ids made up alone off the nodes of the tree under ``root`` (each backend sends its ids
+    as they are; the tree decides here): what was taken off, for the families it still belongs to."""
+    taken_off = []
+    for node in root.iterfind(".//node[@id]"):
+        flags, value = int(node.get("f") or 0), node.get("id") or ""
+        if flags & dom_id_flag and made_up_alone(value):
+            taken_off.append(value)
+            del node.attrib["id"]
+            node.set("f", str(flags & ~dom_id_flag))
+    return tuple(taken_off)

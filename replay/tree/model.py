@@ -10,7 +10,7 @@ from lxml import etree
 
 from replay.script.evidence import Screen
 from replay.script.text import normalize
-from replay.tree.ids import made_up
+from replay.tree.ids import made_up, take_off_made_up
 
 F_VISIBLE = 1
 F_ENABLED = 2
@@ -332,6 +332,7 @@ class Capture:
     screen: Screen = field(default_factory=Screen)  # which screen this is (identity's page evidence)
     partial: bool = False  # a targeted view (design §13): the nodes a step named, not the whole screen
     moving: bool = False  # a finite animation or transition was under way (web): the screen is not settled
+    made_up_alone: tuple[str, ...] = ()  # DOM ids the tree took off as made up alone (still in their families)
     _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, index: int) -> Node:
@@ -382,7 +383,8 @@ class Capture:
         found once per capture. They change with the order things were built in: no identity."""
         found = self._index.get(_GENERATED_IDS)
         if found is None:
-            found = self._index[_GENERATED_IDS] = {v: [] for v in made_up(self.values_of("id"))}
+            ids = [*self.values_of("id"), *self.made_up_alone]  # a family counts the members taken off too
+            found = self._index[_GENERATED_IDS] = {v: [] for v in made_up(ids)}
         return frozenset(found)
 
     def derived_ids(self) -> frozenset[str]:
@@ -437,5 +439,7 @@ def capture_of(
     root: Node, generation: int, url: str, title: str, viewport: tuple[float, float], screen_path: str | None
 ) -> Capture:
     """The capture of a tree already built of ``Node``s (``tree_root``), as ``build_capture`` makes it."""
+    taken_off = take_off_made_up(root, F_DOM_ID)  # a DOM id made up alone is no id (design §5)
     nodes: list[Node] = list(root.iter())  # type: ignore[arg-type]
-    return Capture(generation, url, title, viewport, root, nodes, Screen(screen_path, normalize(title)))
+    screen = Screen(screen_path, normalize(title))
+    return Capture(generation, url, title, viewport, root, nodes, screen, made_up_alone=taken_off)

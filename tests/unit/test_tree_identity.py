@@ -579,3 +579,29 @@ def test_a_recorded_row_anchor_matches_a_row_that_shows_its_text_whatever_it_say
     row = next(n for n in cap.nodes if n.role == "listitem")
     assert row.key_text == "Due today" and anchor_matches(row, Anchor("listitem", text="walk the dog"))
     assert not anchor_matches(row, Anchor("listitem", text="walk the cat"))
+
+
+def test_a_dom_id_made_up_alone_is_taken_off_by_the_tree_whatever_backend_sent_it() -> None:
+    # the driver sends DOM ids as they are (capture.js decides nothing); the tree decides (tree/ids.py)
+    cap = capture(
+        N("button", label="Open", id="el-id-3002-0", dom_id=True),
+        N("button", label="Save", id="save-2", dom_id=True),
+        N("button", label="Pay", id="el-id-4001-0"),  # a test id attribute: kept whatever it looks like
+    )
+    assert [by_label(cap, name).test_id for name in ("Open", "Save", "Pay")] == [None, "save-2", "el-id-4001-0"]
+    assert cap.made_up_alone == ("el-id-3002-0",)
+
+
+def test_a_family_of_ids_counts_its_members_made_up_alone() -> None:
+    # nanoid's rows: one token reads as random alone (taken off), the other does not — it is one of a family
+    rows = [("todo-item-AkTNBCXIfpXnhAYXTxbsT", "Pay rent"), ("todo-item-hxbpzqkwmrtvlndfgcAsy", "Buy milk")]
+    cap = capture(N("list")(*(N("listitem", id=i, dom_id=True, text=t) for i, t in rows)))
+    assert cap.made_up_alone == (rows[0][0],) and rows[1][0] in cap.generated_ids()
+
+
+def test_with_made_up_ids_switched_off_every_dom_id_is_kept() -> None:
+    from replay.tree.tolerances import without
+
+    with without("made-up-ids"):
+        cap = capture(N("button", label="Open", id="el-id-3002-0", dom_id=True))
+    assert by_label(cap, "Open").test_id == "el-id-3002-0" and cap.made_up_alone == ()

@@ -2,25 +2,7 @@
 // state it keeps is an array of the captured elements on `window`, so refs can act later.
 (opts) => {
   const TEST_ID_ATTRS = opts.testIdAttributes;
-  // a DOM id a framework made up at run time (Element Plus' el-id-3002-0, React's :r1:, a GUID) names
-  // nothing: it differs on every load, so it is no id (test ids are kept whatever they look like)
-  // (two numbers in a row, too: Element Plus's el-id-85-0 draws a random number that may be short)
-  const GENERATED_ID = /\d{3,}|\d[-_:.]\d|^:.*:$|[0-9a-f]{8}-[0-9a-f]{4}-/i;
-  // a random token after a worded prefix (nanoid's todo-item-AkTNBCXIfpXnhAYXTxbsT): ten characters or
-  // more whose kind (lower, upper, digit, - or _) changes at more than a third of their joins, with
-  // capitals run together or digits against letters — what camelCase words (saveChangesButton) never do
-  const KIND = (c) => (c >= 'a' && c <= 'z' ? 1 : c >= 'A' && c <= 'Z' ? 2 : c >= '0' && c <= '9' ? 3 : 4);
-  function randomId(id) {
-    const tail = id.replace(/^(?:[a-z]+[-_:.])+/, '');
-    if (tail.length < 10 || !/^[\w-]+$/.test(tail)) return false;
-    let changes = 0, odd = 0;
-    for (let i = 1; i < tail.length; i++) {
-      const a = KIND(tail[i - 1]), b = KIND(tail[i]);
-      if (a !== b) changes++;
-      if ((a === 2 && b === 2) || (a === 3) !== (b === 3) && a < 4 && b < 4) odd++;
-    }
-    return changes * 3 > tail.length - 1 && odd >= 3;
-  }
+  // DOM ids go as they are, marked as DOM ids: which a library made up, the tree decides (tree/ids.py)
   const gen = opts.generation;
   // class tokens that read as words (ql-bold, flatpickr-next-month, search__field): letters in parts
   // joined by - or _; never a hashed or generated one (css-1q2w3e, sc-AxjAm, jsx-123: digits, or a
@@ -237,7 +219,7 @@
   function testIdOf(el) {
     idFromDom = false;
     for (const a of TEST_ID_ATTRS) { const v = el.getAttribute(a); if (v) return v; }
-    idFromDom = !!el.id && !GENERATED_ID.test(el.id) && !randomId(el.id);
+    idFromDom = !!el.id;
     return idFromDom ? el.id : '';
   }
 
