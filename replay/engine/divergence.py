@@ -20,6 +20,7 @@ from replay.script.evidence import TargetEvidence, encode
 from replay.script.redact import action_text
 from replay.script.text import fold
 from replay.tree.model import Capture, Node
+from replay.tree.place import stands_in_place
 from replay.tree.suggest import MAX_SUGGESTIONS, rank
 from replay.tree.verdict import DivergenceKind
 
@@ -209,7 +210,8 @@ def build_suggestions(capture: Capture | None, evidence: TargetEvidence | None) 
     for s in rank(capture, evidence):
         entry = node_view(s.node)
         entry["score"] = s.score
-        entry["basis"] = "+".join(s.basis) or "position"
+        place = ("place",) if s.basis and stands_in_place(evidence, s.node) else ()  # where the recorded one stood
+        entry["basis"] = "+".join((*s.basis, *place)) or "position"
         out.append(entry)
     return out
 

@@ -140,3 +140,22 @@ def in_place_of(node: Node, other: Capture) -> Node | None:
             return None
         at = kids[index]
     return at
+
+
+def stands_in_place(evidence: TargetEvidence, node: Node) -> bool:
+    """Whether ``node`` stands where the recorded element stood — the same place among its parent's children,
+    or over half of its recorded box: a rename keeps its element where it was; another control that does
+    the same (a dialog's × for its deleted "Keep it") stands elsewhere (docs/design.md §8)."""
+    return same_place(evidence, sibling_of(node), node.rect)
+
+
+def same_place(evidence: TargetEvidence, sibling: int | None, rect: tuple[float, float, float, float] | None) -> bool:
+    """``stands_in_place`` for what is known of an element: its sibling index and its box."""
+    if evidence.sibling is not None and sibling == evidence.sibling:
+        return True
+    if evidence.rect is None or rect is None:
+        return False
+    x, y, w, h = rect
+    r = evidence.rect
+    across = max(0.0, min(x + w, r.x + r.width) - max(x, r.x)) * max(0.0, min(y + h, r.y + r.height) - max(y, r.y))
+    return across > 0.5 * min(w * h, r.width * r.height)

@@ -21,6 +21,7 @@ from typing import Any
 from replay.script.effect import Change, Fact, rewritten
 from replay.script.evidence import TargetEvidence
 from replay.tree.effects import DISMISSED_WITH, masked
+from replay.tree.place import same_place
 from replay.tree.suggest import contradicts
 
 _SAYS = frozenset({"appeared", "changed"})  # "now shows this": the same text in place or appearing
@@ -110,6 +111,13 @@ def _named_against(recorded: TargetEvidence, found: TargetEvidence) -> bool:
         (recorded.id is not None and recorded.id == found.id)
         or (recorded.css_class is not None and recorded.css_class == found.css_class)
         or (recorded.name is not None and recorded.name == found.name)
-        or (recorded.anchor is not None and recorded.anchor == found.anchor)  # the row said which one
+        # the row said which one, and it stands where the recorded one stood ("Remove" for "Delete" in Bob's
+        # row); in the same dialog but elsewhere, it is another control that does the same (× for "Keep it")
+        or (recorded.anchor is not None and recorded.anchor == found.anchor and _in_place(recorded, found))
     )
     return not kept
+
+
+def _in_place(recorded: TargetEvidence, found: TargetEvidence) -> bool:
+    box = (found.rect.x, found.rect.y, found.rect.width, found.rect.height) if found.rect is not None else None
+    return same_place(recorded, found.sibling, box) or (recorded.sibling is None and recorded.rect is None)

@@ -104,7 +104,8 @@ def contradicts(recorded: str, said: tuple[str | None, ...]) -> bool:
     theirs = [s.casefold() for s in said if s]
     if not mine or not theirs or any(same_name(recorded, s) for s in theirs):
         return False
-    return all(_tokens(s) and not mine & _tokens(s) for s in theirs)
+    worded = [t for s in theirs if (t := _tokens(s))]  # a glyph beside a name ("×") says nothing either way
+    return bool(worded) and all(not mine & t for t in worded)
 
 
 @lru_cache(maxsize=4096)

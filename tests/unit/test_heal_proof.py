@@ -250,11 +250,11 @@ def test_a_trial_never_tries_a_covered_hidden_disabled_position_only_or_unrelate
     suggestions = [
         {"ref": "@e1", "role": "link", "label": "Next page", "basis": "role+label"},
         {"ref": "@e2", "role": "link", "label": "More", "basis": "role", "flags": ["covered"]},
-        {"ref": "@e3", "role": "button", "label": "Onward", "basis": "role+ancestry"},  # moved within actionables
+        {"ref": "@e3", "role": "button", "label": "Onward", "basis": "role+ancestry+place"},  # moved within actionables
         {"ref": "@e4", "role": "link", "basis": "position"},
         {"ref": "@e5", "role": "textbox", "label": "Next name", "basis": "label"},
         {"ref": "@e6", "role": "link", "label": "Later", "basis": "role", "flags": ["disabled"]},
-        {"ref": "@e7", "role": "link", "label": "Last", "basis": "role+ancestry"},
+        {"ref": "@e7", "role": "link", "label": "Last", "basis": "role+ancestry+place"},
     ]
     d = Reported.from_dict(
         {
@@ -355,3 +355,92 @@ def test_a_step_recorded_by_its_place_among_look_alikes_is_never_healed_onto_the
         'click role=form label="Leg" >> role=generic nth=4\n'
     )
     assert not provable(str(flow), 2)  # a look-alike does what it did: no trial tells them apart
+
+
+def test_a_candidate_named_otherwise_that_stands_elsewhere_is_another_control_not_a_rename() -> None:
+    # a11y-dialog 5 with its "Keep it" deleted: the dialog's × does what "Keep it" did (the dialog goes,
+    # "Booking kept") — a trial would pass it; where it stands says it is another control
+    from replay.engine.heal_choice import stands_in_place
+    from replay.script.evidence import Rect, TargetEvidence
+
+    from .treebuild import N, capture
+
+    ev = TargetEvidence(role="button", label="Keep it", sibling=3, rect=Rect(120, 200, 60, 24))
+
+    def dialog(*buttons: N) -> object:
+        return capture(N("dialog", label="Cancel this booking?")(N("heading", label="Cancel this booking?"), *buttons))
+
+    deleted = dialog(
+        N("button", label="Close this dialog window", rect=(300, 10, 20, 20)),
+        N("button", label="Yes, cancel it", rect=(20, 200, 90, 24)),
+    )
+    assert not any(stands_in_place(ev, n) for n in deleted.nodes if n.role == "button")  # type: ignore[attr-defined]
+    moved = dialog(N("button", label="Stay", rect=(118, 198, 64, 26)))  # renamed, its place among siblings not kept
+    assert stands_in_place(ev, [n for n in moved.nodes if n.role == "button"][0])  # type: ignore[attr-defined]
+    shifted = dialog(N("button"), N("button"), N("button", label="Stay", rect=(0, 0, 10, 10)))  # its sibling index kept
+    assert stands_in_place(ev, [n for n in shifted.nodes if n.role == "button"][2])  # type: ignore[attr-defined]
+
+
+def test_a_trial_never_tries_a_candidate_that_says_nothing_the_recorded_one_said_and_stands_elsewhere(
+    tmp_path: Path,
+) -> None:
+    # a11y-dialog 5, "Keep it" deleted: the dialog's × (role+ancestry, top right) does the same and would pass
+    from replay.engine.report import Reported
+    from replay.heal.trial import candidates
+
+    flow = tmp_path / "a.ad"
+    flow.write_text(HEAD + _pager("Keep it"))
+    suggestions = [
+        {"ref": "@e6", "role": "button", "label": "Close this dialog window", "basis": "role+ancestry"},
+        {"ref": "@e9", "role": "button", "label": "Stay", "basis": "role+ancestry+place"},
+        {"ref": "@e4", "role": "button", "label": "Keep it open", "basis": "role+label"},
+    ]
+    d = Reported.from_dict(
+        {
+            "kind": "selector-miss",
+            "step": {"index": 2},
+            "repairHint": "record-and-heal",
+            "resume": {"from": 3, "planDigest": "x"},
+            "action": 'click role=button label="Keep it"',
+            "suggestions": suggestions,
+        }
+    )
+    assert [c["ref"] for c in candidates(d, str(flow), 3)] == ["@e9", "@e4"]
+
+
+def test_a_suggestion_standing_where_the_recorded_element_stood_says_so_in_its_basis() -> None:
+    from replay.engine.divergence import build_suggestions
+    from replay.script.evidence import Ancestor, Rect, TargetEvidence
+
+    from .treebuild import N, capture
+
+    ev = TargetEvidence(
+        role="button", ancestry=(Ancestor("dialog", "Cancel?"),), rect=Rect(120, 200, 60, 24), sibling=1
+    )
+    icons = (N("button", id="x", rect=(300, 10, 20, 20)), N("button", id="stay", rect=(120, 200, 60, 24)))
+    cap = capture(N("main")(N("dialog", label="Cancel?")(*icons, N("heading", label="Cancel?"))))
+    said = {s["id"]: s["basis"] for s in build_suggestions(cap, ev)}  # type: ignore[arg-type]
+    assert said == {"stay": "role+ancestry+place", "x": "role+ancestry"}, said
+
+
+def test_a_heal_onto_another_control_of_the_recorded_dialog_standing_elsewhere_is_rejected(tmp_path: Path) -> None:
+    # the report-trusting agent's pick with "Keep it" deleted: the dialog's ×, same anchor, top right
+    from replay.session.gate import effects_verdict
+
+    def keep(label: str, sibling: int, x: int) -> str:
+        anchor = ',"anchor":{"role":"document","text":"Cancel this booking?"}'
+        return _pager(label, f'{anchor},"sibling":{sibling},"rect":{{"x":{x},"y":200,"width":60,"height":24}}')
+
+    (tmp_path / "a.ad").write_text(HEAD + keep("Keep it", 4, 120))
+    (tmp_path / "x.rejected.ad").write_text(HEAD + keep("Close this dialog window", 0, 300))
+    (tmp_path / "s.rejected.ad").write_text(HEAD + keep("Stay", 4, 120))  # renamed where it stood
+    assert "shares nothing" in (effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "x.rejected.ad")) or "")
+    assert effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "s.rejected.ad")) is None
+
+
+def test_a_glyph_beside_a_name_says_nothing_either_way_in_a_contradiction() -> None:
+    from replay.tree.suggest import contradicts
+
+    assert contradicts("Keep it", ("Close this dialog window", "×"))  # the × button's label and its text
+    assert not contradicts("Keep it", ("×",))  # a glyph alone: nothing to contradict with
+    assert not contradicts("Keep it", ("Keep it open", "×"))
