@@ -30,7 +30,7 @@ from replay.tree.controls import within, wraps
 from replay.tree.model import Capture, Node
 from replay.tree.place import stands_in_place
 from replay.tree.roles import kin, moved_within
-from replay.tree.suggest import PLAUSIBLE, Suggestion, rank, same_name
+from replay.tree.suggest import PLAUSIBLE, Suggestion, contradicts, rank, same_name
 
 MIN_SCORE = PLAUSIBLE  # 0.8
 MIN_MARGIN = 0.15
@@ -100,11 +100,16 @@ def decide(
         if not holds:
             confirmed = by_effect(evidence, capture) if evidence.effect else None
             return confirmed if confirmed is not None else Decision(None, best.score, why)
-    if trial and renamed(evidence, best.node) and not stands_in_place(evidence, best.node):
+    if (
+        trial
+        and evidence.label
+        and contradicts(evidence.label, (says(best.node),))
+        and not stands_in_place(evidence, best.node)
+    ):
         return Decision(
             None,
             best.score,
-            f"{best.node.ref} is named {says(best.node)!r}, the recorded element {evidence.label!r}, and stands"
+            f"{best.node.ref} is named {says(best.node)!r} (no word of the recorded {evidence.label!r}) and stands"
             ' elsewhere: another control (one that does the same, as a dialog\'s × does its "Keep it"), not a rename',
         )
     if trial and renamed(evidence, best.node):

@@ -38,9 +38,10 @@ from replay.script.ast import Action, Target
 from replay.script.loader import load
 from replay.session import gate
 from replay.tree.roles import ACTIONABLE_FAMILY, EDITABLE_FAMILY, kin_roles
+from replay.tree.suggest import contradicts
 
-# what a candidate must share with a recorded element that had a name: something it said, its row, or its place
-SAYS_OR_STANDS = frozenset({"label", "id", "anchor", "place"})
+# what a candidate named against the recorded element must still share with it: its id or class, its row, its place
+KEPT = frozenset({"id", "anchor", "place"})
 REFUSED = ("covered", "hidden", "disabled")  # flags of a suggestion a person could not act on either
 
 
@@ -108,8 +109,9 @@ def candidates(d: Reported, path: str, k: int, only: str | None = None) -> list[
         found = str(s.get("role") or "")
         if any(f in (s.get("flags") or ()) for f in REFUSED) or s.get("basis") in (None, "position"):
             continue
-        if ev is not None and ev.label and not set(str(s["basis"]).split("+")) & SAYS_OR_STANDS:
-            continue  # says nothing the recorded element said, and stands elsewhere: another control (× for "Keep it")
+        said = (s.get("label"), s.get("text"))
+        if ev is not None and ev.label and contradicts(ev.label, said) and not set(str(s["basis"]).split("+")) & KEPT:
+            continue  # no word of the recorded name, and stands elsewhere: another control (× for "Keep it")
         moved = {role, found} <= ACTIONABLE_FAMILY | {"generic"} or {role, found} <= EDITABLE_FAMILY
         if (kin_roles(role, found) or moved) and only in (None, s.get("ref")):
             out.append(s)

@@ -394,6 +394,7 @@ def test_a_trial_never_tries_a_candidate_that_says_nothing_the_recorded_one_said
         {"ref": "@e6", "role": "button", "label": "Close this dialog window", "basis": "role+ancestry"},
         {"ref": "@e9", "role": "button", "label": "Stay", "basis": "role+ancestry+place"},
         {"ref": "@e4", "role": "button", "label": "Keep it open", "basis": "role+label"},
+        {"ref": "@e5", "role": "button", "label": "Keep booking", "basis": "role+ancestry"},  # a word kept: a rename
     ]
     d = Reported.from_dict(
         {
@@ -405,7 +406,7 @@ def test_a_trial_never_tries_a_candidate_that_says_nothing_the_recorded_one_said
             "suggestions": suggestions,
         }
     )
-    assert [c["ref"] for c in candidates(d, str(flow), 3)] == ["@e9", "@e4"]
+    assert [c["ref"] for c in candidates(d, str(flow), 3)] == ["@e9", "@e4", "@e5"]
 
 
 def test_a_suggestion_standing_where_the_recorded_element_stood_says_so_in_its_basis() -> None:
