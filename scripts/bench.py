@@ -1214,6 +1214,10 @@ def main() -> None:
         from bench_widgets import bench_widget_drift, print_widget_drift
 
         print_widget_drift(*bench_widget_drift(peer="--peer" in which))
+    if "first-sight" in which:  # scripts/bench first-sight APP …: libraries new to the project, before any rule
+        from bench_first_sight import first_sight, print_first_sight
+
+        print_first_sight(first_sight([w for w in which if w != "first-sight"]))
     if "deletion" in which:  # scripts/bench deletion [APP …]: the widget corpus's targets removed, one by one
         from bench_deletion import bench_deletion, print_deletion
 
