@@ -167,7 +167,7 @@ class HealRun:
                 flow=self.path, status=HealStatus.CLEAN, healed=None, acceptance="not needed: no drift"
             )
             return self._outcome(HealStatus.CLEAN, EXIT_OK, report)
-        return self._publish_and_gate()
+        return self.publish_and_gate()
 
     def _repair(self, d: Reported) -> None:
         """Repair divergences until the plan completes (``_Escalate`` when it cannot)."""
@@ -406,7 +406,7 @@ class HealRun:
             self.phases,
         )
 
-    def _publish_and_gate(self) -> HealOutcome:
+    def publish_and_gate(self) -> HealOutcome:
         """Commit the healed script as a staged, unverified copy, replay it in a fresh session (the
         acceptance gate), and only then give it the healed name; else it stays rejected, saying why."""
         staged = self.client.close().healed or ""

@@ -297,7 +297,7 @@ def verify(capture: Capture, selector: Selector, ev: TargetEvidence) -> Verdict:
             resolution=resolution,
             mismatches=[f"the selector resolves to {winner.ref}, the recorded element is {target.ref}"],
         )
-    implied = _implied_by_identity(selector.expanded()[alternative], ev)
+    implied = implied_by_identity(selector.expanded()[alternative], ev)
     isolated, signal = _isolate(capture, matches, members if implied else None, members, ev)
     if isolated is None:
         return make(DivergenceKind.IDENTITY_UNVERIFIABLE, resolution=resolution)
@@ -336,7 +336,7 @@ def _isolate(
     return None, None
 
 
-def _implied_by_identity(chain: Chain, ev: TargetEvidence) -> bool:
+def implied_by_identity(chain: Chain, ev: TargetEvidence) -> bool:
     """Whether every node carrying the recorded identity matches ``chain``: one link of exact role and
     label terms that the identity itself requires (never with a placeholder-named field, whose label
     may differ). Then the selector's identity members are the tree's, and none is looked for again."""

@@ -79,7 +79,7 @@ def same_name(a: str | None, b: str | None) -> bool:
     return _compare(a, b, lambda x, y: 0.0) == 1.0
 
 
-def _similar(a: str | None, b: str | None) -> float:
+def similar(a: str | None, b: str | None) -> float:
     return _compare(a, b, lambda x, y: _words_similar(x, y, SequenceMatcher(None, x, y).ratio()))
 
 
@@ -203,10 +203,10 @@ def _strings(
     strings: Strings,
     ev: TargetEvidence,
     out: dict[str, float],
-    measure: Callable[[str | None, str | None], float] = _similar,
+    measure: Callable[[str | None, str | None], float] = similar,
     contradict: bool = True,
 ) -> dict[str, float]:
-    """The ``label`` and ``id`` components by ``measure`` (``_quick``: their cheap upper bounds);
+    """The ``label`` and ``id`` components by ``measure`` (``quick_similar``: their cheap upper bounds);
     ``contradict`` False: names that contradict count as any unlike names do (inside the recorded row)."""
     label, content, placeholder, test_id, _, classes = strings
     if ev.label:
@@ -252,8 +252,8 @@ def _shared(x: str, y: str) -> float:
     return 2.0 * sum(map(min, map(y.count, chars), counts)) / (len(x) + len(y))  # (all in C: no frame per char)
 
 
-def _quick(a: str | None, b: str | None) -> float:
-    """An upper bound of ``_similar`` from the characters both share (difflib's quick_ratio), in
+def quick_similar(a: str | None, b: str | None) -> float:
+    """An upper bound of ``similar`` from the characters both share (difflib's quick_ratio), in
     O(len(b)) per distinct character of the recorded ``a`` (``str.count`` runs in C)."""
     return _compare(a, b, lambda x, y: _words_similar(x, y, _shared(x, y)))
 
@@ -322,7 +322,7 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     for (role, strings), members in groups.items():
         by_strings = upper_sums.get(strings)
         if by_strings is None:
-            upper[strings] = _strings(strings, ev, {}, _quick, contradict=ev.anchor is None)  # (a bound)
+            upper[strings] = _strings(strings, ev, {}, quick_similar, contradict=ev.anchor is None)  # (a bound)
             by_strings = upper_sums[strings] = sum(WEIGHTS[k] * v for k, v in upper[strings].items())
         same_role = kin_roles(ev.role, role)  # an upper bound: the family as the node may be
         top = (WEIGHTS["role"] * same_role + WEIGHTS["position"] + credit + by_strings + anchor_credit) / scale
@@ -358,10 +358,10 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
             if round(_total({**cheap, **upper[strings]}, ev), 3) < low:
                 continue  # even its strings' upper bounds cannot reach the top: no SequenceMatcher for it
             in_row = bool(cheap["anchor"])
-            similar = exact.get((strings, in_row))
-            if similar is None:
-                similar = exact[(strings, in_row)] = _strings(strings, ev, {}, contradict=not in_row)
-            parts = {**cheap, **similar}
+            alike = exact.get((strings, in_row))
+            if alike is None:
+                alike = exact[(strings, in_row)] = _strings(strings, ev, {}, contradict=not in_row)
+            parts = {**cheap, **alike}
             total = round(_total(parts, ev), 3)
             if total < MIN_SCORE:
                 continue

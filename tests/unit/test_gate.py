@@ -79,7 +79,7 @@ def test_a_heal_whose_gate_did_not_run_is_rejected_not_healed(tmp_path: Path, mo
     copy = staged(tmp_path)
     healer.client = _Closing(str(copy))  # type: ignore[assignment]
     monkeypatch.setattr(orchestrator, "Client", _DeadDaemon)
-    outcome = healer._publish_and_gate()
+    outcome = healer.publish_and_gate()
     assert (outcome.status, outcome.healed) == ("rejected", str(copy))
     assert not (tmp_path / "flow.healed.ad").exists()
     assert copy.read_text().startswith("# replay heal: REJECTED: not run: the acceptance replay did not complete")

@@ -159,7 +159,7 @@ def test_replay_heal_rejects_a_heal_whose_step_does_none_of_what_it_did_though_i
 
     monkeypatch.setattr(heal, "client", type("C", (), {"close": lambda self: Closed(), "home": str(tmp_path)})())
     monkeypatch.setattr(orchestrator, "Client", Fresh)
-    out = heal._publish_and_gate()
+    out = heal.publish_and_gate()
     assert out.status == HealStatus.REJECTED and "none of what it did" in (out.reason or "")
     assert not Path(heal.final).exists() and Path(staged).read_text().startswith(gate.REJECTED)
 

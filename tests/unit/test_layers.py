@@ -141,3 +141,16 @@ def test_the_environment_is_written_nowhere() -> None:
         )
     ]
     assert writes == []
+
+
+def test_the_tests_import_only_public_names_of_the_package() -> None:
+    tests = PACKAGE.parent / "tests"
+    private = [
+        f"{path.relative_to(tests)}:{node.lineno} {alias.name}"
+        for path in tests.rglob("*.py")
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("replay")
+        for alias in node.names
+        if alias.name.startswith("_")
+    ]
+    assert private == []

@@ -95,9 +95,9 @@ def test_bounded_ranking_equals_scoring_every_node(roots: list[N], label: str, a
 @settings(max_examples=300, deadline=None)
 @given(st.text(max_size=30), st.text(max_size=30))
 def test_the_cheap_string_bound_never_undercuts_the_similarity(a: str, b: str) -> None:
-    from replay.tree.suggest import _quick, _similar
+    from replay.tree.suggest import quick_similar, similar
 
-    assert _quick(a, b) >= _similar(a, b)
+    assert quick_similar(a, b) >= similar(a, b)
 
 
 def test_the_same_form_name_attribute_counts_as_the_same_name() -> None:

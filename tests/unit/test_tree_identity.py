@@ -462,20 +462,20 @@ def test_a_grid_rows_key_text_is_read_from_its_cells_though_cells_are_focusable(
 
 
 def test_only_a_selector_the_identity_itself_requires_skips_looking_for_more_identity_members() -> None:
-    from replay.tree.identity import _implied_by_identity
+    from replay.tree.identity import implied_by_identity
 
     delete = TargetEvidence(role="button", label="Delete")
 
     def chain(text: str) -> Any:
         return parse_selector(text).expanded()[0]
 
-    assert _implied_by_identity(chain('role=button label="delete"'), delete)  # (labels match folded)
-    assert _implied_by_identity(chain("role=button"), delete)
-    assert not _implied_by_identity(chain('role=button label="Delete" visible'), delete)
-    assert not _implied_by_identity(chain('role=listitem >> role=button label="Delete"'), delete)
-    assert not _implied_by_identity(chain('role=button label~="Del"'), delete)
+    assert implied_by_identity(chain('role=button label="delete"'), delete)  # (labels match folded)
+    assert implied_by_identity(chain("role=button"), delete)
+    assert not implied_by_identity(chain('role=button label="Delete" visible'), delete)
+    assert not implied_by_identity(chain('role=listitem >> role=button label="Delete"'), delete)
+    assert not implied_by_identity(chain('role=button label~="Del"'), delete)
     by_placeholder = TargetEvidence(role="textbox", label="Email", placeholder="Email")
-    assert not _implied_by_identity(chain('role=textbox label="Email"'), by_placeholder)  # its label may differ
+    assert not implied_by_identity(chain('role=textbox label="Email"'), by_placeholder)  # its label may differ
 
 
 # library-generated ids (SPEC §5): diagnostics, never identity

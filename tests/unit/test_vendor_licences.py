@@ -13,7 +13,7 @@ import from_npm  # type: ignore[import-not-found]  # noqa: E402
 
 
 def test_every_vendored_package_keeps_a_licence_file() -> None:
-    bare = [p.name for p in from_npm.packages() if not any(from_npm._is_licence(f.name) for f in p.iterdir())]
+    bare = [p.name for p in from_npm.packages() if not any(from_npm.is_licence(f.name) for f in p.iterdir())]
     assert bare == []
 
 
