@@ -239,10 +239,25 @@ def test_a_heal_named_anew_that_keeps_its_test_id_is_no_contradiction(tmp_path: 
     assert effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "a.rejected.ad")) is None
 
 
+def _missed(action: str, suggestions: list[dict[str, object]]) -> object:
+    """A selector-miss at step 2 with these suggestions, as the healer reads it from a run's report."""
+    from replay.engine.report import Reported
+
+    return Reported.from_dict(
+        {
+            "kind": "selector-miss",
+            "step": {"index": 2},
+            "repairHint": "record-and-heal",
+            "resume": {"from": 3, "planDigest": "x"},
+            "action": action,
+            "suggestions": suggestions,
+        }
+    )
+
+
 def test_a_trial_never_tries_a_covered_hidden_disabled_position_only_or_unrelated_role_candidate(
     tmp_path: Path,
 ) -> None:
-    from replay.engine.report import Reported
     from replay.heal.trial import candidates
 
     flow = tmp_path / "a.ad"
@@ -256,16 +271,7 @@ def test_a_trial_never_tries_a_covered_hidden_disabled_position_only_or_unrelate
         {"ref": "@e6", "role": "link", "label": "Later", "basis": "role", "flags": ["disabled"]},
         {"ref": "@e7", "role": "link", "label": "Last", "basis": "role+ancestry+place"},
     ]
-    d = Reported.from_dict(
-        {
-            "kind": "selector-miss",
-            "step": {"index": 2},
-            "repairHint": "record-and-heal",
-            "resume": {"from": 3, "planDigest": "x"},
-            "action": 'click role=link label="Next"',
-            "suggestions": suggestions,
-        }
-    )
+    d = _missed('click role=link label="Next"', suggestions)
     assert [c["ref"] for c in candidates(d, str(flow), 3)] == ["@e1", "@e3", "@e7"]
     assert [c["ref"] for c in candidates(d, str(flow), 2)] == ["@e1", "@e3"]
 
@@ -385,7 +391,6 @@ def test_a_trial_never_tries_a_candidate_that_says_nothing_the_recorded_one_said
     tmp_path: Path,
 ) -> None:
     # a11y-dialog 5, "Keep it" deleted: the dialog's × (role+ancestry, top right) does the same and would pass
-    from replay.engine.report import Reported
     from replay.heal.trial import candidates
 
     flow = tmp_path / "a.ad"
@@ -396,16 +401,7 @@ def test_a_trial_never_tries_a_candidate_that_says_nothing_the_recorded_one_said
         {"ref": "@e4", "role": "button", "label": "Keep it open", "basis": "role+label"},
         {"ref": "@e5", "role": "button", "label": "Keep booking", "basis": "role+ancestry"},  # a word kept: a rename
     ]
-    d = Reported.from_dict(
-        {
-            "kind": "selector-miss",
-            "step": {"index": 2},
-            "repairHint": "record-and-heal",
-            "resume": {"from": 3, "planDigest": "x"},
-            "action": 'click role=button label="Keep it"',
-            "suggestions": suggestions,
-        }
-    )
+    d = _missed('click role=button label="Keep it"', suggestions)
     assert [c["ref"] for c in candidates(d, str(flow), 3)] == ["@e9", "@e4", "@e5"]
 
 
