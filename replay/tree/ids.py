@@ -71,7 +71,9 @@ def made_up(ids: Iterable[str]) -> set[str]:
 def take_off_made_up(root: Any, dom_id_flag: int) -> tuple[str, ...]:
     """Take the DOM ids made up alone off the nodes of the tree under ``root`` (each backend sends its ids
     as they are; the tree decides here): what was taken off, for the families it still belongs to."""
-    taken_off = []
+    taken_off: list[str] = []
+    if not allows("made-up-ids"):  # (asked once a capture, not once an id: this runs on every look)
+        return ()
     for node in root.iterfind(".//node[@id]"):
         flags, value = int(node.get("f") or 0), node.get("id") or ""
         if flags & dom_id_flag and made_up_alone(value):
