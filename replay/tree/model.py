@@ -331,7 +331,8 @@ class Capture:
     nodes: list[Node] = field(default_factory=list)
     screen: Screen = field(default_factory=Screen)  # which screen this is (identity's page evidence)
     partial: bool = False  # a targeted view (design §13): the nodes a step named, not the whole screen
-    moving: bool = False  # a finite animation or transition was under way (web): the screen is not settled
+    # an animation or transition was under way, or what an input asked the network for (web): not settled
+    moving: bool = False
     made_up_alone: tuple[str, ...] = ()  # DOM ids the tree took off as made up alone (still in their families)
     _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
 

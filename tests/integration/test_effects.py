@@ -255,3 +255,15 @@ def test_a_calendars_month_arrow_records_the_month_its_title_now_says(cli: Cli, 
     cli("close", "--session", "month")
     assert 'effect: a generic now says "July, 2026"' in said, said
     assert cli("run", str(out)).returncode == 0
+
+
+def test_a_recording_waits_for_what_the_action_asked_the_server_for(cli: Cli, web: str, tmp_path: Path) -> None:
+    # Save asks the server, which answers in 600 ms, then says "Shelf saved": a screen that stays the same
+    # meanwhile is not settled (a kit that fetches its popover's code on first use, on a loaded machine)
+    out = tmp_path / "lazy.ad"
+    cli("open", f"{web}/pantry/index.html?lazy=600", f"--save-script={out}", "--session", "lazy")
+    seen = cli("snapshot", "-i", "--session", "lazy").stdout
+    said = cli("click", ref(seen, r"button \"Save shelf\""), "--session", "lazy").stdout
+    cli("close", "--session", "lazy")
+    assert 'dialog "Shelf saved"' in said, said
+    assert cli("run", str(out)).returncode == 0

@@ -220,9 +220,11 @@ def test_a_confirm_dialog_the_person_answers_is_recorded_as_alert_accept_and_rep
     cli: Cli, web: str, recorder: Any
 ) -> None:
     rec, out = recorder(f"{web}/shop/index.html", "confirm")
-    for clicked in ("[data-testid=add-teapot]", "#go-checkout"):
-        rec.click(clicked)
-        rec.steps()
+    rec.click("[data-testid=add-teapot]")
+    added = rec.steps()[0]
+    assert 'click id="add-teapot"' in added["line"] and rec.page.locator("#cart-count").inner_text() == "1 item", added
+    rec.click("#go-checkout")
+    assert 'click id="go-checkout"' in rec.steps()[0]["line"]
     with rec.page.expect_event("dialog") as shown:  # the person sees the confirm replay's click opened
         rec.click("#empty-cart")
     assert shown.value.message == "Empty the cart?"
@@ -240,7 +242,7 @@ def test_a_confirm_dialog_the_person_answers_is_recorded_as_alert_accept_and_rep
     assert cli("run", str(out), ok=None).returncode == 0
     out.write_text(script.replace("\nalert accept ", "\nalert dismiss "), encoding="utf-8")
     dismissed = cli("run", str(out), ok=None)  # the answer is what the script says: Cancel keeps the cart
-    assert dismissed.returncode != 0 and '"1 item"' in dismissed.stdout + dismissed.stderr
+    assert dismissed.returncode != 0 and '"1 item"' in dismissed.stdout + dismissed.stderr, (script, dismissed)
 
 
 def test_a_dialog_in_a_tab_the_app_opened_is_heard_when_the_person_answers_it(

@@ -10,7 +10,8 @@ import shutil
 
 from playwright.async_api import Browser, Playwright, async_playwright
 
-from replay.drivers.web.driver import WebDriver, driver_alive
+from replay.drivers.web.driver import WebDriver
+from replay.drivers.web.errors import driver_alive
 from replay.drivers.web.page_scripts import MAIN_NODE_ENGINE, NODE_ENGINE, NODE_ENGINE_JS
 from replay.drivers.web.relay import RecordingBrowser
 from replay.errors import BrowserUnavailable

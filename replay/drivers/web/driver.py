@@ -12,8 +12,9 @@ from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, 
 from replay.drivers.base import Gesture, Keep, OpenRequest, kept
 from replay.drivers.web.acts import act_on
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
-from replay.drivers.web.errors import STALE, from_playwright, raise_if_stale
+from replay.drivers.web.errors import STALE, driver_alive, from_playwright, raise_if_stale
 from replay.drivers.web.hands import WebHands
+from replay.drivers.web.loading import Loading
 from replay.drivers.web.page_scripts import (
     LOCATE_JS,
     MAIN,
@@ -55,6 +56,7 @@ class WebDriver:
         self._fresh = False  # a tab just come to the front: looked at once it has loaded
         self.tabs = Tabs(self)
         self.dialogs = self.tabs.dialogs_of(page)
+        self.loading = Loading(context)
 
     def show(self, page: Page) -> None:
         """Act on ``page`` from now on (a tab come to the front): what was kept of the other is dropped."""
@@ -119,6 +121,7 @@ class WebDriver:
     def _built(self, text: str, generation: int, keep: list[int]) -> Capture:
         raw = read_capture(text)
         taken = build_capture(raw, page_path(str(raw.get("url", "")), self._base))
+        taken.moving = taken.moving or self.loading.asked()  # (what an input asked for, still on its way)
         self._subframes[generation] = [(str(url), int(lo), int(hi)) for url, lo, hi in raw.get("frames", [])]
         for old in [g for g in self._subframes if g < generation - 8 and g not in keep]:
             del self._subframes[old]
@@ -285,6 +288,7 @@ class WebDriver:
     async def act(self, generation: int, index: int, gesture: Gesture, timeout_ms: int) -> Any:
         """Act on one node through Playwright's actionability checks: one call for a main-frame node."""
         located = await self._located(generation, index)
+        self.loading.input()
         try:  # a dialog the action opens ends it here: it finishes once a step answers the dialog
             done = await self.dialogs.during(act_on(located, gesture, timeout_ms, self._failed))
             await self.tabs.arrival(timeout_ms)
@@ -333,6 +337,7 @@ class WebDriver:
             raise ActionFailed(f"`{command}` is a device command", hint="it runs on platform=android")
         size = self.page.viewport_size or {"width": 0, "height": 0}
         x, y = (float(v[:-1]) * size[k] / 100 if v.endswith("%") else float(v) for v, k in _point(params))  # type: ignore[literal-required]
+        self.loading.input()
         try:
             await self.dialogs.during(self.page.mouse.click(x, y))
         except DialogOpen:
@@ -344,6 +349,7 @@ class WebDriver:
     async def keyboard(self, kind: str, text: str) -> None:
         """Press a key/chord or type text."""
         keys = self.page.keyboard
+        self.loading.input()
         try:
             await self.dialogs.during(keys.press(text) if kind == "press" else keys.type(text))
         except DialogOpen:
@@ -436,13 +442,6 @@ class WebDriver:
             await self.context.close()
         except Exception:  # noqa: BLE001 - already closed
             pass
-
-
-def driver_alive(api: Any) -> bool:
-    """Whether Playwright's driver process (node) behind an object still answers: when it dies, the
-    browser still reports itself connected, and every call fails with "has been closed"."""
-    connection = getattr(getattr(api, "_impl_obj", None), "_connection", None)
-    return getattr(connection, "_closed_error", None) is None
 
 
 def _point(params: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:

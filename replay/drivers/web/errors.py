@@ -1,8 +1,9 @@
-"""Playwright's exceptions as the product's errors: mapped here, and nowhere else."""
+"""Playwright's exceptions as the product's errors: mapped here, and nowhere else; whether its driver lives."""
 
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from replay.errors import ActionFailed, BrowserUnavailable, ReplayError, StaleRef
 
@@ -72,3 +73,10 @@ def raise_if_stale(exc: Exception, index: int) -> None:
             f"@e{index} is no longer on the page ({'navigated away' if stale[1] == 'gone' else 'removed'})",
             hint="take a new snapshot (`replay snapshot -i`) and use its refs",
         ) from None
+
+
+def driver_alive(api: Any) -> bool:
+    """Whether Playwright's driver process (node) behind an object still answers: when it dies, the
+    browser still reports itself connected, and every call fails with "has been closed"."""
+    connection = getattr(getattr(api, "_impl_obj", None), "_connection", None)
+    return getattr(connection, "_closed_error", None) is None
