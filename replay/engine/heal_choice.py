@@ -30,7 +30,7 @@ from replay.tree.controls import within, wraps
 from replay.tree.model import Capture, Node
 from replay.tree.place import stands_in_place
 from replay.tree.roles import kin, moved_within
-from replay.tree.suggest import PLAUSIBLE, Suggestion, contradicts, rank, same_name
+from replay.tree.suggest import PLAUSIBLE, Suggestion, another_control, rank, same_name
 
 MIN_SCORE = PLAUSIBLE  # 0.8
 MIN_MARGIN = 0.15
@@ -100,12 +100,7 @@ def decide(
         if not holds:
             confirmed = by_effect(evidence, capture) if evidence.effect else None
             return confirmed if confirmed is not None else Decision(None, best.score, why)
-    if (
-        trial
-        and evidence.label
-        and contradicts(evidence.label, (says(best.node),))
-        and not stands_in_place(evidence, best.node)
-    ):
+    if trial and another_control(evidence.label, (says(best.node),), kept=stands_in_place(evidence, best.node)):
         return Decision(
             None,
             best.score,

@@ -38,7 +38,7 @@ from replay.script.ast import Action, Target
 from replay.script.loader import load
 from replay.session import gate
 from replay.tree.roles import ACTIONABLE_FAMILY, EDITABLE_FAMILY, kin_roles
-from replay.tree.suggest import contradicts
+from replay.tree.suggest import another_control
 
 # what a candidate named against the recorded element must still share with it: its id or class, its row, its place
 KEPT = frozenset({"id", "anchor", "place"})
@@ -110,7 +110,7 @@ def candidates(d: Reported, path: str, k: int, only: str | None = None) -> list[
         if any(f in (s.get("flags") or ()) for f in REFUSED) or s.get("basis") in (None, "position"):
             continue
         said = (s.get("label"), s.get("text"))
-        if ev is not None and ev.label and contradicts(ev.label, said) and not set(str(s["basis"]).split("+")) & KEPT:
+        if ev is not None and another_control(ev.label, said, kept=bool(set(str(s["basis"]).split("+")) & KEPT)):
             continue  # no word of the recorded name, and stands elsewhere: another control (× for "Keep it")
         moved = {role, found} <= ACTIONABLE_FAMILY | {"generic"} or {role, found} <= EDITABLE_FAMILY
         if (kin_roles(role, found) or moved) and only in (None, s.get("ref")):

@@ -22,7 +22,7 @@ from replay.script.effect import Change, Fact, rewritten
 from replay.script.evidence import TargetEvidence
 from replay.tree.effects import DISMISSED_WITH, masked
 from replay.tree.place import same_place
-from replay.tree.suggest import contradicts
+from replay.tree.suggest import another_control
 
 _SAYS = frozenset({"appeared", "changed"})  # "now shows this": the same text in place or appearing
 
@@ -104,9 +104,6 @@ def identity_lost(original: Any, healed: Any) -> list[str]:
 
 
 def _named_against(recorded: TargetEvidence, found: TargetEvidence) -> bool:
-    said = (found.label, found.text, found.key_text)
-    if not any(said) or not contradicts(recorded.label or "", said):
-        return False
     kept = (
         (recorded.id is not None and recorded.id == found.id)
         or (recorded.css_class is not None and recorded.css_class == found.css_class)
@@ -115,7 +112,7 @@ def _named_against(recorded: TargetEvidence, found: TargetEvidence) -> bool:
         # row); in the same dialog but elsewhere, it is another control that does the same (× for "Keep it")
         or (recorded.anchor is not None and recorded.anchor == found.anchor and _in_place(recorded, found))
     )
-    return not kept
+    return another_control(recorded.label, (found.label, found.text, found.key_text), kept=kept)
 
 
 def _in_place(recorded: TargetEvidence, found: TargetEvidence) -> bool:

@@ -108,6 +108,14 @@ def contradicts(recorded: str, said: tuple[str | None, ...]) -> bool:
     return bool(worded) and all(not mine & t for t in worded)
 
 
+def another_control(recorded: str | None, said: tuple[str | None, ...], *, kept: bool) -> bool:
+    """Whether a candidate is another control, never a rename of the recorded one: named against it (no
+    word in common) and ``kept`` nothing that identified it — its place first (a rename stands where it
+    stood), an id or a row that said which one. A dialog's × does what its deleted "Keep it" did; it is
+    not "Keep it" (docs/design.md §8). One rule for the built-in's pick, a trial's candidates and the gate."""
+    return bool(recorded) and not kept and contradicts(recorded or "", said)
+
+
 @lru_cache(maxsize=4096)
 def _tokens(text: str) -> frozenset[str]:
     """Every word of a name but the stop words, one character long too ("2" is not "Next"; "+" has none); a

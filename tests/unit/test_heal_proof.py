@@ -441,3 +441,12 @@ def test_a_glyph_beside_a_name_says_nothing_either_way_in_a_contradiction() -> N
     assert contradicts("Keep it", ("Close this dialog window", "×"))  # the × button's label and its text
     assert not contradicts("Keep it", ("×",))  # a glyph alone: nothing to contradict with
     assert not contradicts("Keep it", ("Keep it open", "×"))
+
+
+def test_a_candidate_is_another_control_only_when_named_against_the_recorded_one_and_nothing_was_kept() -> None:
+    from replay.tree.suggest import another_control
+
+    assert another_control("Keep it", ("Close this dialog window", "×"), kept=False)
+    assert not another_control("Keep it", ("Close this dialog window",), kept=True)  # its place, an id, its row
+    assert not another_control("Keep it", ("Keep booking",), kept=False)  # a word in common: maybe a rename
+    assert not another_control(None, ("Close",), kept=False)  # a nameless recorded element contradicts nothing
