@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from replay.engine.hint import Container, RepairHint, container_present_for, recorded_container
 from replay.script.ast import Action
 from replay.script.evidence import TargetEvidence
+from replay.tree import bases
 from replay.tree.anchors import find_anchor
 from replay.tree.bases.position import is_positional
 from replay.tree.controls import within, wraps
@@ -167,9 +168,8 @@ def shared(evidence: TargetEvidence, node: Node) -> tuple[str, str] | None:
         return "label", evidence.label
     if evidence.name and node.form_name == evidence.name:
         return "name", evidence.name
-    if evidence.css_class and evidence.css_class in node.classes:
-        return "class", evidence.css_class
-    return None
+    way = bases.of(evidence)
+    return way.shared(node, evidence) if way is not None else None
 
 
 def positional(action: Action) -> bool:

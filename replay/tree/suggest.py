@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from replay.script.evidence import Ancestor, TargetEvidence
 from replay.script.text import fold, normalize
+from replay.tree import bases
 from replay.tree.anchors import column_of, find_anchor
 from replay.tree.identity import ancestry_of, region_identity, region_of, sibling_of
 from replay.tree.model import Capture, Node
@@ -233,8 +234,8 @@ def _strings(
         out["label"] = 1.0
     if ev.id:
         out["id"] = measure(ev.id, test_id)
-    elif ev.css_class:  # a nameless control's own class token (design §5 item 6): kept across a role change
-        out["id"] = float(ev.css_class in (classes or "").split())
+    elif (way := bases.of(ev)) is not None:  # what its basis recorded (a nameless control's class token)
+        out.update(way.ranking(ev, classes))
     return out
 
 
@@ -289,9 +290,15 @@ def _scale(ev: TargetEvidence) -> float:
         w
         for k, w in WEIGHTS.items()
         if (k != "anchor" or ev.anchor)
-        and (k != "id" or ev.id or ev.css_class)
+        and (k != "id" or ev.id or k in _ranked(ev))
         and (k != "label" or _named(ev) or not ev.anchor)
     )
+
+
+def _ranked(ev: TargetEvidence) -> dict[str, float]:
+    """The components the evidence's basis speaks to (its ranking against no candidate)."""
+    way = bases.of(ev)
+    return way.ranking(ev, None) if way is not None else {}
 
 
 def _named(ev: TargetEvidence) -> bool:
@@ -342,7 +349,7 @@ def rank(capture: Capture, ev: TargetEvidence, limit: int = MAX_SUGGESTIONS) -> 
     exact: dict[tuple[Strings, bool], dict[str, float]] = {}
     best: list[Suggestion] = []
     strings_credit = WEIGHTS["label"] * bool(ev.label or ev.placeholder or ev.text) + WEIGHTS["id"] * bool(
-        ev.id or ev.css_class
+        ev.id or "id" in _ranked(ev)
     )
 
     def floor() -> float:

@@ -60,6 +60,31 @@ def test_verification_names_no_basis_it_asks_the_registered_one() -> None:
     assert not names & {"KEY_TEXT", "STRUCTURAL", "ATTRIBUTE", "NEIGHBOUR", "POSITION"}
 
 
+def test_the_ranking_and_the_healers_checks_read_no_payload_they_ask_the_registered_basis() -> None:
+    package = Path(bases.__file__).parent.parent.parent
+    for source in (package / "tree" / "suggest.py", package / "engine" / "heal_choice.py"):
+        tree = ast.parse(source.read_text(encoding="utf-8"))
+        names = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name)}
+        read = {n.attr for n in ast.walk(tree) if isinstance(n, ast.Attribute)}
+        assert not names & {"KEY_TEXT", "STRUCTURAL", "ATTRIBUTE", "NEIGHBOUR", "POSITION"}, source
+        assert not read & {"css_class", "nameless_order", "look_alikes"}, source
+
+
+def test_a_nameless_controls_class_token_ranks_as_an_id_and_is_what_the_healer_says_it_shares() -> None:
+    from replay.engine.heal_choice import shared
+    from replay.tree.identity import record_evidence
+    from replay.tree.suggest import components
+
+    from .treebuild import N, capture
+
+    taken = capture(N("main")(N("toolbar")(N("button", cls="ql-bold"), N("button", cls="ql-italic"))))
+    bold, italic = [n for n in taken.nodes if n.role == "button"]
+    ev = record_evidence(taken, bold)
+    assert ev.basis == ATTRIBUTE and ev.css_class == "ql-bold"
+    assert components(taken, bold, ev)["id"] == 1.0 and components(taken, italic, ev)["id"] == 0.0
+    assert shared(ev, bold) == ("class", "ql-bold") and shared(ev, italic) is None
+
+
 def test_a_node_that_does_not_carry_its_basis_is_told_what_its_basis_recorded() -> None:
     from replay.script.selector import parse_selector
     from replay.tree.identity import record_evidence, verify

@@ -9,7 +9,9 @@ order recording decides in. What each one does:
 - ``carries``: whether a node says what the payload says (a candidate of the recorded role);
 - ``holds``: whether it still singles the node out where it did (inside the recorded anchor);
 - ``isolate``: which one of several nodes carrying the identity it tells apart, when it can;
-- ``mismatch``: what a reader is told when a node does not carry it.
+- ``mismatch``: what a reader is told when a node does not carry it;
+- ``shared``: what a candidate says that the payload said (the healer's "says the recorded class …");
+- ``ranking``: the payload's agreement with a candidate, by the ranking's components (``tree.suggest``).
 
 Verification (``tree.identity``) asks the basis the evidence names and nothing else: a new way of
 telling a node apart is a new module here, not a new branch there.
@@ -69,6 +71,12 @@ class Way:
 
     def mismatch(self, node: Node, ev: TargetEvidence) -> str | None:
         return None
+
+    def shared(self, node: Node, ev: TargetEvidence) -> tuple[str, str] | None:
+        return None  # (what it is called, what the node says of it: ``("class", "ql-bold")``)
+
+    def ranking(self, ev: TargetEvidence, classes: str | None) -> dict[str, float]:
+        return {}  # the components it speaks to, each 0..1 (``classes``: the candidate's class attribute)
 
 
 REGISTERED: dict[Basis, Way] = {}

@@ -34,5 +34,12 @@ class Attribute(Way):
             return None
         return f"class: recorded {ev.css_class!r}, not on the {node.role} found"
 
+    def shared(self, node: Node, ev: TargetEvidence) -> tuple[str, str] | None:
+        return ("class", ev.css_class) if ev.css_class and ev.css_class in node.classes else None
+
+    def ranking(self, ev: TargetEvidence, classes: str | None) -> dict[str, float]:
+        # a nameless control's own class token is as good as an id, and kept across a role change
+        return {"id": float(ev.css_class in (classes or "").split())} if ev.css_class else {}
+
 
 WAY = Attribute()
