@@ -31,7 +31,7 @@ from replay.tree.controls import within, wraps
 from replay.tree.model import Capture, Node
 from replay.tree.place import stands_in_place
 from replay.tree.roles import kin, moved_within
-from replay.tree.suggest import PLAUSIBLE, Suggestion, another_control, rank, same_name
+from replay.tree.suggest import PLAUSIBLE, Suggestion, another_control, look_alike_words, rank, same_name
 
 MIN_SCORE = PLAUSIBLE  # 0.8
 MIN_MARGIN = 0.15
@@ -101,12 +101,17 @@ def decide(
         if not holds:
             confirmed = by_effect(evidence, capture) if evidence.effect else None
             return confirmed if confirmed is not None else Decision(None, best.score, why)
-    if trial and another_control(evidence.label, (says(best.node),), kept=stands_in_place(evidence, best.node)):
+    others = [(says(s.node),) for s in ranked[1:] if s.node.role == best.node.role]
+    common = look_alike_words((says(best.node),), others)
+    if trial and another_control(
+        evidence.label, (says(best.node),), kept=stands_in_place(evidence, best.node), common=common
+    ):
         return Decision(
             None,
             best.score,
-            f"{best.node.ref} is named {says(best.node)!r} (no word of the recorded {evidence.label!r}) and stands"
-            ' elsewhere: another control (one that does the same, as a dialog\'s × does its "Keep it"), not a rename',
+            f"{best.node.ref} is named {says(best.node)!r} (no telling word of the recorded {evidence.label!r}) and"
+            ' stands elsewhere: another control (one that does the same, as a dialog\'s × does its "Keep it"), not a'
+            " rename",
         )
     if trial and renamed(evidence, best.node):
         return Decision(

@@ -38,7 +38,7 @@ from replay.script.ast import Action, Target
 from replay.script.loader import load
 from replay.session import gate
 from replay.tree.roles import ACTIONABLE_FAMILY, EDITABLE_FAMILY, kin_roles
-from replay.tree.suggest import another_control
+from replay.tree.suggest import another_control, look_alike_words
 
 # what a candidate named against the recorded element must still share with it: its id or class, its row, its place
 KEPT = frozenset({"id", "anchor", "place"})
@@ -105,13 +105,16 @@ def candidates(d: Reported, path: str, k: int, only: str | None = None) -> list[
     ev = load(path).actions[d.index - 1].annotation
     role = ev.role if ev is not None else None
     out = []
-    for s in d.json.get("suggestions") or []:
+    suggested = d.json.get("suggestions") or []
+    for s in suggested:
         found = str(s.get("role") or "")
         if any(f in (s.get("flags") or ()) for f in REFUSED) or s.get("basis") in (None, "position"):
             continue
         said = (s.get("label"), s.get("text"))
-        if ev is not None and another_control(ev.label, said, kept=bool(set(str(s["basis"]).split("+")) & KEPT)):
-            continue  # no word of the recorded name, and stands elsewhere: another control (× for "Keep it")
+        others = [(o.get("label"), o.get("text")) for o in suggested if o is not s and o.get("role") == found]
+        kept = bool(set(str(s["basis"]).split("+")) & KEPT)
+        if ev is not None and another_control(ev.label, said, kept=kept, common=look_alike_words(said, others)):
+            continue  # no telling word of the recorded name, and stands elsewhere: another control (× for "Keep it")
         moved = {role, found} <= ACTIONABLE_FAMILY | {"generic"} or {role, found} <= EDITABLE_FAMILY
         if (kin_roles(role, found) or moved) and only in (None, s.get("ref")):
             out.append(s)

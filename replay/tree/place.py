@@ -143,15 +143,18 @@ def in_place_of(node: Node, other: Capture) -> Node | None:
 
 
 def stands_in_place(evidence: TargetEvidence, node: Node) -> bool:
-    """Whether ``node`` stands where the recorded element stood — the same place among its parent's children,
+    """Whether ``node`` stands where the recorded element stood — the same place among its parent's children
+    (when it has siblings: a list item's only link is at 0 whichever item it is in, "2" and "›" of a pager),
     or over half of its recorded box: a rename keeps its element where it was; another control that does
     the same (a dialog's × for its deleted "Keep it") stands elsewhere (docs/design.md §8)."""
-    return same_place(evidence, sibling_of(node), node.rect)
+    parent = node.getparent()
+    alone = parent is None or sum(1 for c in parent if isinstance(c, Node)) < 2
+    return same_place(evidence, None if alone else sibling_of(node), node.rect)
 
 
 def same_place(evidence: TargetEvidence, sibling: int | None, rect: tuple[float, float, float, float] | None) -> bool:
-    """``stands_in_place`` for what is known of an element: its sibling index and its box."""
-    if evidence.sibling is not None and sibling == evidence.sibling:
+    """``stands_in_place`` for what is known of an element: its sibling index (None: it says nothing) and its box."""
+    if sibling is not None and sibling == evidence.sibling:
         return True
     if evidence.rect is None or rect is None:
         return False

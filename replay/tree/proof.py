@@ -96,9 +96,10 @@ def identity_lost(original: Any, healed: Any) -> list[str]:
         if ev is None or not ev.label or not news or not all(_named_against(ev, n) for n in news):
             continue
         n = news[0]
+        found, recorded = (json.dumps(s, ensure_ascii=False) for s in (n.label or n.text or "", ev.label))
         out.append(
-            f"line {was.line}: the healed step acts on a {n.role} {json.dumps(n.label or n.text or '')}, whose name "
-            f"shares nothing with the recorded {json.dumps(ev.label)} (none of what identified it)"
+            f"line {was.line}: the healed step acts on a {n.role} {found}, whose name shares nothing with the"
+            f" recorded {recorded} (none of what identified it)"
         )
     return out
 
@@ -116,5 +117,8 @@ def _named_against(recorded: TargetEvidence, found: TargetEvidence) -> bool:
 
 
 def _in_place(recorded: TargetEvidence, found: TargetEvidence) -> bool:
-    box = (found.rect.x, found.rect.y, found.rect.width, found.rect.height) if found.rect is not None else None
-    return same_place(recorded, found.sibling, box) or (recorded.sibling is None and recorded.rect is None)
+    """Where the recorded element stood: its box when both are known (an evidence does not say whether its
+    sibling index has siblings to count among), else that index."""
+    if recorded.rect is not None and found.rect is not None:
+        return same_place(recorded, None, (found.rect.x, found.rect.y, found.rect.width, found.rect.height))
+    return same_place(recorded, found.sibling, None) or (recorded.sibling is None and recorded.rect is None)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -109,12 +109,36 @@ def contradicts(recorded: str, said: tuple[str | None, ...]) -> bool:
     return bool(worded) and all(not mine & t for t in worded)
 
 
-def another_control(recorded: str | None, said: tuple[str | None, ...], *, kept: bool) -> bool:
-    """Whether a candidate is another control, never a rename of the recorded one: named against it (no
-    word in common) and ``kept`` nothing that identified it — its place first (a rename stands where it
-    stood), an id or a row that said which one. A dialog's × does what its deleted "Keep it" did; it is
-    not "Keep it" (docs/design.md §8). One rule for the built-in's pick, a trial's candidates and the gate."""
-    return bool(recorded) and not kept and contradicts(recorded or "", said)
+def another_control(
+    recorded: str | None, said: tuple[str | None, ...], *, kept: bool, common: frozenset[str] = frozenset()
+) -> bool:
+    """Whether a candidate is another control, never a rename of the recorded one: it keeps no word of the
+    recorded name — ``common``, the words its look-alikes say too ("slide" of every "Go to slide N"), tell
+    nothing, and a glyph alone ("›") keeps none — and ``kept`` nothing else that identified it: its place
+    first (a rename stands where it stood), an id or a row that said which one. A dialog's × does what its
+    deleted "Keep it" did, a carousel's dot what its deleted arrow did; neither is it (docs/design.md §8).
+    One rule for the built-in's pick, a trial's candidates and the gate."""
+    if not recorded or kept:
+        return False
+    theirs = [s.casefold() for s in said if s]
+    if any(same_name(recorded, s) for s in theirs):
+        return False
+    mine = _tokens(recorded.casefold()) - common
+    return not any(mine & (_tokens(t) - common) for t in theirs)
+
+
+def look_alike_words(said: tuple[str | None, ...], others: Sequence[tuple[str | None, ...]]) -> frozenset[str]:
+    """The words a candidate shares with its series — at least two other candidates (``others``) named as it
+    is but for one word ("Go to slide 3", "Go to slide 4" of "Go to slide 2") — which tell it from none of
+    them: "go" and "slide" of a carousel's dots."""
+    mine = frozenset().union(*(_tokens(s.casefold()) for s in said if s))
+    series = [
+        theirs
+        for names in others
+        if len(theirs := frozenset().union(*(_tokens(s.casefold()) for s in names if s))) == len(mine)
+        and len(mine - theirs) == 1
+    ]
+    return mine.intersection(*series) if len(series) >= 2 else frozenset()
 
 
 @lru_cache(maxsize=4096)

@@ -450,3 +450,55 @@ def test_a_candidate_is_another_control_only_when_named_against_the_recorded_one
     assert not another_control("Keep it", ("Close this dialog window",), kept=True)  # its place, an id, its row
     assert not another_control("Keep it", ("Keep booking",), kept=False)  # a word in common: maybe a rename
     assert not another_control(None, ("Close",), kept=False)  # a nameless recorded element contradicts nothing
+
+
+def test_a_trial_never_tries_a_candidate_whose_only_shared_words_every_look_alike_says(tmp_path: Path) -> None:
+    # Splide 3, "Next slide" deleted: the dot "Go to slide 2" does the same; "slide" is what every dot says
+    from replay.heal.trial import candidates
+
+    flow = tmp_path / "a.ad"
+    flow.write_text(HEAD + _pager("Next slide"))
+    dots = [{"ref": f"@e{n}", "role": "link", "label": f"Go to slide {n}", "basis": "role+ancestry"} for n in (3, 4, 2)]
+    d = _missed('click role=link label="Next slide"', dots)
+    assert candidates(d, str(flow), 3) == []
+    renamed = {"ref": "@e7", "role": "link", "label": "Next", "basis": "role+ancestry"}  # keeps "next": maybe it
+    d = _missed('click role=link label="Next slide"', [*dots, renamed])
+    assert [c["ref"] for c in candidates(d, str(flow), 3)] == ["@e7"]
+
+
+def test_a_glyph_alone_keeps_no_word_of_the_recorded_name_and_is_a_rename_only_where_it_stood() -> None:
+    # simple-datatables 3, page link "2" deleted: "›" goes to page 2 too
+    from replay.tree.suggest import another_control
+
+    assert another_control("2", ("›",), kept=False) and another_control("Next", ("›",), kept=False)
+    assert not another_control("Next", ("›",), kept=True)
+
+
+def test_a_sibling_index_says_nothing_of_where_an_only_child_stands() -> None:
+    # each pager link is its list item's only child: "›" is at index 0 as "2" was, one item along
+    from replay.script.evidence import Rect, TargetEvidence
+    from replay.tree.place import stands_in_place
+
+    from .treebuild import N, capture
+
+    ev = TargetEvidence(role="link", label="2", sibling=0, rect=Rect(707, 323, 34, 30))
+    items = [N("listitem")(N("link", label=t, rect=(x, 323, 34, 30))) for t, x in (("1", 670), ("›", 743))]
+    pager = capture(N("navigation")(N("list")(*items)))
+    assert not any(stands_in_place(ev, n) for n in pager.nodes if n.role == "link")  # type: ignore[attr-defined]
+    again = capture(N("navigation")(N("list")(N("listitem")(N("link", label="Two", rect=(709, 323, 34, 30))))))
+    assert stands_in_place(ev, [n for n in again.nodes if n.role == "link"][0])  # type: ignore[attr-defined]
+
+
+def test_the_gate_judges_where_a_heal_stands_by_its_box_when_both_boxes_are_known(tmp_path: Path) -> None:
+    # the trusting agent's pick of "›" for a deleted "2": the same pager, the same sibling index (0), another item
+    from replay.session.gate import effects_verdict
+
+    def link(label: str, x: int) -> str:
+        where = ',"anchor":{"role":"navigation","text":"Pages"},"sibling":0'
+        return _pager(label, f'{where},"rect":{{"x":{x},"y":323,"width":34,"height":30}}')
+
+    (tmp_path / "a.ad").write_text(HEAD + link("2", 707))
+    (tmp_path / "n.rejected.ad").write_text(HEAD + link("›", 743))
+    (tmp_path / "r.rejected.ad").write_text(HEAD + link("Page two", 709))  # renamed where it stood
+    assert "shares nothing" in (effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "n.rejected.ad")) or "")
+    assert effects_verdict(str(tmp_path / "a.ad"), str(tmp_path / "r.rejected.ad")) is None
