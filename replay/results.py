@@ -218,6 +218,7 @@ class Closed(Result):
     rejected = Maybe("rejected")  # a heal left for review, not verified
     aborted = Maybe("aborted")  # why its repair was given up
     warning = Maybe("warning")
+    unwritten = Words("unwritten")  # the recorded steps it could only keep as comments (no portable selector)
 
     @property
     def verify(self) -> Verified | None:
@@ -256,6 +257,7 @@ class RecordEvent(Result):
     hint = Maybe("hint")  # … its hint
     variables = Words("variables")  # the secrets a replay must be given
     script = Maybe("script")  # where the script was written
+    unwritten = Words("unwritten")  # stopped: the steps it holds only as comments (no portable selector)
 
 
 class RecordEvents(Result):

@@ -11,7 +11,7 @@ import sys
 import click
 
 from replay.cli.app import handles_errors, json_option, main, session_option
-from replay.errors import EXIT_FAILURE, InvalidArgs, SessionNotFound
+from replay.errors import EXIT_FAILURE, EXIT_WRITE, InvalidArgs, SessionNotFound
 from replay.results import RecordEvent
 
 
@@ -38,6 +38,8 @@ def _say(as_json: bool, event: RecordEvent) -> None:
             sys.stdout.write(f"    hint: {event.hint}\n")
     elif event.event == "stopped":
         sys.stdout.write(f"script written to {event.script}\n" if event.script else "nothing written\n")
+        for said in event.unwritten:
+            sys.stdout.write(f"  not written: {said}\n")
         if event.variables:
             given = ", ".join(f"-e {n}=… (or REPLAY_VAR_{n})" for n in event.variables)
             sys.stdout.write(f"replaying it needs {given}\n")
@@ -85,6 +87,7 @@ def record_cmd(
     saved = os.path.abspath(output) if output else None
     since = 0
     refused = 0  # gestures replay could not perform: the script lacks them, and the exit code says so
+    unwritten = 0  # steps the script holds only as comments (no portable selector): the exit code says so too
     try:
         if flow is None:
             opened = client.record(target, save_script=saved, headless=headless)
@@ -97,6 +100,7 @@ def record_cmd(
             for event in got.events:
                 _say(as_json, event)
                 refused += event.event == "refused"
+                unwritten += len(event.unwritten)
             since = got.next
             if got.ended:
                 break
@@ -106,9 +110,13 @@ def record_cmd(
             for event in client.record_events(since, wait_ms=0).events:
                 _say(as_json, event)
                 refused += event.event == "refused"
+                unwritten += len(event.unwritten)
     if refused:
         sys.stderr.write(
             f"error: {refused} gesture(s) could not be performed, and the script does not have them "
             "(each said why above)\n"
         )
         sys.exit(EXIT_FAILURE)
+    if unwritten:
+        sys.stderr.write(f"error: {unwritten} step(s) are in the script only as comments (each said why above)\n")
+        sys.exit(EXIT_WRITE)

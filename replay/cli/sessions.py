@@ -19,6 +19,7 @@ from replay.cli.app import (
 from replay.cli.offline import snapshot_dump, wants_dump
 from replay.cli.options import backend_flags, operation_options
 from replay.cli.output import action_text
+from replay.errors import EXIT_WRITE
 from replay.session.protocol import shown_name
 
 # interactive commands ------------------------------------------------------------------------
@@ -94,6 +95,7 @@ def close_cmd(options: dict[str, Any], session: str | None, as_json: bool) -> No
         text += f"\n{result.aborted}"
     if result.warning:
         text += f"\nwarning: {result.warning}"
+    text += "".join(f"\nnot written: {said}" for said in result.unwritten)
     check = result.verify
     if check is not None:
         text += "\n" + (
@@ -109,6 +111,8 @@ def close_cmd(options: dict[str, Any], session: str | None, as_json: bool) -> No
     emit(as_json, {"result": result}, text)
     if check is not None and not check.passed:
         sys.exit(3)
+    if result.unwritten:  # published, the session closed: the exit code says a step is a comment only
+        sys.exit(EXIT_WRITE)
 
 
 @main.group("session")

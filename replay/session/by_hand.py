@@ -16,7 +16,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Awaitable, Callable, Mapping
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from replay.drivers.base import PersonInput, Recordable
@@ -148,14 +148,16 @@ class ByHand:
             self.dropped += 1
         self.changed.set()
 
-    def end(self, script: str | None) -> None:
-        """The session ended (closed, or its window): the last event says where the script went."""
+    def end(self, script: str | None, unwritten: Sequence[str] = ()) -> None:
+        """The session ended (closed, or its window): the last event says where the script went, and
+        which steps it holds only as comments (nothing a person did is lost)."""
         if self.ended:
             return
         self.ended = True
         if self.worker is not None and self.worker is not asyncio.current_task():
             self.worker.cancel()
-        self.emit({"event": "stopped", "script": script, "variables": sorted(self.variables.values())})
+        stopped = {"event": "stopped", "script": script, "variables": sorted(self.variables.values())}
+        self.emit({**stopped, "unwritten": list(unwritten)} if unwritten else stopped)
 
     async def read(self, since: int, wait_s: float) -> dict[str, Any]:
         """The events from number ``since`` on, waiting up to ``wait_s`` for one when there is none."""

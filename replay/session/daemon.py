@@ -335,6 +335,8 @@ class Daemon:
                     out["aborted"] = "the repair was incomplete: nothing was published (never a prefix)"
             elif session.recording is not None and not discard:
                 out["script"] = await session.write_recording(os.path.abspath(save_script) if save_script else None)
+                if session.unwritten:
+                    out["unwritten"] = session.unwritten
             run_values = session.run_values
             await self._forget(name, session)
             shutil.rmtree(session_dir(self.home, name), ignore_errors=True)
@@ -396,6 +398,8 @@ class Daemon:
             elif session.recording is not None:
                 try:
                     log.info("session %s: recording written to %s", name, await session.write_recording())
+                    for said in session.unwritten:
+                        log.warning("session %s: %s", name, said)
                 except ReplayError as err:
                     log.warning("session %s: recording not written (%s); kept for `replay close`", name, err.code)
                     keep = True  # an orphaned recording, for `replay close` to publish later
@@ -404,7 +408,7 @@ class Daemon:
     async def _forget(self, name: str, session: Session, *, keep_journal: bool = False) -> None:
         """The session is gone: its browser context closes, and its journal (typed text) goes unless kept."""
         if session.by_hand is not None:
-            session.by_hand.end(session.published)
+            session.by_hand.end(session.published, session.unwritten)
         await session.close()
         await self.pool.release(session.driver)
         if not keep_journal:

@@ -58,12 +58,14 @@ class Orphan:
         """How many journaled actions the recording holds."""
         return len(self.entries) - self.start
 
-    def publish(self, home: str, path: str | None = None) -> str:
-        """Write the recorded script (to ``path``, its own target, or the default), then forget it."""
+    def publish(self, home: str, path: str | None = None, unwritten: list[str] | None = None) -> str:
+        """Write the recorded script (to ``path``, its own target, or the default), then forget it; a step
+        it cannot write is a comment in its place, said in ``unwritten``."""
         target = path or self.target
         if not target:
             target = os.path.join(home, "scripts", f"{self.name}-{time.strftime('%Y%m%d-%H%M%S')}.ad")
-        written = publish_exclusive(target, script_text(self.entries[self.start :], platform=self.platform), home)
+        text = script_text(self.entries[self.start :], platform=self.platform, unwritten=unwritten)
+        written = publish_exclusive(target, text, home)
         forget(home, self.name)
         return written
 
@@ -100,8 +102,11 @@ def close_left(home: str, ended: Ending | None, name: str, save_script: str | No
     if discard:
         forget(home, name)
         return {"closed": name, "script": None, "recovered": True}
-    written = left.publish(home, os.path.abspath(save_script) if save_script else None)
+    unwritten: list[str] = []
+    written = left.publish(home, os.path.abspath(save_script) if save_script else None, unwritten)
     out: dict[str, Any] = {"closed": name, "script": written, "recovered": True}
+    if unwritten:
+        out["unwritten"] = unwritten
     if left.torn:
         out["warning"] = (
             f"{left.torn} journal line(s) were torn (a write cut short by a crash or a full disk) and skipped"

@@ -21,11 +21,17 @@ class Recording:
 
 
 def script_text(
-    entries: Sequence[JournalEntry], *, platform: str = DEFAULT_PLATFORM, header: Sequence[str] = ()
+    entries: Sequence[JournalEntry],
+    *,
+    platform: str = DEFAULT_PLATFORM,
+    header: Sequence[str] = (),
+    unwritten: list[str] | None = None,
 ) -> str:
     """The script for ``entries`` (only those marked ``record``), ending with ``close``.
 
-    Fails loudly (``UNMATERIALIZED_ACTION``) naming the first action without a portable selector.
+    An action without a portable selector fails loudly (``UNMATERIALIZED_ACTION``, a heal: never a
+    prefix) — or, given ``unwritten`` (a recording: nothing a person did is lost), is kept in its place as
+    a comment that says why, and said in ``unwritten``.
     """
     lines = list(header) or [f"context platform={platform}"]
     step = 0
@@ -34,12 +40,18 @@ def script_text(
             continue
         step += 1
         if entry.line is None:
-            raise Unmaterialized(
-                f"recorded step {step} ({entry.command} {entry.describe or entry.ref or ''}) has no portable selector",
-                hint="nothing was written; redo that step on an element with a label, test id, placeholder or text, "
-                "or close with --discard",
-                details={"step": step, "seq": entry.seq},
-            )
+            what = f"step {step} ({entry.command} {entry.describe or entry.ref or ''}".rstrip() + ")"
+            if unwritten is None:
+                raise Unmaterialized(
+                    f"recorded {what} has no portable selector",
+                    hint="nothing was written; redo that step on an element with a label, test id, placeholder or "
+                    "text, or close with --discard",
+                    details={"step": step, "seq": entry.seq},
+                )
+            said = f"{what} was not written: nothing portable names its element"
+            unwritten.append(said)
+            lines.append(f"# replay: {said} (redo it on an element with a label, test id, placeholder or text)")
+            continue
         if entry.evidence is not None:
             lines.append(ev_codec.WRITE_PREFIX + entry.evidence)
         lines.append(entry.line)

@@ -62,6 +62,7 @@ class Session:
     values: dict[str, str] = field(default_factory=dict)  # that run's effective variable values
     by_hand: Any = None  # a person records it by using the app (``by_hand.ByHand``, design §16)
     published: str | None = None  # where its recording was written
+    unwritten: list[str] = field(default_factory=list)  # the steps it could not write (comments in their place)
     watch: Watch = field(default_factory=Watch)  # effects: the last settled screen, what changes by itself
 
     def __post_init__(self) -> None:
@@ -123,11 +124,12 @@ class Session:
         self.recording = Recording(path, self.journal.count)
         orphans.save(self.home, self.name, target=path, start=self.recording.start, platform=self.platform)
 
-    def recorded_script(self) -> str:
-        """The script recording has produced so far (fails loudly on an unmaterialized step)."""
+    def recorded_script(self, unwritten: list[str] | None = None) -> str:
+        """The script recording has produced so far: a step with no portable selector fails loudly, or,
+        given ``unwritten``, is a comment in its place, said there."""
         assert self.recording is not None
         entries = self.journal.since(self.recording.start)
-        return script_text(entries, platform=self.platform, header=self.recording.header)
+        return script_text(entries, platform=self.platform, header=self.recording.header, unwritten=unwritten)
 
     async def write_recording(self, path: str | None = None) -> str:
         """Publish the recorded script; returns its path. A live screen is looked at once more first:
@@ -136,7 +138,8 @@ class Session:
         if self.driver.alive() and self.by_hand is None:  # (a person's hover since is no idle sample)
             with contextlib.suppress(ReplayError, TimeoutError):
                 await asyncio.wait_for(effects.last_look(self), LOOK_TIMEOUT_S)
-        text = self.recorded_script()
+        self.unwritten = []
+        text = self.recorded_script(self.unwritten)  # (nothing a person did is lost: what cannot be written says so)
         target = path or self.recording.path
         if not target:
             stamp = time.strftime("%Y%m%d-%H%M%S")

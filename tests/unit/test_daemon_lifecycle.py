@@ -106,6 +106,22 @@ def test_a_reaped_recording_session_writes_its_script(tmp_path: Path) -> None:
     assert 'click id="save"' in out.read_text()
 
 
+def test_stop_never_loses_a_recording_a_step_nothing_portable_names_is_a_comment_in_its_place(tmp_path: Path) -> None:
+    d = daemon(tmp_path)
+    out = tmp_path / "kept.ad"
+    s = open_session(d, "keep")
+    s.start_recording(str(out))
+    for argv in (["click", "id=save"], ["click", "id=save"]):
+        run(pipeline.execute(s, parse_argv(argv)))
+    s.journal.entries[-2].line = None  # a click in a code editor's drawn lines: no portable selector
+    closed = run(d._close("keep", None, False))
+    lines = out.read_text().splitlines()
+    assert lines[1].startswith("# replay: step 1 (click") and "was not written" in lines[1], lines
+    assert lines[-2].startswith('click id="save"') and lines[-1] == "close", lines  # the rest is published
+    assert closed["unwritten"] == [lines[1].removeprefix("# replay: ").split(" (redo")[0]]
+    assert "keep" not in d.sessions  # the session closed
+
+
 def test_a_complete_repair_is_committed_when_its_idle_session_is_reaped(tmp_path: Path) -> None:
     d = daemon(tmp_path)
     target = tmp_path / "flow.healed.ad"
