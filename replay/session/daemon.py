@@ -335,8 +335,7 @@ class Daemon:
                     out["aborted"] = "the repair was incomplete: nothing was published (never a prefix)"
             elif session.recording is not None and not discard:
                 out["script"] = await session.write_recording(os.path.abspath(save_script) if save_script else None)
-                if session.unwritten:
-                    out["unwritten"] = session.unwritten
+                out["unwritten"] = session.unwritten  # (steps kept only as comments: none, mostly)
             run_values = session.run_values
             await self._forget(name, session)
             shutil.rmtree(session_dir(self.home, name), ignore_errors=True)
