@@ -272,6 +272,25 @@ def test_a_storm_of_dialogs_never_wedges_the_recorder_and_an_open_dialog_is_no_a
     assert time.monotonic() - started < 10
 
 
+def test_three_alerts_in_a_row_are_three_answers_in_their_order(cli: Cli, web: str, recorder: Any) -> None:
+    rec, out = recorder(f"{web}/hostile/recorder.html", "three")
+    with rec.page.expect_event("dialog") as first:
+        rec.click("#three")
+    dialog = first.value
+    for n in (1, 2):  # the person reads each and presses OK, the next one showing at once
+        assert dialog.message == f"Step {n}"
+        with rec.page.expect_event("dialog") as following:
+            dialog.accept()
+        dialog = following.value
+    assert dialog.message == "Step 3"
+    dialog.accept()
+    clicked, *answered = rec.steps(4)
+    assert "Three notes" in clicked["line"]
+    assert [a["line"] for a in answered] == [f'alert accept --message "Step {n}"' for n in (1, 2, 3)], answered
+    rec.stop()
+    replays_clean(cli, out)
+
+
 def test_a_recording_that_could_not_be_written_or_started_is_refused_before_its_browser_opens(
     cli: Cli, web: str, tmp_path: Path
 ) -> None:

@@ -31,7 +31,7 @@ class Dialogs:
         self.open: Dialog | None = None
         self._opened = asyncio.Event()
         self._interrupted: list[asyncio.Future[Any]] = []  # actions waiting for the dialog's answer
-        self._answered: dict[str, Any] | None = None  # a person's answer not taken by a step yet
+        self._answered: list[dict[str, Any]] = []  # a person's answers not taken by a step yet, oldest first
         self.on_answer: Callable[[dict[str, Any]], Any] | None = None  # a recording hears a person's
         page.on("dialog", self._shown)
 
@@ -39,7 +39,7 @@ class Dialogs:
         if dialog.type == "beforeunload":  # a step that leaves the page means to (as Playwright's default)
             asyncio.ensure_future(dialog.accept()).add_done_callback(_retrieve)
             return
-        self.open, self._answered = dialog, None
+        self.open = dialog  # (answers a person gave the ones before it stay: each is a step, in order)
         self._opened.set()
 
     def said(self) -> dict[str, Any] | None:
@@ -89,7 +89,7 @@ class Dialogs:
     async def wait(self, timeout_ms: int, expect: str | None = None) -> dict[str, Any]:
         """The open dialog, waiting up to ``timeout_ms`` for one (``alert wait``); ``expect``: what it
         must say (another message raises ``ActionFailed``, the dialog left as it is)."""
-        if self.open is None and self._answered is None:
+        if self.open is None and not self._answered:
             try:
                 await asyncio.wait_for(self._opened.wait(), timeout_ms / 1000)
             except TimeoutError:
@@ -97,7 +97,7 @@ class Dialogs:
                     f"no dialog opened within {timeout_ms} ms",
                     hint="the step before it no longer opens one: check the app, or remove the `alert` step",
                 ) from None
-        said = self.said() or (self._answered or {}).get("dialog")
+        said = self._answered[0]["dialog"] if self._answered else self.said()  # (the oldest first)
         assert said is not None
         if expect is not None and normalize(str(said["message"])) != normalize(expect):
             raise ActionFailed(
@@ -113,20 +113,33 @@ class Dialogs:
         """Answer the dialog (waiting up to ``timeout_ms`` for one to open); the action it interrupted
         then finishes. A dialog a person already answered this way is taken as answered."""
         said = await self.wait(timeout_ms, expect)
-        dialog, self.open = self.open, None
-        if dialog is not None:
+        if self._answered:  # a person answered it in the browser: the step takes that answer
+            self._answered.pop(0)
+        else:
+            dialog, self.open = self.open, None
+            assert dialog is not None
+            self._opened.clear()  # (the next one it lets the page open sets it again)
             with contextlib.suppress(Exception):  # (answered meanwhile in the browser: the same end)
                 if accept:  # a prompt answered with no text keeps what it showed, as a person's OK does
                     await dialog.accept(dialog.default_value if text is None else text)
                 else:
                     await dialog.dismiss()
-        else:
-            self._answered = None
-        self._opened.clear()
-        interrupted, self._interrupted = self._interrupted, []
-        if interrupted:
-            await asyncio.wait(interrupted, timeout=FINISH_S)
+        await self._resumed()
         return said
+
+    async def _resumed(self) -> None:
+        """The actions the answered dialog interrupted go on: wait (at most ``FINISH_S``) until they end or
+        open the next dialog (three alerts in a row); one still waiting then waits for the next answer."""
+        pending = [t for t in self._interrupted if not t.done()]
+        self._interrupted = pending
+        if not pending or self.open is not None:
+            return
+        opened = asyncio.ensure_future(self._opened.wait())
+        try:
+            await asyncio.wait({*pending, opened}, timeout=FINISH_S, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            opened.cancel()
+        self._interrupted = [t for t in pending if not t.done()]
 
     def later(self, work: Awaitable[Any]) -> None:
         """Run ``work`` once the open dialog is answered (the page waits until then)."""
@@ -137,7 +150,9 @@ class Dialogs:
         if self.open is None:
             return  # a step answered it
         answer = {"dialog": _said(self.open), "accept": bool(event.get("result")), "text": event.get("userInput")}
-        self.open, self._answered = None, answer
+        self.open = None
+        self._opened.clear()
+        self._answered.append(answer)
         if self.on_answer is not None:
             self.on_answer(answer)
 
