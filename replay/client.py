@@ -350,10 +350,11 @@ class Client:
             "url": url,
             "options": options,
             "headless": headless,
+            # the shell's REPLAY_VAR_* values: a flow's steps use them, and a secret is never named as one
+            "shell": {k: v for k, v in os.environ.items() if k.startswith("REPLAY_VAR_")},
         }
         if flow is not None:
-            shell = {k: v for k, v in os.environ.items() if k.startswith("REPLAY_VAR_")}
-            payload.update({"flow": self._abspath(flow), "from": start, "shell": shell})
+            payload.update({"flow": self._abspath(flow), "from": start})
         return StepResult(self._session_request(payload, start=True))
 
     def record_events(self, since: int = 0, *, wait_ms: int = 1000) -> RecordEvents:

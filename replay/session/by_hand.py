@@ -16,7 +16,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Awaitable, Callable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from replay.drivers.base import PersonInput, Recordable
@@ -84,6 +84,7 @@ class ByHand:
         self.changed = asyncio.Event()
         self.variables: dict[str, str] = {}  # a secret field's label → its variable's name
         self.values: dict[str, str] = {}  # a variable's value this session: typed here, never written
+        self.in_use: set[str] = set()  # names given or used by the flow: never a secret's (``names_in_use``)
         self.steps = 0
         self.ended = False
         self.focused: tuple[tuple[Any, ...], JournalEntry] | None = None  # the last element clicked, its step
@@ -156,7 +157,7 @@ class ByHand:
         self.ended = True
         if self.worker is not None and self.worker is not asyncio.current_task():
             self.worker.cancel()
-        stopped = {"event": "stopped", "script": script, "variables": sorted(self.variables.values())}
+        stopped = {"event": "stopped", "script": script, "variables": sorted(self.values)}
         self.emit({**stopped, "unwritten": list(unwritten)} if unwritten else stopped)
 
     async def read(self, since: int, wait_s: float) -> dict[str, Any]:
@@ -248,7 +249,7 @@ class ByHand:
             shows = await self._pointed(taken, gesture["hover"], "hover", acting=False)
             await self._step(parse_argv(["hover", f"@e{shows}"]))
         if kind == "fill" and gesture.get("secret"):
-            name = self._variable(gesture, str(gesture.get("value") or ""))
+            name = self.secret(gesture, str(gesture.get("value") or ""))
             action = parse_action(f'fill {ref} "${{{name}}}"', Location("<record>", 1))
             await self._step(action, values={name: self.values[name]}, gesture=gesture)
             return
@@ -288,7 +289,7 @@ class ByHand:
         clicked = self.focused[1]
         value = str(gesture.get("value") or "")
         if gesture.get("secret"):
-            value = "${" + self._variable(gesture, value) + "}"
+            value = "${" + self.secret(gesture, value) + "}"
         said = f"fill {json.dumps(clicked.selector, ensure_ascii=False)} {json.dumps(value, ensure_ascii=False)}"
         line = format_action(parse_action(said, Location("<record>", 1)))
         entry = JournalEntry(
@@ -306,11 +307,12 @@ class ByHand:
             {"event": "step", "step": self.steps, "command": "fill", "line": line, "verification": entry.verification}
         )
 
-    def _variable(self, gesture: dict[str, Any], value: str) -> str:
+    def secret(self, gesture: dict[str, Any], value: str) -> str:
         """The variable a secret field's value goes by (said once, when it is first named)."""
         label = str(gesture.get("label") or "")
-        name = self.variables.get(label) or variable_name(label, set(self.variables.values()))
-        if label not in self.variables:
+        name = self.variables.get(label)
+        if name is None or self.values.get(name, value) != value:  # another value: another field's, another name
+            name = variable_name(label, {*self.variables.values(), *self.values, *self.in_use})
             self.variables[label] = name
             self.emit({"event": "variable", "name": name})
         self.values[name] = value
@@ -356,10 +358,25 @@ class ByHand:
         await self.hands.say(shown, "warning" in event)
 
 
-async def attach(session: Session, on_closed: Callable[[], Awaitable[Any]]) -> ByHand:
-    """Start recording ``session`` by hand (it records already: ``open --save-script``)."""
+def names_in_use(request: Record) -> set[str]:
+    """The variable names a recording's secrets never take: the ones given (``-e``, the shell's
+    ``REPLAY_VAR_*``) and those of the flow it continues — a suite's values go to the fields that asked for
+    them, never to a field the page labelled "SHOP"."""
+    given = {*request.options.values, *(k.removeprefix("REPLAY_VAR_") for k in request.shell or {})}
+    if request.flow is not None:
+        with contextlib.suppress(OSError, UnicodeDecodeError):
+            with open(request.flow, encoding="utf-8") as fh:  # what its steps and its env refer to
+                text = fh.read()
+            given |= {a or b for a, b in re.findall(r"\$\{([A-Za-z_]\w*)|(?m:^\s*env\s+([A-Za-z_]\w*)=)", text)}
+    return given
+
+
+async def attach(session: Session, on_closed: Callable[[], Awaitable[Any]], in_use: Iterable[str] = ()) -> ByHand:
+    """Start recording ``session`` by hand (it records already: ``open --save-script``); its secrets are
+    never named as one of ``in_use``."""
     hands = hands_of(session)
     recorder = ByHand(session, hands, on_closed)
+    recorder.in_use = set(in_use)
     if session.recording is not None:  # its steps are numbered as the script numbers them (`open` is 1)
         recorder.steps = sum(1 for e in session.journal.since(session.recording.start) if e.record)
     await hands.intercept(recorder.take)

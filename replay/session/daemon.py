@@ -167,7 +167,7 @@ class Daemon:
                 )
                 await by_hand.replay_prefix(self.sessions[request.session], ready, request, self._forget)
             closed = functools.partial(self._close, request.session, None, False)
-            recorder = await by_hand.attach(self.sessions[request.session], closed)
+            recorder = await by_hand.attach(self.sessions[request.session], closed, by_hand.names_in_use(request))
         except ReplayError:  # a recording that could not start leaves nothing behind
             if request.session in self.sessions:
                 await self._close(request.session, None, discard=True)

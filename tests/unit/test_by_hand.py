@@ -32,3 +32,30 @@ def test_an_echo_is_four_characters_of_a_secret_as_typed_case_folded_or_reversed
     assert not echoes("Signed in with Kp7…", secret)  # three are not an echo
     assert not echoes("Welcome ada", secret)
     assert not echoes("anything", "abc")  # a secret shorter than an echo has none
+
+
+def test_two_secret_fields_of_one_label_and_two_values_are_two_variables_and_never_a_name_in_use() -> None:
+    from replay.session.by_hand import ByHand
+
+    rec = ByHand(None, None, None)  # type: ignore[arg-type]
+    rec.in_use = {"SHOP"}  # a suite's -e SHOP=…, or the flow's ${SHOP}: never typed into what the page calls "SHOP"
+    assert rec.secret({"label": "Password"}, "first") == "PASSWORD"
+    assert rec.secret({"label": "Password"}, "first") == "PASSWORD"  # the same value again: the same variable
+    assert rec.secret({"label": "Password"}, "second") == "PASSWORD_2"  # another field's value: its own
+    assert rec.secret({"label": "SHOP"}, "x") == "SHOP_2"
+    assert [e["name"] for e in rec.events] == ["PASSWORD", "PASSWORD_2", "SHOP_2"]
+
+
+def test_a_recordings_names_in_use_are_the_given_the_shells_and_the_flows(tmp_path: object) -> None:
+    from pathlib import Path
+
+    from replay.session.by_hand import names_in_use
+    from replay.session.requests import make
+
+    flow = Path(str(tmp_path)) / "f.ad"
+    flow.write_text('context platform=web\nenv SHOP=acme\nopen http://h/\nfill id=u "${USER}"\n')
+    given = {"values": {"TOKEN": "t"}}
+    request = make(
+        "record", {"session": "s", "flow": str(flow), "from": 2, "options": given, "shell": {"REPLAY_VAR_PIN": "1"}}
+    )
+    assert names_in_use(request) >= {"SHOP", "USER", "TOKEN", "PIN"}  # type: ignore[arg-type]
