@@ -347,10 +347,13 @@ class ByHand:
         for key in ("verification", "effect", "warning"):
             if result.get(key):
                 event[key] = result[key]
+        if gesture is not None and isinstance(made := gesture.get("pageMade"), str):
+            said = "" if gesture.get("secret") else f" to {made[:60]!r}"  # (a secret's value is never shown)
+            event["warning"] = f"the page changed the field{said} after it was typed: the script types what was typed"
         if entry is not None and entry.line is None:
             event["warning"] = (
-                "no portable selector for what was pointed at: the script cannot be written with this step; "
-                "redo it on an element with a label, a test id or a text, or stop and discard"
+                "no portable selector for what was pointed at: the script keeps this step as a comment only; "
+                "redo it on an element with a label, a test id or a text"
             )
         self.emit(event)
         shown = f"{self.steps}: {event['line'] or event['command']}"

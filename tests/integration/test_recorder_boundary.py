@@ -184,6 +184,20 @@ def test_no_page_script_adds_changes_stops_or_blinds_a_recording(cli: Cli, web: 
     replays_clean(cli, out)
 
 
+def test_what_the_person_typed_is_written_and_a_value_the_page_put_there_is_said(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    rec, out = recorder(f"{web}/hostile/recorder.html", "chosen")
+    rec.click("#nick")
+    rec.steps()
+    rec.type("hi")  # the page then sets "PAGE-CHOSEN-89" and blurs the field
+    (filled,) = rec.steps()
+    assert filled["line"].endswith('"hi"'), filled
+    assert "PAGE-CHOSEN-89" in filled.get("warning", ""), filled
+    rec.stop()
+    assert "PAGE-CHOSEN" not in out.read_text()
+
+
 def _fast_sign_in(rec: Recording, to_password: str) -> None:
     """A person signing in at ``KEY_MS`` a key, with no pause after a click or a Tab."""
     rec.click("#email")

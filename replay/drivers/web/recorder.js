@@ -208,7 +208,11 @@
   let typing = null;
   const flush = (leaving = false) => {
     if (!typing || !typing.el.isConnected || !typing.touched) return;
-    const value = valueOf(typing.el);
+    // what the person's own edits left in it: a value the page put there since (on blur, on a timer) is
+    // the page's — said, never written as typed
+    const shown = valueOf(typing.el);
+    const value = typing.typed !== undefined ? typing.typed : shown;
+    const pageMade = shown !== value ? shown : undefined;
     typing.touched = false;
     if (value === typing.reported) return;
     const before = typing.reported;
@@ -227,7 +231,7 @@
       return perform({ kind: 'type', path: pathOf(el), text: now.slice(was.length) }, el);
     }
     if (editor && !leaving) el.innerText = before;
-    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el), leaving }, el);
+    perform({ kind: 'fill', path: pathOf(el), value, secret: secret(el), label: labelOf(el), leaving, pageMade }, el);
   };
   // what replay's own input for a gesture is: the keys it presses, the element it points at and the
   // event its input ends with (a fill, a select, an upload, a hover: no key, no press)
@@ -587,6 +591,14 @@
     },
     true,
   );
+  window.addEventListener(
+    'input',
+    (e) => {
+      const el = e.composedPath()[0];
+      if (e.isTrusted && typing && typing.el === el) typing.typed = valueOf(el);
+    },
+    true,
+  );
   // the page goes away while a field holds text not written yet (a typeahead that navigates by
   // itself): it is handed over now, written before the navigation it caused
   // (beforeunload: a binding called once the page is hidden is not heard any more)
@@ -603,7 +615,7 @@
     while (expects.length && expects[0].seq <= rec.done) expects.shift();
     if (!busy() && bar.host) bar.host.style.pointerEvents = '';
     if (typing && settled) {
-      typing.reported = valueOf(typing.el);
+      typing.reported = typing.typed = valueOf(typing.el);
       typing.touched = false;
     }
     drain();
