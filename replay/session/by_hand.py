@@ -16,7 +16,7 @@ import json
 import logging
 import os
 import re
-from collections.abc import Awaitable, Callable, Iterable, Mapping, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from typing import Any
 
 from replay.drivers.base import PersonInput, Recordable
@@ -84,7 +84,7 @@ class ByHand:
         self.changed = asyncio.Event()
         self.variables: dict[str, str] = {}  # a secret field's label → its variable's name
         self.values: dict[str, str] = {}  # a variable's value this session: typed here, never written
-        self.in_use: set[str] = set()  # names given or used by the flow: never a secret's (``names_in_use``)
+        self.in_use: dict[str, str | None] = {}  # names given (their values) or used by the flow (``names_in_use``)
         self.steps = 0
         self.ended = False
         self.focused: tuple[tuple[Any, ...], JournalEntry] | None = None  # the last element clicked, its step
@@ -312,7 +312,11 @@ class ByHand:
         label = str(gesture.get("label") or "")
         name = self.variables.get(label)
         if name is None or self.values.get(name, value) != value:  # another value: another field's, another name
-            name = variable_name(label, {*self.variables.values(), *self.values, *self.in_use})
+            name = variable_name(label, set(self.values))
+            if name in self.in_use and self.in_use[name] != value:
+                # a name given or used already is taken only for the value it holds (the person typed the
+                # suite's password): never for what a page that labels its field so asks for
+                name = variable_name(label, {*self.values, *self.in_use})
             self.variables[label] = name
             self.emit({"event": "variable", "name": name})
         self.values[name] = value
@@ -361,25 +365,28 @@ class ByHand:
         await self.hands.say(shown, "warning" in event)
 
 
-def names_in_use(request: Record) -> set[str]:
-    """The variable names a recording's secrets never take: the ones given (``-e``, the shell's
-    ``REPLAY_VAR_*``) and those of the flow it continues — a suite's values go to the fields that asked for
-    them, never to a field the page labelled "SHOP"."""
-    given = {*request.options.values, *(k.removeprefix("REPLAY_VAR_") for k in request.shell or {})}
+def names_in_use(request: Record) -> dict[str, str | None]:
+    """The variable names a recording's secrets take only for the value they hold: the ones given (``-e``,
+    the shell's ``REPLAY_VAR_*``) with their values, and those the flow it continues uses (no value) — a
+    suite's values go to the fields the person typed them into, never to a field the page labelled "SHOP"."""
+    given: dict[str, str | None] = {}
     if request.flow is not None:
         with contextlib.suppress(OSError, UnicodeDecodeError):
             with open(request.flow, encoding="utf-8") as fh:  # what its steps and its env refer to
                 text = fh.read()
-            given |= {a or b for a, b in re.findall(r"\$\{([A-Za-z_]\w*)|(?m:^\s*env\s+([A-Za-z_]\w*)=)", text)}
-    return given
+            given |= {a or b: None for a, b in re.findall(r"\$\{([A-Za-z_]\w*)|(?m:^\s*env\s+([A-Za-z_]\w*)=)", text)}
+    given |= {k.removeprefix("REPLAY_VAR_"): str(v) for k, v in (request.shell or {}).items()}
+    return given | {k: str(v) for k, v in request.options.values.items()}
 
 
-async def attach(session: Session, on_closed: Callable[[], Awaitable[Any]], in_use: Iterable[str] = ()) -> ByHand:
+async def attach(
+    session: Session, on_closed: Callable[[], Awaitable[Any]], in_use: Mapping[str, str | None] | None = None
+) -> ByHand:
     """Start recording ``session`` by hand (it records already: ``open --save-script``); its secrets are
     never named as one of ``in_use``."""
     hands = hands_of(session)
     recorder = ByHand(session, hands, on_closed)
-    recorder.in_use = set(in_use)
+    recorder.in_use = dict(in_use or {})
     if session.recording is not None:  # its steps are numbered as the script numbers them (`open` is 1)
         recorder.steps = sum(1 for e in session.journal.since(session.recording.start) if e.record)
     await hands.intercept(recorder.take)

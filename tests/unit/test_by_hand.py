@@ -34,12 +34,12 @@ def test_an_echo_is_four_characters_of_a_secret_as_typed_case_folded_or_reversed
     assert not echoes("anything", "abc")  # a secret shorter than an echo has none
 
 
-def test_two_secret_fields_of_one_label_and_two_values_are_two_variables_and_never_a_name_in_use() -> None:
+def test_two_secret_fields_of_one_label_and_two_values_are_two_variables_and_a_name_in_use_is_only_its_value() -> None:
     from replay.session.by_hand import ByHand
 
     rec = ByHand(None, None, None)  # type: ignore[arg-type]
-    rec.in_use = {"SHOP"}  # a suite's -e SHOP=…, or the flow's ${SHOP}: never typed into what the page calls "SHOP"
-    assert rec.secret({"label": "Password"}, "first") == "PASSWORD"
+    rec.in_use = {"SHOP": "acme", "PASSWORD": "first"}  # a suite's -e SHOP=acme: never typed where the page says SHOP
+    assert rec.secret({"label": "Password"}, "first") == "PASSWORD"  # the suite's own value: the person says so
     assert rec.secret({"label": "Password"}, "first") == "PASSWORD"  # the same value again: the same variable
     assert rec.secret({"label": "Password"}, "second") == "PASSWORD_2"  # another field's value: its own
     assert rec.secret({"label": "SHOP"}, "x") == "SHOP_2"
@@ -58,4 +58,4 @@ def test_a_recordings_names_in_use_are_the_given_the_shells_and_the_flows(tmp_pa
     request = make(
         "record", {"session": "s", "flow": str(flow), "from": 2, "options": given, "shell": {"REPLAY_VAR_PIN": "1"}}
     )
-    assert names_in_use(request) >= {"SHOP", "USER", "TOKEN", "PIN"}  # type: ignore[arg-type]
+    assert names_in_use(request) == {"SHOP": None, "USER": None, "TOKEN": "t", "PIN": "1"}  # type: ignore[arg-type]
