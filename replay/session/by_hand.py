@@ -56,6 +56,9 @@ REDO_HINT = "do it again once the app is ready for it, or record that step with 
 UPLOAD_HINT = "record that step with `replay upload @ref PATH`"
 
 
+WITHHELD = "(withheld: it echoes a secret typed in this recording)"
+
+
 def variable_name(label: str, taken: set[str]) -> str:
     """The ``${NAME}`` a secret field's value goes by: from its label (``PASSWORD``, ``PIN``); never
     a reserved or built-in name (a label "Replay session" is ``SECRET_REPLAY_SESSION``, not the
@@ -143,6 +146,12 @@ class ByHand:
             await asyncio.sleep(0.05)
 
     def emit(self, event: dict[str, Any]) -> None:
+        """Hand ``event`` to the person (the terminal, ``--json``): a text in it that echoes a secret typed
+        here — four characters of it, as typed, case-folded or reversed — is said as withheld, never shown."""
+        secrets = [v for v in self.values.values() if v]
+        for key, text in event.items():
+            if key != "event" and isinstance(text, str) and any(echoes(text, v) for v in secrets):
+                event[key] = WITHHELD
         self.events.append(event)
         if len(self.events) > KEPT_EVENTS:
             del self.events[0]

@@ -5,6 +5,7 @@ they typed. Real daemon, real Chromium on a pipe, replay's relay, a test person'
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import subprocess
 import sys
@@ -260,9 +261,11 @@ def test_a_secret_stays_secret_is_never_a_reserved_name_and_no_echo_of_it_is_wri
     assert stopped["variables"] == ["SECRET_REPLAY_SESSION"], stopped
     script = out.read_text()
     assert '"${SECRET_REPLAY_SESSION}"' in script
+    said = json.dumps(rec.seen, ensure_ascii=False)  # every event of `--json`, as the terminal shows them too
     for form in (secret, secret.upper(), secret[::-1]):
         for i in range(len(form) - 3):
             assert form[i : i + 4].casefold() not in script.casefold(), form[i : i + 4]
+            assert form[i : i + 4].casefold() not in said.casefold(), (form[i : i + 4], said)
     replays_clean(cli, out, "-e", f"SECRET_REPLAY_SESSION={secret}")
 
 
