@@ -57,6 +57,7 @@ UPLOAD_HINT = "record that step with `replay upload @ref PATH`"
 
 
 WITHHELD = "(withheld: it echoes a secret typed in this recording)"
+LOOKS_AGAIN, LOOK_AGAIN_S = 3, 0.1  # what a gesture pointed at is not on the screen yet: looked for again
 
 
 def variable_name(label: str, taken: set[str]) -> str:
@@ -244,6 +245,11 @@ class ByHand:
             self._typed_then_gone(gesture)
             return
         taken = await capture(self.session)
+        for _ in range(LOOKS_AGAIN):  # something that appeared a moment ago (a suggestion): a fresh look first
+            if await self.hands.pointed(taken.generation, gesture.get("path")):
+                break
+            await asyncio.sleep(LOOK_AGAIN_S)
+            taken = await capture(self.session)
         self.session.refs_capture = taken  # the person pointed at this screen: its refs act
         if kind == "drag":  # both ends, each the element itself, found on the screen the person pressed on
             held = await self._pointed(taken, gesture.get("path"), kind, acting=False)
@@ -338,7 +344,8 @@ class ByHand:
         if not found:
             raise InvalidArgs(
                 f"the {kind} was not recorded: what it pointed at is not in replay's view of the page",
-                hint="a cross-origin frame or a closed shadow root: record that step with commands",
+                hint="it went away as it was pointed at (do it again once it shows), or it is in a cross-origin "
+                "frame or a closed shadow root (record that step with commands)",
             )
         return next((i for i in found if taken.nodes[i].actionable), found[0]) if acting else found[0]
 
