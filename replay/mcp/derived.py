@@ -19,9 +19,12 @@ SESSION_HELP = "The session (default: $REPLAY_SESSION, else `default`)."
 TIMEOUT_HELP = "Step timeout in ms (default: the script's context, else 5000)."
 
 
+SPELLED = {"type": "type_text"}  # (a tool named as a Python builtin is no help to an agent's code)
+
+
 def tool_name(command: str) -> str:
-    """A command's tool name: snake_case (``long-press`` → ``long_press``)."""
-    return command.replace("-", "_")
+    """A command's tool name: snake_case (``long-press`` → ``long_press``; ``type`` → ``type_text``)."""
+    return SPELLED.get(command, command.replace("-", "_"))
 
 
 def flag_word(flag: Flag) -> str:

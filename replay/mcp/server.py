@@ -118,10 +118,6 @@ def _client(session: str | None) -> Client:
 TOOL_COMMANDS = {
     "open": "open",
     "snapshot": "snapshot",
-    "click": "click",
-    "fill": "fill",
-    "type_text": "type",
-    "press": "press",
     "wait": "wait",
     "is_check": "is",
     "get": "get",
@@ -214,24 +210,6 @@ def build_server() -> MCPServer:
         argv = ["snapshot"] + (["-i"] if interactive else []) + (["-c"] if compact else [])
         argv += (["-s", scope] if scope is not None else []) + (["-d", str(depth)] if depth is not None else [])
         return await _call(lambda: _client(session).command(*argv), lambda r: str(r.text))
-
-    @server.tool(description=_about("click", " TARGET: a ref (@e7) or a selector expression."))
-    async def click(target: str, session: str | None = None, no_record: bool = False) -> CallToolResult:
-        return await _call(lambda: _client(session).command("click", target, *(["--no-record"] if no_record else [])))
-
-    @server.tool(description=_about("fill"))
-    async def fill(target: str, text: str, session: str | None = None, no_record: bool = False) -> CallToolResult:
-        return await _call(
-            lambda: _client(session).command("fill", target, text, *(["--no-record"] if no_record else []))
-        )
-
-    @server.tool(description=_about("type_text"))
-    async def type_text(text: str, session: str | None = None) -> CallToolResult:
-        return await _call(lambda: _client(session).command("type", text))
-
-    @server.tool(description=_about("press"))
-    async def press(key: str, session: str | None = None) -> CallToolResult:
-        return await _call(lambda: _client(session).command("press", key))
 
     @server.tool(description=_about("wait"))
     async def wait(

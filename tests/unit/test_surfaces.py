@@ -31,6 +31,20 @@ def test_every_mcp_session_tool_is_a_registry_command_described_by_its_summary()
         assert declared is not None and not declared.foreign, tool
 
 
+def test_every_mcp_tool_that_acts_on_the_page_takes_a_timeout_and_the_record_switch() -> None:
+    import asyncio
+
+    from replay.mcp.server import build_server
+    from replay.script.registry import REGISTRY
+
+    tools = {t.name: set(t.input_schema.get("properties", {})) for t in asyncio.run(build_server().list_tools())}
+    acting = [tool for tool in ("click", "fill", "type_text", "press", "select", "hover", "check") if tool in tools]
+    assert len(acting) == 7 and REGISTRY.get("type") is not None
+    for tool in acting:
+        assert {"timeout", "no_record", "session"} <= tools[tool], (tool, tools[tool])
+    assert "type" not in tools and not ("long_press" in tools and "longpress" in tools)
+
+
 def test_client_shortcuts_are_registry_commands() -> None:
     shortcuts = {"open", "snapshot", "click", "fill", "press", "close"}
     assert shortcuts <= {name for name in dir(Client) if not name.startswith("_")}
