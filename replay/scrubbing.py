@@ -18,11 +18,16 @@ _CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def scrub(text: str, secrets: Iterable[tuple[str, str]]) -> str:
-    """``text`` with every secret (a value, what to show instead) replaced — the one function text
-    goes through before it reaches a file, a console or a client."""
+    """``text`` with every secret (a value, what to show instead) replaced — as given, and in any case,
+    forwards or reversed (an agent's note, a page's echo, upper-cased or mirrored: the secret too) — the
+    one function text goes through before it reaches a file, a console or a client."""
     for secret, shown in secrets:
         if secret:
             text = text.replace(secret, shown)
+            folded = text.casefold()
+            if len(secret) >= ECHO and any(form.casefold() in folded for form in (secret, secret[::-1])):
+                forms = "|".join(re.escape(form) for form in (secret, secret[::-1]))
+                text = re.sub(forms, shown.replace("\\", "\\\\"), text, flags=re.IGNORECASE)
     return text
 
 

@@ -239,6 +239,14 @@ def test_an_agents_notes_never_repeat_a_value_given_with_e() -> None:
     assert shown == "typed <var:PASSWORD> into Password, ab"
 
 
+def test_an_agents_note_never_repeats_a_value_given_with_e_upper_cased_or_reversed() -> None:
+    from replay.script.redact import scrub, secrets_of
+
+    values = {"PASSWORD": "hunter2-secret"}
+    shown = scrub("tried HUNTER2-SECRET, then terces-2retnuh", secrets_of([], values))
+    assert shown == "tried <var:PASSWORD>, then <var:PASSWORD>"
+
+
 def test_an_agent_that_never_reads_a_large_request_still_ends_at_its_deadline(tmp_path: Path) -> None:
     script = tmp_path / "deaf.py"
     script.write_text("import time\ntime.sleep(60)\n")  # reads nothing: a pipe's 64 KiB fill up
