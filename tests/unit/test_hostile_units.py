@@ -133,6 +133,17 @@ def test_a_trace_is_written_with_field_values_and_secrets_replaced(tmp_path: Pat
     assert os.stat(out).st_mode & 0o777 == 0o600
 
 
+def test_a_trace_keeps_no_echo_of_a_secret_upper_cased_or_reversed(tmp_path: Path) -> None:
+    from replay.drivers.web.trace import scrub_trace
+
+    raw, out = tmp_path / "raw.zip", tmp_path / "trace.zip"
+    with zipfile.ZipFile(raw, "w") as z:  # a page that shows the password back, shouted and mirrored
+        z.writestr("resources/abc.html", "<p>HUNTER2-KEY</p><p>yek-2retnuh</p>")
+    scrub_trace(str(raw), str(out), [("hunter2-key", "<var:PASSWORD>")])
+    with zipfile.ZipFile(out) as z:
+        assert z.read("resources/abc.html") == b"<p><var:PASSWORD></p><p><var:PASSWORD></p>"
+
+
 def test_a_recursive_glob_never_follows_a_symlinked_folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     for path in ("dir/a.ad", "dir/sub/b.ad", "dir/.hidden/c.ad"):
         (tmp_path / path).parent.mkdir(parents=True, exist_ok=True)

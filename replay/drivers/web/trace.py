@@ -16,6 +16,7 @@ from urllib.parse import quote, quote_plus
 from replay.drivers.web.errors import from_playwright
 from replay.files import make_private, private_mode
 from replay.script.redact import REDACTED
+from replay.scrubbing import ECHO
 
 VIEWER = "python -m playwright show-trace {path}"  # how a person opens a saved trace (suite reports say so)
 
@@ -66,12 +67,15 @@ def scrub_trace(raw: str, path: str, secrets: Sequence[tuple[str, str]]) -> None
 
 
 def _secret_forms(secrets: Sequence[tuple[str, str]]) -> list[tuple[str, str]]:
-    """Each secret as it may appear in a trace: as typed, URL-encoded, HTML-escaped; longest first."""
+    """Each secret as it may appear in a trace: as typed, upper- or lower-cased, reversed (a page's echo),
+    each URL-encoded and HTML-escaped; longest first."""
     forms: dict[str, str] = {}
     for secret, shown in secrets:
-        for form in (secret, quote(secret, safe=""), quote(secret), quote_plus(secret), html.escape(secret)):
-            if form:
-                forms.setdefault(form, shown)
+        echoed = {secret, secret.upper(), secret.lower(), secret[::-1], secret[::-1].upper(), secret[::-1].lower()}
+        for said in sorted(echoed) if len(secret) >= ECHO else [secret]:
+            for form in (said, quote(said, safe=""), quote(said), quote_plus(said), html.escape(said)):
+                if form:
+                    forms.setdefault(form, shown)
     return sorted(forms.items(), key=lambda item: -len(item[0]))
 
 
