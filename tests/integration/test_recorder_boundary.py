@@ -126,6 +126,29 @@ def test_no_recording_browser_listens_on_tcp_and_the_relay_serves_nothing_but_it
     rec.stop()
 
 
+def test_the_relay_refuses_a_pages_connection_and_a_frame_past_the_daemons_limit_and_serves_on(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    from websockets.exceptions import ConnectionClosed, InvalidStatus
+    from websockets.sync.client import connect
+
+    from replay.drivers.web.relay import MAX_FRAME
+    from replay.session.protocol import MAX_MESSAGE
+
+    assert MAX_FRAME == MAX_MESSAGE
+    rec, out = recorder(f"{web}/hostile/recorder.html", "relay-limits")
+    with pytest.raises(InvalidStatus):  # a page's script may know the token no more than its Origin hides
+        connect(rec.endpoint, origin="http://evil.example", open_timeout=5)  # type: ignore[arg-type]
+    with connect(rec.endpoint, max_size=None, open_timeout=5) as big:
+        with pytest.raises(ConnectionClosed):
+            big.send('{"id":1,"method":"Browser.getVersion","params":{"x":"' + "a" * (MAX_FRAME + 1) + '"}}')
+            big.recv(timeout=10)
+    rec.click("#save")  # the daemon and the recording go on
+    (saved,) = rec.steps()
+    assert "Save" in saved["line"]
+    rec.stop()
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another user needs root (the token check covers it)")
 def test_another_user_finds_no_endpoint_that_drives_the_recording(cli: Cli, web: str, recorder: Any) -> None:
     rec, _ = recorder(f"{web}/pantry/index.html", "other-user")

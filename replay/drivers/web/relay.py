@@ -62,6 +62,8 @@ SWITCHES = [
     "--no-startup-window",
 ]
 CLOSE_S = 5.0  # how long the browser has to close when asked, before it is killed
+MAX_FRAME = 32 * 1024 * 1024  # a relay client's frame: no larger than a request to the daemon (MAX_MESSAGE)
+BACKLOG = 2 * MAX_FRAME  # what the browser may leave unread before a client's message is refused
 
 
 def _above(fd: int, floor: int) -> int:
@@ -104,11 +106,15 @@ class _Spawned:
 
 
 class Pipe:
-    """DevTools over the browser's pipe: JSON messages, each ended by a NUL byte."""
+    """DevTools over the browser's pipe: JSON messages, each ended by a NUL byte. Writes never block the
+    daemon's loop: what the browser has not read yet waits in memory, bounded (``BACKLOG``)."""
 
     def __init__(self, reader: asyncio.StreamReader, writer_fd: int) -> None:
         self._reader = reader
         self._out = writer_fd
+        os.set_blocking(writer_fd, False)
+        self._loop = asyncio.get_running_loop()
+        self._pending = bytearray()  # written, not read by the browser yet
 
     async def read(self) -> dict[str, Any] | None:
         try:
@@ -117,11 +123,30 @@ class Pipe:
             return None
         return dict(json.loads(raw[:-1]))
 
+    @property
+    def backed_up(self) -> bool:
+        """The browser has left more than ``BACKLOG`` bytes unread: a client's next message is refused."""
+        return len(self._pending) > BACKLOG
+
     def write(self, message: dict[str, Any]) -> None:
         data = json.dumps(message).encode() + b"\0"
-        while data:  # (a blocking fd: the browser reads as fast as it can)
-            done = os.write(self._out, data)
-            data = data[done:]
+        if not self._pending:
+            with contextlib.suppress(BlockingIOError):
+                data = data[os.write(self._out, data) :]
+            if data:
+                self._loop.add_writer(self._out, self._flush)
+        self._pending += data
+
+    def _flush(self) -> None:
+        try:
+            done = os.write(self._out, self._pending)
+        except BlockingIOError:
+            return
+        except OSError:  # the browser is gone: nothing more goes to it
+            done = len(self._pending)
+        del self._pending[:done]
+        if not self._pending:
+            self._loop.remove_writer(self._out)
 
 
 @dataclass(eq=False)
@@ -197,7 +222,7 @@ class RecordingBrowser:
             "127.0.0.1",
             0,
             process_request=self._admit,
-            max_size=None,
+            max_size=MAX_FRAME,
             compression=None,
             ping_interval=None,
         )
@@ -205,12 +230,14 @@ class RecordingBrowser:
         self.endpoint = f"ws://127.0.0.1:{port}/{self.token}"
 
     def _admit(self, connection: Any, request: Any) -> Any:
-        """Only a WebSocket on the token's path is admitted; anything else is 404, said the same way."""
+        """Only a WebSocket on the token's path is admitted, and never from a page (a browser always says
+        its page's ``Origin``; DevTools clients do not); anything else is 404, said the same way."""
         path = str(request.path)
         given = path[1:].encode() if path.startswith("/") else b""
         if (
             hmac.compare_digest(given, self.token.encode())
             and request.headers.get("Upgrade", "").lower() == "websocket"
+            and "Origin" not in request.headers
         ):
             return None
         return connection.respond(HTTPStatus.NOT_FOUND, "not found\n")
@@ -270,6 +297,9 @@ class RecordingBrowser:
         except (ValueError, KeyError, TypeError):
             return
         session = message.get("sessionId") or client.root
+        if self._pipe.backed_up:  # the browser stopped reading: nothing more is queued for it
+            client.outbox.put_nowait(json.dumps({"id": their_id, "error": {"code": -32000, "message": "busy"}}))
+            return
         if self._owner.get(session) is not client or method == "Browser.close":
             # another client's session, or the browser itself: this client may not
             reply = {"id": their_id, "error": {"code": -32000, "message": f"{method} is not allowed here"}}
