@@ -195,3 +195,22 @@ def screen_of_one_button() -> dict[str, object]:
     from .treebuild import screen
 
     return screen(N("button", label="Save"))
+
+
+def test_a_recording_profile_a_killed_daemon_left_is_removed_and_a_live_or_fresh_one_kept(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    from replay.drivers.web.relay import FRESH_S, remove_stale_profiles
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    stale, live, fresh, other = (tmp_path / f"replay-recording-{n}" for n in ("a", "b", "c", "d"))
+    for folder in (stale, live, fresh, tmp_path / "elsewhere"):
+        folder.mkdir()
+    (stale / "SingletonLock").symlink_to(f"host-{dead.stdout.strip()}")  # its browser is gone
+    (live / "SingletonLock").symlink_to(f"host-{os.getpid()}")  # a browser runs on it
+    other.mkdir()  # never locked, made long ago
+    os.utime(other, (time.time() - FRESH_S - 5,) * 2)
+    assert sorted(remove_stale_profiles(str(tmp_path))) == sorted([str(stale), str(other)])
+    assert live.exists() and fresh.exists() and (tmp_path / "elsewhere").exists()

@@ -22,6 +22,7 @@ import secrets
 import shutil
 import signal
 import tempfile
+import time
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -105,6 +106,43 @@ class _Spawned:
             os.killpg(self.pid, signal.SIGKILL)
 
 
+PROFILE_PREFIX = "replay-recording-"
+FRESH_S = 60.0  # a profile no browser locked yet is another daemon's still starting for this long
+
+
+def remove_stale_profiles(tmp: str | None = None) -> list[str]:
+    """Remove the recording profiles a killed daemon left (``$TMPDIR/replay-recording-*`` of this user
+    whose browser's lock names a process that is gone, or that no browser ever locked); the paths."""
+    removed = []
+    where = tmp or tempfile.gettempdir()
+    for name in os.listdir(where) if os.path.isdir(where) else []:
+        path = os.path.join(where, name)
+        if not name.startswith(PROFILE_PREFIX) or os.path.islink(path) or not os.path.isdir(path):
+            continue
+        if os.stat(path).st_uid != os.getuid():
+            continue
+        try:
+            pid = int(os.readlink(os.path.join(path, "SingletonLock")).rsplit("-", 1)[1])
+        except (OSError, ValueError, IndexError):
+            pid = None  # never locked (killed before its browser started), or no lock to read
+        if (pid is not None and _running(pid)) or (pid is None and time.time() - os.stat(path).st_mtime < FRESH_S):
+            continue  # (its browser runs; or it was made a moment ago, its browser still starting)
+        shutil.rmtree(path, ignore_errors=True)
+        log.info("removed a stale recording profile: %s", path)
+        removed.append(path)
+    return removed
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 class Pipe:
     """DevTools over the browser's pipe: JSON messages, each ended by a NUL byte. Writes never block the
     daemon's loop: what the browser has not read yet waits in memory, bounded (``BACKLOG``)."""
@@ -185,7 +223,8 @@ class RecordingBrowser:
     async def start(self) -> None:
         from websockets.asyncio.server import serve
 
-        self._profile = tempfile.mkdtemp(prefix="replay-recording-")
+        remove_stale_profiles()  # what a killed daemon's recordings left behind
+        self._profile = tempfile.mkdtemp(prefix=PROFILE_PREFIX)
         to_browser_r, to_browser_w = os.pipe()
         from_browser_r, from_browser_w = os.pipe()
         # the browser's ends out of the way of fds 3 and 4, which the spawn points at them
