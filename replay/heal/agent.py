@@ -233,7 +233,7 @@ class Ledger:
                 data = json.load(fh)
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError) as exc:  # (invalid JSON or UTF-8, a folder in its place)
+        except (OSError, ValueError, RecursionError) as exc:  # (invalid JSON or UTF-8, nested 100k deep, a folder)
             log.warning("heal ledger %s unreadable (%s): starting afresh", self.path, type(exc).__name__)
             return {}
         kept = {k: v for k, v in data.items() if _entry_ok(v)} if isinstance(data, dict) else {}

@@ -50,9 +50,9 @@ def load_run(where: str) -> Loaded:
         order = [int(r.get("order", k)) for k, r in enumerate(records)]
         meta = dict(payload.get("run") or {})
         seconds = float(meta.get("seconds") or 0.0)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:  # (nested 100k deep)
         raise InvalidArgs(
-            f"{path}: not a results.json of replay test ({type(exc).__name__}: {exc})",
+            f"{path}: not a results.json of replay test ({type(exc).__name__}: {str(exc)[:200]})",
             hint="give the folder `replay test` wrote (--artifacts-dir, replay-results by default)",
         ) from None
     return Loaded(SuiteResult(results, seconds), order, meta, folder)

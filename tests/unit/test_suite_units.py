@@ -75,3 +75,24 @@ def test_the_exit_code_is_0_only_if_every_script_passed_flaky_included() -> None
 
 def test_a_script_is_never_given_the_name_of_the_runs_own_files() -> None:
     assert unique_slugs(["results.json.ad", "heals.diff.ad"]) == ["results.json-2", "heals.diff-2"]
+
+
+def test_a_results_file_nested_a_hundred_thousand_deep_is_invalid_args_never_a_traceback(tmp_path: Path) -> None:
+    import json
+
+    from replay.heal.agent import Ledger
+    from replay.suite.merge import load_run
+
+    deep = "[" * 100_000 + "]" * 100_000
+    (tmp_path / "results.json").write_text(deep)
+    with pytest.raises(InvalidArgs, match="not a results.json"):
+        load_run(str(tmp_path))  # a merged shard, or a --baseline
+    run = tmp_path / "ok" / "runs" / "a"
+    run.mkdir(parents=True)
+    (run / "result.json").write_text(deep)  # an attempt's own file
+    record = {"path": "a.ad", "status": "passed", "runs": ["runs/a"]}
+    (tmp_path / "ok" / "results.json").write_text(json.dumps({"results": [record]}))
+    with pytest.raises(InvalidArgs, match="not a results.json"):
+        load_run(str(tmp_path / "ok"))
+    (tmp_path / "ledger.json").write_text(deep)
+    assert Ledger(str(tmp_path / "ledger.json")).get("s") == (None, 0)  # a heal ledger: said, started afresh
