@@ -154,7 +154,12 @@ class Server(MCPServer):
                 hint=f"{name} takes: {', '.join(sorted(known)) or 'no parameters'}",
             )
             return _refused(err)
-        return await super().call_tool(name, arguments, context)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except Exception as exc:  # noqa: BLE001 - a refusal raised before a tool's call began (a bad session name)
+            if isinstance(exc.__cause__, ReplayError):
+                return _refused(exc.__cause__)
+            raise
 
 
 def _add_derived(server: MCPServer, derived: Derived) -> None:

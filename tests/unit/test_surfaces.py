@@ -205,3 +205,14 @@ def test_a_bad_variable_key_is_invalid_args_exit_2_never_a_traceback(tmp_path: P
     assert done.exit_code == 2, done.output
     assert "INVALID_ARGS" in done.output and "lower" in done.output
     assert done.exception is None or isinstance(done.exception, SystemExit), done.exception
+
+
+def test_an_mcp_call_with_a_bad_session_name_is_refused_invalid_args_never_an_unexpected_error() -> None:
+    import asyncio
+
+    from replay.mcp.server import build_server
+
+    server = build_server()
+    for name in ("../x", "-rf"):
+        answer = asyncio.run(server.call_tool("open", {"url": "http://127.0.0.1:1/", "session": name}))
+        assert answer.is_error and "INVALID_ARGS: invalid session name" in answer.content[0].text, answer
