@@ -13,8 +13,9 @@ if TYPE_CHECKING:
     from collections.abc import Iterable
     from typing import Any
 
-# C0 and C1 controls and DEL, but tab and newline: a terminal acts on them (ESC [ …, CSI 0x9b)
-_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# C0 and C1 controls and DEL, but tab and newline: a terminal acts on them (ESC [ …, CSI 0x9b); and the
+# bidirectional overrides and isolates, which make a reader see text in another order than it is (U+202E)
+_CONTROLS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
 
 
 def scrub(text: str, secrets: Iterable[tuple[str, str]]) -> str:

@@ -16,6 +16,7 @@ from replay.engine.report import render_text
 from replay.errors import CannotWrite, InvalidArgs
 from replay.files import open_private
 from replay.heal.audit import script_diff
+from replay.scrubbing import printable
 from replay.suite.runner import DIVERGED, FAILED, FLAKY, PASSED, Attempt, ScriptResult, SuiteResult
 from replay.suite.triage import ORDER, Triage, expected_observed, triage
 
@@ -47,19 +48,22 @@ def write_junit(suite: SuiteResult, path: str) -> str:
         skipped="0",
         time=f"{suite.seconds:.3f}",
     )
-    for r in suite.results:
-        case = ET.SubElement(ts, "testcase", classname="replay", name=r.path, time=f"{r.seconds:.3f}")
+    for r in suite.results:  # (every text through ``printable``: an ESC or a NUL in a path is no XML)
+        case = ET.SubElement(ts, "testcase", classname="replay", name=printable(r.path), time=f"{r.seconds:.3f}")
         if (cls := triage(r)) is not None:  # the class first (design §10); the kind or code stays in the message
-            failure = ET.SubElement(case, "failure", message=f"{cls}: {r.why()}", type=str(cls))
-            failure.text = _failure_text(r)
+            failure = ET.SubElement(case, "failure", message=printable(f"{cls}: {r.why()}"), type=str(cls))
+            failure.text = printable(_failure_text(r))
         if r.status == FLAKY or r.heal_status:
             props = ET.SubElement(case, "properties")
             if r.status == FLAKY:
                 ET.SubElement(props, "property", name="flaky", value="true")
             if r.heal_status:
-                ET.SubElement(props, "property", name="heal", value=f"{r.heal_status} {r.healed or ''}".strip())
+                healed = f"{r.heal_status} {r.healed or ''}".strip()
+                ET.SubElement(props, "property", name="heal", value=printable(healed))
         out = ET.SubElement(case, "system-out")
-        out.text = "\n".join(f"attempt {a.number}: {a.status} ({a.seconds:.1f} s) {a.directory}" for a in r.attempts)
+        out.text = printable(
+            "\n".join(f"attempt {a.number}: {a.status} ({a.seconds:.1f} s) {a.directory}" for a in r.attempts)
+        )
     with _writing(path):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
         with open_private(path) as fh:

@@ -96,3 +96,15 @@ def test_a_results_file_nested_a_hundred_thousand_deep_is_invalid_args_never_a_t
         load_run(str(tmp_path / "ok"))
     (tmp_path / "ledger.json").write_text(deep)
     assert Ledger(str(tmp_path / "ledger.json")).get("s") == (None, 0)  # a heal ledger: said, started afresh
+
+
+def test_a_script_path_with_esc_nul_or_a_bidi_override_still_makes_a_junit_file_ci_can_read(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from replay.suite.reports import write_junit
+
+    path = "odd\x1b[31m\x00\u202egnp.ad"
+    suite = SuiteResult([ScriptResult(path, PASSED, [Attempt(1, PASSED, 1.0, "/tmp")])], 1.0)
+    out = write_junit(suite, str(tmp_path / "junit.xml"))
+    name = ET.parse(out).getroot().find("testsuite/testcase").get("name")  # type: ignore[union-attr]
+    assert name == "odd\\u001b[31m\\u0000\\u202egnp.ad"
