@@ -71,7 +71,8 @@ def record_cmd(
     from replay.client import Client
     from replay.script.variables import parse_cli_assignment
 
-    flow = target if target.endswith(".ad") or os.path.isfile(target) else None
+    url = "://" in target or target.startswith(("about:", "data:"))
+    flow = target if target.endswith(".ad") or os.path.isfile(target) or (from_step is not None and not url) else None
     if flow is None and from_step is not None:
         raise InvalidArgs("--from N continues a flow: give FLOW.ad, not a URL", hint="replay record FLOW.ad --from 4")
     if flow is not None:

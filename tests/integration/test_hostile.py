@@ -400,6 +400,8 @@ def test_small_misleading_refusals_say_what_is_wrong(cli: Cli, web: str, tmp_pat
     (tmp_path / "f.ad").write_text(f"open {web}/shop/index.html\n")
     digest_alone = cli("run", "f.ad", "--plan-digest", "abc", ok=None)
     assert digest_alone.returncode == 2 and "needs --from" in digest_alone.stderr
+    device = cli("record", "/dev/zero", "--from", "1", "--headless", ok=None)  # a flow that is no file, not a URL
+    assert device.returncode == 2 and "not a regular file" in device.stderr and "URL" not in device.stderr
     cli("close", "--session", "small")
 
 
