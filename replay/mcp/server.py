@@ -15,7 +15,7 @@ import logging
 import sys
 import threading
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.types import CallToolResult, TextContent
@@ -251,7 +251,10 @@ def build_server() -> MCPServer:
 
     @server.tool(description=_about("scroll"))
     async def scroll(
-        direction: str | None = None, amount: float | None = None, target: str | None = None, session: str | None = None
+        direction: Literal["up", "down", "left", "right"] | None = None,  # (a JSON-schema enum: "sideways" refused)
+        amount: float | None = None,
+        target: str | None = None,
+        session: str | None = None,
     ) -> CallToolResult:
         argv = (
             ["scroll", target]

@@ -216,3 +216,12 @@ def test_an_mcp_call_with_a_bad_session_name_is_refused_invalid_args_never_an_un
     for name in ("../x", "-rf"):
         answer = asyncio.run(server.call_tool("open", {"url": "http://127.0.0.1:1/", "session": name}))
         assert answer.is_error and "INVALID_ARGS: invalid session name" in answer.content[0].text, answer
+
+
+def test_mcp_scroll_refuses_a_direction_it_does_not_know_at_once_naming_the_four() -> None:
+    import asyncio
+
+    from replay.mcp.server import build_server
+
+    with pytest.raises(Exception, match="'up', 'down', 'left' or 'right'"):  # (the SDK's own refusal)
+        asyncio.run(build_server().call_tool("scroll", {"direction": "sideways", "session": "s"}))
