@@ -96,6 +96,8 @@ def local_file(given: str, cwd: str | None) -> str:
     """The file a step reads (``upload PATH``): relative to the caller's directory; it must exist."""
     from replay.errors import FileNotFound, InvalidArgs
 
+    if not given.strip():
+        raise InvalidArgs("upload: the file's path is empty", hint="give the path of a regular file to upload")
     path = os.path.abspath(os.path.join(cwd or os.getcwd(), os.path.expanduser(given)))
     if not os.path.exists(path):
         raise FileNotFound(f"{given}: no such file", hint="a relative path is read from the directory replay runs in")

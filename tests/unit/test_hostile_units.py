@@ -100,6 +100,11 @@ def test_only_a_regular_file_is_uploaded_and_anything_else_says_what_it_is(tmp_p
     assert ("a folder" if kind == "directory" else "not a regular file") in err.value.message
 
 
+def test_an_upload_of_an_empty_path_says_the_path_is_empty_not_that_it_is_a_folder(tmp_path: Path) -> None:
+    with pytest.raises(ReplayError, match="the file's path is empty"):
+        local_file("", str(tmp_path))
+
+
 def test_a_file_over_the_bound_is_refused_without_reading_it(tmp_path: Path) -> None:
     big = tmp_path / "big.ad"
     big.write_bytes(b"#" * 2048)
