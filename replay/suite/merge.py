@@ -65,8 +65,10 @@ def _script(record: dict[str, Any], folder: str) -> ScriptResult:
         attempts = [Attempt(1, Status(record["status"]), float(record.get("seconds") or 0.0), folder)]
     status = Status(record["status"])
     failing_runs = int(record.get("failingRuns") or (0 if status in PASSING else 1))  # no baseline then: this run
+    if not isinstance(record["path"], str) or not record["path"]:
+        raise TypeError(f"a script's path is {record['path']!r}, not a file name")
     return ScriptResult(
-        str(record["path"]),
+        record["path"],
         status,
         attempts,
         healed=record.get("healed"),
@@ -96,7 +98,21 @@ def _attempt(directory: str, number: int) -> Attempt:
 
 def merge(runs: list[Loaded]) -> tuple[SuiteResult, list[int]]:
     """The shards as one run: every script in its unsharded place; the wall time is the longest
-    shard's (shards run side by side)."""
+    shard's (shards run side by side). A folder given twice, or a script two shards both ran (shards of
+    different runs), is refused: the report would count it twice."""
+    folders = [os.path.realpath(run.folder) for run in runs]
+    if len(set(folders)) != len(folders):
+        twice = next(f for f in folders if folders.count(f) > 1)
+        raise InvalidArgs(f"{twice} is given twice", hint="give each shard's results folder once")
+    seen: dict[str, str] = {}
+    for run in runs:
+        for r in run.suite.results:
+            if r.path in seen:
+                raise InvalidArgs(
+                    f"{r.path} is in two shards ({seen[r.path]} and {run.folder})",
+                    hint="merge the shards of one run (`replay test --shard I/N` with the same N and scripts)",
+                )
+            seen[r.path] = run.folder
     placed = sorted(
         ((place, k, r) for k, run in enumerate(runs) for place, r in zip(run.order, run.suite.results, strict=True)),
         key=lambda x: (x[0], x[1]),

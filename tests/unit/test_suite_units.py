@@ -108,3 +108,26 @@ def test_a_script_path_with_esc_nul_or_a_bidi_override_still_makes_a_junit_file_
     out = write_junit(suite, str(tmp_path / "junit.xml"))
     name = ET.parse(out).getroot().find("testsuite/testcase").get("name")  # type: ignore[union-attr]
     assert name == "odd\\u001b[31m\\u0000\\u202egnp.ad"
+
+
+def test_merge_refuses_a_shard_given_twice_a_script_in_two_shards_and_a_path_that_is_no_name(tmp_path: Path) -> None:
+    import json
+
+    from replay.suite.merge import load_run, merge
+
+    def shard(name: str, *paths: object) -> str:
+        folder = tmp_path / name
+        folder.mkdir()
+        records = [{"path": p, "status": "passed"} for p in paths]
+        (folder / "results.json").write_text(json.dumps({"results": records}))
+        return str(folder)
+
+    one, two, other = shard("one", "a.ad"), shard("two", "a.ad"), shard("other", "b.ad")
+    with pytest.raises(InvalidArgs, match="given twice"):
+        merge([load_run(one), load_run(one)])
+    with pytest.raises(InvalidArgs, match="a.ad is in two shards"):
+        merge([load_run(one), load_run(two)])
+    assert len(merge([load_run(one), load_run(other)])[0].results) == 2
+    for bad in (None, ["x.ad"]):
+        with pytest.raises(InvalidArgs, match="not a results.json"):
+            load_run(shard(f"bad{len(str(bad))}", bad))
