@@ -485,3 +485,19 @@ def test_an_edit_of_an_editors_text_is_a_fill_of_the_editor_as_it_was(cli: Cli, 
     assert "Paris" in saved.get("effect", ""), saved
     rec.stop()
     replays_clean(cli, out)
+
+
+def test_enter_in_a_one_line_editor_is_a_press_after_the_text_typed_there(cli: Cli, web: str, recorder: Any) -> None:
+    # Tagify 3's tag input: a contenteditable span that says aria-multiline="false"; Enter makes the tag
+    rec, out = recorder(f"{web}/widgets/labels/t3/index.html", "tag-enter")
+    rec.click(".tagify__input")
+    rec.steps()
+    rec.page.keyboard.type("sauce", delay=60)
+    rec.press("Enter")
+    typed, pressed = rec.steps(2)
+    assert typed["line"] == 'type "sauce"' and pressed["line"] == "press Enter", (typed, pressed)
+    rec.bar("assert-text")
+    rec.click("tag[title=sauce]")
+    rec.steps()
+    rec.stop()
+    replays_clean(cli, out)  # the tag is made again, and the assertion on it holds

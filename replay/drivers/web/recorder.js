@@ -46,7 +46,8 @@
     ((el.tagName === 'INPUT' && TEXTLIKE.has((el.getAttribute('type') || '').toLowerCase())) ||
       el.tagName === 'TEXTAREA' ||
       el.isContentEditable);
-  const multiline = (el) => el.tagName === 'TEXTAREA' || el.isContentEditable;
+  // Enter writes a line there (a one-line editor — a tag input's span — says aria-multiline="false": Enter acts)
+  const multiline = (el) => el.tagName === 'TEXTAREA' || (el.isContentEditable && el.getAttribute('aria-multiline') !== 'false');
   const valueOf = (el) => (el.isContentEditable ? el.innerText : el.value);
   // a password, a one-time code, a card's number or security code, or a field whose characters the
   // page masks (a PIN typed as digits and shown as dots: -webkit-text-security)
