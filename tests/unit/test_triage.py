@@ -172,8 +172,8 @@ def test_merged_shards_are_the_unsharded_run_in_order_and_counts(tmp_path: Path)
     whole = SuiteResult([*night().results, *night().results[:3]], 6.0)
     for r, name in zip(whole.results, "abcdefg", strict=True):
         r.path = f"{name}.ad"
-    for r in whole.results:
-        r.last.directory = str(tmp_path / "artifacts" / r.path)
+    for k, r in enumerate(whole.results):  # each attempt's folder inside its shard's, as `replay test` writes them
+        r.last.directory = str(tmp_path / f"shard-{k % 3 + 1}" / r.path)
         os.makedirs(r.last.directory)
         write_artifacts(Entry(r.path, "web", None), r.last)
     runs = [load_run(f) for f in shards_of(whole, 3, tmp_path)]
