@@ -157,14 +157,19 @@ async def _verified_in_view(state: StepState, selector: Selector, ev: TargetEvid
     """The happy path of design §13: verification on the targeted view, trusted only where the view
     decides exactly as the full capture would — verified, with one node carrying the identity (the
     view holds every match with its subtree and ancestors; isolating one of several look-alikes reads
-    the whole page: that is the full capture's to decide). None: take the full capture."""
-    taken = await view(state, view_spec(selector, ev))
-    if taken is None:
-        return None
-    verdict = verify(taken, selector, ev)
-    if not verdict.verified or verdict.target is None or len(verdict.members) != 1:
-        return None
-    return _bound(taken, verdict)
+    the whole page: that is the full capture's to decide). None: take the full capture.
+
+    The first alternative is looked at alone first: where it matches, the page takes it whatever the
+    others match, and a fallback (`role=form label=… >> …`) would bring back nearly the whole page."""
+    first = Selector(selector.alternatives[:1])
+    for tried in (first, selector) if len(selector.alternatives) > 1 else (selector,):
+        taken = await view(state, view_spec(tried, ev))
+        if taken is None:
+            return None
+        verdict = verify(taken, tried, ev)
+        if verdict.verified and verdict.target is not None and len(verdict.members) == 1:
+            return _bound(taken, verdict)
+    return None
 
 
 def _bound(taken: Capture, verdict: Verdict) -> Bound:
