@@ -501,3 +501,20 @@ def test_enter_in_a_one_line_editor_is_a_press_after_the_text_typed_there(cli: C
     rec.steps()
     rec.stop()
     replays_clean(cli, out)  # the tag is made again, and the assertion on it holds
+
+
+def test_a_click_in_what_resting_on_an_element_showed_is_written_after_a_hover_of_it(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    # Tippy.js 6: "Share"'s tooltip exists only while the pointer rests on it; "Copy link" is in it
+    rec, out = recorder(f"{web}/tooltip/index.html", "tooltip")
+    share = rec.page.locator("#share").bounding_box()
+    assert share is not None
+    rec.page.mouse.move(share["x"] + share["width"] / 2, share["y"] + share["height"] / 2)
+    rec.page.locator("text=Copy link").wait_for()
+    rec.click("text=Copy link")
+    hovered, clicked = rec.steps(2)
+    assert hovered["line"].startswith("hover ") and "Share" in hovered["line"], hovered
+    assert "Copy link" in clicked["line"] and "Link copied" in clicked.get("effect", ""), clicked
+    rec.stop()
+    replays_clean(cli, out)

@@ -419,6 +419,7 @@
   // ancestor's part of its selector that shows, hides or fades ``el`` itself. None when ``el`` shows
   // without hover (as far as the page's readable style sheets tell).
   const SHOWS = /(^|;)\s*(display|visibility|opacity)\s*:/;
+  const HOVER_SHOWS_MS = 1500; // what a page adds this long after the pointer came to rest is shown by it
   const revealedBy = (el) => {
     const parts = [];
     const walk = (rules) => {
@@ -450,6 +451,35 @@
     }
     return null;
   };
+  // What a page's script added while the pointer rested on an element (a tooltip, a hover card) — with no
+  // press and no key since it came to rest there — is shown by resting there: a click in it is written
+  // after a `hover` of that element. (What a press, a key or a timer after them added is theirs.)
+  let over = null;
+  let overAt = 0;
+  let actedAt = 0;
+  const shownFor = new WeakMap(); // an added element → the element the pointer rested on as it came
+  window.addEventListener('pointerover', (e) => {
+    if (e.isTrusted) [over, overAt] = [e.composedPath()[0], performance.now()];
+  }, true);
+  for (const kind of ['pointerdown', 'keydown']) {
+    window.addEventListener(kind, (e) => {
+      if (e.isTrusted) actedAt = performance.now();
+    }, true);
+  }
+  new MutationObserver((records) => {
+    const now = performance.now();
+    if (!over || !over.isConnected || actedAt >= overAt || now - overAt > HOVER_SHOWS_MS) return;
+    for (const r of records) {
+      for (const n of r.addedNodes) if (n.nodeType === 1 && !n.contains(over) && !over.contains(n)) shownFor.set(n, over);
+    }
+  }).observe(document, { childList: true, subtree: true });
+  const hoverShows = (el) => {
+    for (let a = el; a; a = a.parentElement) {
+      const rested = shownFor.get(a);
+      if (rested) return rested.isConnected ? rested : null;
+    }
+    return null;
+  };
   window.addEventListener(
     'click',
     (e) => {
@@ -460,7 +490,7 @@
       if (dropped) return void (dropped = false); // a drag's release: performed as its drop
       if (e.button !== 0 || e.detail > 1) return; // a double click's second click: its dblclick says it
       const el = controlOf(e, pointed(e));
-      const shows = revealedBy(el);
+      const shows = revealedBy(el) || hoverShows(el);
       gesture({ kind: 'click', path: pathOf(el), hover: shows ? pathOf(shows) : null }, el);
     },
     true,
