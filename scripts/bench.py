@@ -34,7 +34,9 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "fixtures"))
 
+from bench_drift import bench_drift  # noqa: E402
 from benchkit import alternate, replay_sides  # noqa: E402
+from pages import mixed_page, sized  # noqa: E402
 from serve import serve  # noqa: E402
 
 REPEAT = 7
@@ -69,52 +71,6 @@ def generated_page(nodes: int, look_alikes: bool = False) -> str:
 
 def median_ms(samples: list[float]) -> float:
     return round(statistics.median(samples) * 1000, 1)
-
-
-def mixed_block(i: int) -> str:
-    """One block of a realistic app page: a form, a table, a list of cards with icon buttons, a nested
-    scroll region, and a custom element whose controls live in shadow DOM."""
-    rows = "".join(
-        f"<tr><td>{i}-{r}</td><td>Customer {r}</td><td><span class=badge>paid</span></td>"
-        f'<td><button aria-label="Edit row {r}">✎</button><button>Delete</button></td></tr>'
-        for r in range(6)
-    )
-    cards = "".join(
-        f'<li class=card><img alt="" src="data:,"><div><a href="#c{j}">Card {i}.{j}</a><p>Text {j}</p></div>'
-        f'<button title="More">⋯</button><input type=checkbox></li>'
-        for j in range(4)
-    )
-    return (
-        f'<section aria-label="Block {i}"><h2>Block {i}</h2>'
-        f"<form><fieldset><legend>Details {i}</legend><label>Name <input name=n{i}></label>"
-        f"<label>Email <input type=email></label><select><option>One</option><option>Two</option></select>"
-        f"<textarea placeholder=Notes></textarea><label><input type=radio name=r{i}> Yes</label>"
-        f"<label><input type=radio name=r{i}> No</label><button type=submit>Save</button></fieldset></form>"
-        f"<table><thead><tr><th>ID</th><th>Name</th><th>Status</th><th></th></tr></thead><tbody>{rows}</tbody></table>"
-        f'<div style="height:120px;overflow:auto"><ul>{cards}</ul></div>'
-        f"<x-widget></x-widget></section>"
-    )
-
-
-MIXED_HEAD = """<!doctype html><html><head><title>Mixed</title><script>
-customElements.define('x-widget', class extends HTMLElement { connectedCallback() {
-  const root = this.attachShadow({mode: 'open'});
-  root.innerHTML = '<div role=toolbar aria-label=Tools><button>Bold</button><button>Italic</button>'
-    + '<input aria-label="Font size" type=number></div>';
-}});
-</script></head><body><nav><a href=#>Home</a><a href=#>Reports</a></nav><main>"""
-
-
-def mixed_page(blocks: int) -> str:
-    return MIXED_HEAD + "".join(mixed_block(i) for i in range(blocks)) + "</main></body></html>"
-
-
-async def sized(driver: Any, make: Callable[[int], str], tree_nodes: int) -> Any:
-    """Load the page ``make(k)`` whose capture has about ``tree_nodes`` nodes (k from a 4-block probe)."""
-    await driver.page.set_content(make(4))
-    per_block = len((await driver.capture(1)).nodes) / 4
-    await driver.page.set_content(make(max(1, round(tree_nodes / per_block))))
-    return await driver.capture(2)
 
 
 def _generated(blocks: int) -> str:
@@ -645,22 +601,6 @@ def bench_heal() -> tuple[list[tuple[str, float]], list[tuple[str, str, str, str
         shutil.rmtree(home, ignore_errors=True)
     order = ("replay", "healer", "resume", "acceptance", "total")
     return [(k, round(statistics.median(phases[k]), 1)) for k in order if k in phases], corpus
-
-
-def bench_drift(rank: bool = True) -> list[Any]:
-    """The drift corpus (fixtures/drift/corpus.py) through the CLI: record, replay on its own version and
-    on the drifted one, and `replay heal --agent builtin` on each divergence."""
-    sys.path.insert(0, str(ROOT))
-    from fixtures.drift.corpus import run
-
-    replay = str(Path(sys.executable).with_name("replay"))
-    home = tempfile.mkdtemp(prefix="rd-", dir="/tmp")
-    try:
-        with serve() as url, tempfile.TemporaryDirectory() as work:
-            return run(replay, url, home, Path(work), rank=rank)
-    finally:
-        subprocess.run([replay, "daemon", "stop"], env={**os.environ, "REPLAY_HOME": home}, capture_output=True)
-        shutil.rmtree(home, ignore_errors=True)
 
 
 def print_drift(outcomes: list[Any]) -> None:

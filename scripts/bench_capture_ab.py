@@ -24,7 +24,7 @@ def capture_js_at(rev: str) -> str:
 
 async def bench_capture_vs(rev: str) -> list[tuple[int, float, float]]:
     """(tree nodes, REV's median ms, this tree's median ms) on the mixed page at each size."""
-    from bench import mixed_page, sized
+    from pages import mixed_page, sized
 
     import replay.drivers.web.driver as web
     from replay.drivers.web.browser import WebBrowser

@@ -198,7 +198,7 @@ def bench_effects_cost(pairs: int = 15) -> dict[str, dict[str, list[float]]]:
     """A clean 50-step flow whose every action has an effect (the pantry's), in-process, on the small
     page and on the same page with 800 rows, with and without the effect check: ``pairs`` rounds,
     the order reversed every other round."""
-    from bench import serve  # noqa: PLC0415 - the bench's own helpers
+    from serve import serve  # noqa: PLC0415 - fixtures/serve.py (bench.py puts fixtures/ on the path)
 
     from replay.client import Client
 

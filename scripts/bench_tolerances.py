@@ -34,7 +34,7 @@ class Row:
 
 
 def _corpora(without: str | None, corpora: tuple[str, ...] = ("drift", "widgets")) -> Row:
-    from bench import bench_drift
+    from bench_drift import bench_drift
     from bench_widgets import bench_widget_drift
 
     before = os.environ.get(ENV)

@@ -69,8 +69,8 @@ def test_no_module_imports_from_a_layer_above_its_own() -> None:
     assert upward == []
 
 
-def test_no_modules_import_each_other_in_a_circle() -> None:
-    edges = graph()
+def circles_in(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Every circle of imports in ``edges`` (module → the modules it imports)."""
     circles: list[list[str]] = []
     state: dict[str, int] = {}  # 1: on the current path, 2: done
 
@@ -86,8 +86,27 @@ def test_no_modules_import_each_other_in_a_circle() -> None:
     for m in sorted(edges):
         if m not in state:
             visit(m, [m])
+    return circles
+
+
+def test_no_modules_import_each_other_in_a_circle() -> None:
+    circles = circles_in(graph())
     # a package's __init__ importing its own modules is how a package reads; anything else is a circle
     assert [c for c in circles if not all(x == c[0] or x.startswith(c[0] + ".") for x in c)] == []
+
+
+def test_the_scripts_import_each_other_in_no_circle() -> None:
+    scripts = {p.stem: p for p in (PACKAGE.parent / "scripts").glob("*.py")}
+    edges: dict[str, set[str]] = {}
+    for name, path in scripts.items():
+        found = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):  # at the top or inside a function
+            if isinstance(node, ast.Import):
+                found |= {a.name for a in node.names}
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                found.add(node.module)
+        edges[name] = {m for m in found if m in scripts and m != name}
+    assert circles_in(edges) == []
 
 
 def test_no_module_is_longer_than_the_limit() -> None:
