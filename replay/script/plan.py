@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 from dataclasses import dataclass
@@ -38,9 +39,10 @@ class Plan:
     platform: str
     steps: tuple[PlanStep, ...]
 
-    @property
+    @functools.cached_property
     def digest(self) -> str:
-        """SHA-256 over the canonical plan; ``${VAR}`` values are late-bound and excluded."""
+        """SHA-256 over the canonical plan; ``${VAR}`` values are late-bound and excluded (computed once a
+        plan: a run says it as it starts and as it ends)."""
         return plan_digest(self)
 
     @property
