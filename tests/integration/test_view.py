@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from replay.drivers.base import Gesture, OpenRequest
 from replay.engine.bind import view_spec
 from replay.script.evidence import TargetEvidence
-from replay.script.selector import Alternative, Selector, Term
+from replay.script.selector import Alternative, Selector, Term, parse_selector
 from replay.tree.identity import record_evidence, verify
 from replay.tree.match import match_set
 from replay.tree.materialize import materialize
@@ -204,6 +204,16 @@ def test_a_selector_matches_the_same_elements_in_the_view_as_in_the_full_capture
             assert _fields(v) == _fields(f), selector
 
     check()
+
+
+def test_a_text_a_hidden_element_stands_inside_is_still_found_by_the_view(page: Page) -> None:
+    # accessible-autocomplete 3 puts a hidden hint between "Select your country" and "Save": the light
+    # DOM's text holds the rendered text's characters in order, not side by side (found by the test above)
+    if "country/c3" not in str(page.driver.page.url):
+        return  # (this module's pages are one fixture: the rule is measured on the page that showed it)
+    selector = parse_selector('role=main has-text="ur country S"')
+    view = page.view(view_spec(selector, TargetEvidence()))
+    assert view is not None and match_set(view, selector)[0] == match_set(page.full, selector)[0] == 0
 
 
 def test_a_verification_the_view_trusts_is_the_full_captures(page: Page) -> None:

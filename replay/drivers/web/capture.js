@@ -541,14 +541,21 @@
   };
 
   // whether an element's text may hold what a `has-text` term asks: its light DOM's characters
-  // (spaces aside, as `textContent` runs them together) hold every character its rendered text can —
-  // but only where no shadow root adds text `textContent` does not see (`light`: none in the page)
+  // (spaces aside, as `textContent` runs them together) hold every character its rendered text can, in
+  // order — not side by side: a hidden element's text may stand between two (accessible-autocomplete's
+  // hint between "Select your country" and "Save") — but only where no shadow root adds text
+  // `textContent` does not see (`light`: none in the page)
   function textMayHold(el, terms, light) {
     if (!light) return true;
     for (const t of terms) {
       if (t.key !== 'has-text' || t.op !== '=' || typeof t.value !== 'string' || !PLAIN.test(t.value)) continue;
       const want = fold(t.value).replace(/\s+/g, '');
-      if (want && !el.textContent.toLowerCase().replace(/\s+/g, '').includes(want)) return false;
+      const have = el.textContent.toLowerCase().replace(/\s+/g, '');
+      let at = 0;
+      for (const ch of want) {
+        at = have.indexOf(ch, at) + 1;
+        if (at === 0) return false;
+      }
     }
     return true;
   }
