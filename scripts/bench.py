@@ -1126,7 +1126,8 @@ def main() -> None:
         from bench_effects import bench_effects, print_effects
 
         replays = int(which[which.index("--replays") + 1]) if "--replays" in which else 20
-        print_effects(bench_effects(replays))
+        apps = set(which[which.index("--only") + 1].split(",")) if "--only" in which else None
+        print_effects(bench_effects(replays, lambda name: apps is None or name.split("-")[0] in apps), replays)
     if "effects-cost" in which:
         from bench_effects import bench_effects_cost, print_effects_cost
 

@@ -141,6 +141,7 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
         value=typed_fact_value(step),
         idle=watch.idle,
         typed=typed if isinstance(typed, str) else None,
+        acted=node,
     )
     watch.baseline, watch.at = seen[-1], state.journal.count
     # a page that shows a variable's value ("Welcome, ada") must not write it into the script
@@ -226,7 +227,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     if last.complete:
         state.watch.handoff = (post, state.journal.count, None if whole else ahead) if whole or ahead else None
         return last
-    seen = eff.observe(pre, [post], target, command=step.action.command, value=typed_fact_value(step))
+    seen = eff.observe(pre, [post], target, command=step.action.command, value=typed_fact_value(step), acted=bound.node)
     if not pre_whole:  # the view before shows the overlays and the facts' nodes, not the rest
         seen = tuple(f for f in seen if f.kind in ("navigated", "target") or f.subject in OVERLAYS)
     if last.held:

@@ -10,17 +10,15 @@ them (``Idle``), or only in their digits (a counter in place), and are left out.
 
 from __future__ import annotations
 
-import functools
 import json
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
-import regex
-
 from replay.script.effect import MAX_FACTS, Fact
-from replay.tree.model import F_OVERLAY, KEY_TEXT_CHARS, Capture, Node
+from replay.tree.generated import NUMBERS, PLACEHOLDER, masked
+from replay.tree.model import F_OVERLAY, Capture, Node
+from replay.tree.nearby import container_facts, said_by
 
 # roles whose appearance tells what happened, overlays first (the order facts are kept in)
 TELLING = (
@@ -43,15 +41,6 @@ DISMISSED_WITH = frozenset({"dialog", "alertdialog", "menu", "listbox"})  # clos
 TEXT_CHARS = 80
 MAX_ONE_BY_ONE = 2  # more rows or items of a role than this appearing at once: a count, not each
 MAX_TEXTS = 2  # more texts in place than this changing at once: a re-render, no fact
-# text a run generates (design §15), each compared as a placeholder of its shape: a UUID; a word with a
-# digit in it (a number, "K7QWZP", the parts of "ORD-2024-0042", a date, a time); and a word of five or
-# more capitals in a text that has lower-case letters too (the reference that drew no digit: "XQWZPL")
-_GENERATED = re.compile(r"\b[0-9a-fA-F]{8}(?:-[0-9a-fA-F]+)+|[^\W_]*\d[^\W_]*")  # (a UUID: whole or cut)
-_CAPITALS = regex.compile(r"\b\p{Lu}{5,}\b")
-_NUMBERS = re.compile(r"\d+")
-_LOWER = regex.compile(r"\p{Ll}")
-PLACEHOLDER = "#"
-CUT_AT = KEY_TEXT_CHARS - 1  # a text this long may have been cut (a key text, 64; a label, 80)
 
 Key = tuple[str, str]  # (role, text)
 
@@ -81,16 +70,6 @@ def telling(capture: Capture) -> Counter[Key]:
 def items(capture: Capture) -> Counter[str]:
     """How many visible rows, list items and options the screen shows, by role."""
     return Counter(n.role for n in capture.nodes[1:] if n.get("role") in ITEMS and n.visible)
-
-
-@functools.lru_cache(maxsize=4096)  # a view's rows are masked before and after every check: the same texts
-def masked(text: str) -> str:
-    """A text with what a run generates blanked to its shape (``#``): "3 items left" and "4 items left"
-    are one counter, "Order placed, reference K7QWZP" and "…, reference XQWZPL" one confirmation."""
-    if len(text) >= CUT_AT:  # cut where a node's text is cut: its last word may be half a word
-        text = text.rsplit(None, 1)[0]
-    shaped = _GENERATED.sub(PLACEHOLDER, text)
-    return _CAPITALS.sub(PLACEHOLDER, shaped) if _LOWER.search(shaped) else shaped
 
 
 @dataclass
@@ -150,13 +129,14 @@ class TargetState:
     enabled: bool = True
     expanded: bool = False
     value: str | None = None
+    editable: bool = False  # it takes text: its value is what was typed
 
     @classmethod
     def of(cls, node: Node | None) -> TargetState:
         """The state of ``node`` (None: it is gone)."""
         if node is None:
             return cls(False)
-        return cls(True, node.checked, node.selected, node.enabled, node.expanded, node.value)
+        return cls(True, node.checked, node.selected, node.enabled, node.expanded, node.value, node.editable)
 
 
 def target_facts(before: TargetState, after: TargetState, command: str, value: str | None) -> list[Fact]:
@@ -178,6 +158,8 @@ def target_facts(before: TargetState, after: TargetState, command: str, value: s
     if command in ("fill", "select") and value is not None and after.value != before.value:
         # a select is chosen by its label or value, and holds the option's value: the fact says what it holds
         out.append(Fact("target", "value", value=after.value if command == "select" and after.value else value))
+    elif after.value != before.value and after.value and not (after.editable or before.editable):
+        out.append(Fact("target", "value", value=after.value))  # a slider's keys or drag: the value it holds now
     return out
 
 
@@ -190,10 +172,12 @@ def observe(
     value: str | None = None,
     idle: Idle | None = None,
     typed: str | None = None,
+    acted: Node | None = None,
 ) -> tuple[Fact, ...]:
     """The effect of one action: at most 4 facts, in order of preference (design §15). ``after`` are the
     captures taken while the screen settled, the settled one last (a toast seen in any of them
-    appeared); ``target`` the acted-on element's state before and after."""
+    appeared); ``target`` the acted-on element's state before and after; ``acted``: the element (of
+    ``before``) whose container tells what it did where nothing else does."""
     settled = after[-1]
     facts: list[Fact] = []
     if settled.screen.path != before.screen.path and settled.screen.path:
@@ -211,6 +195,8 @@ def observe(
         volatile = idle is not None and idle.volatile((fact.subject, fact.text or ""))
         if not volatile and masked(fact.text or "") not in told and not (typed and typed in (fact.text or "")):
             facts.append(fact)
+    if not facts and acted is not None:  # nothing telling: what changed beside it (a tag input's new tag)
+        facts = [f for f in container_facts(before, settled, acted, (idle or Idle()).keys) if f.text != typed]
     return tuple(facts[:MAX_FACTS])
 
 
@@ -243,7 +229,7 @@ def _reworded_in_place(before: Capture, after: Capture, limit: int | None) -> li
     pre, post = _in_place(before), _in_place(after)
 
     def reworded(was: str, now: str) -> bool:  # its numbers moved ("2 items left" → "1 item left"): a counter
-        return masked(was) != masked(now) and _NUMBERS.findall(was) == _NUMBERS.findall(now)
+        return masked(was) != masked(now) and NUMBERS.findall(was) == NUMBERS.findall(now)
 
     changed = {p for p in pre.keys() & post.keys() if reworded(pre[p].content or "", post[p].content or "")}
     if limit is not None and len(changed) > 4 * limit + 16:  # (None: all, to learn what changes by itself)
@@ -372,11 +358,18 @@ def judge(
 def _saying(capture: Capture, role: str, said: str) -> int:
     """How many visible nodes of ``role`` say ``said`` (compared by shape) — by what they tell, or by
     their name or key text alone (a panel named "Reviews" that shows "Reviews pane"); a layer over the
-    page by any text of its own too (a popover that showed "Small" first shows "Small Large" whole)."""
+    page by any text of its own too (a popover that showed "Small" first shows "Small Large" whole); of a
+    role that tells nothing (what changed beside the target), any node of it by what it says."""
+    beside = role not in TELLING  # (a fact of what changed beside the target: a node of any role, by what it says)
     return sum(
         1
         for n in capture.by_value("role", role)
-        if n.visible and tells(n) and (said in _forms(n) or (n.has(F_OVERLAY) and n.shows(said)))
+        if n.visible
+        and (
+            (said in _forms(n) or (n.has(F_OVERLAY) and n.shows(said)))
+            if tells(n)
+            else beside and (t := said_by(n)) is not None and masked(t) == said
+        )
     )
 
 

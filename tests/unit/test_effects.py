@@ -422,3 +422,15 @@ def test_no_text_in_place_is_a_fact_once_the_target_went_with_its_screen() -> No
     gone = (eff.TargetState(True), eff.TargetState(False))
     facts = eff.observe(_calendar("Sign in"), [_calendar("Orders")], gone, command="click")
     assert facts == (Fact("target", "gone"),)
+
+
+def test_a_value_moved_by_keys_or_a_drag_is_the_targets_fact_but_typed_text_never_is() -> None:
+    slid = eff.target_facts(eff.TargetState(True, value="50"), eff.TargetState(True, value="51"), "press", None)
+    assert slid == [Fact("target", "value", value="51")]
+    typed = eff.target_facts(
+        eff.TargetState(True, value="sau", editable=True),
+        eff.TargetState(True, value="sauce", editable=True),
+        "press",
+        None,
+    )
+    assert typed == []
