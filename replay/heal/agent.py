@@ -87,7 +87,7 @@ def run_turn(command: str, payload: dict[str, Any], *, timeout_s: float | None, 
     env = {**env, name: mark}
     try:
         proc = subprocess.Popen(
-            shlex.split(command),
+            sweep.contained(shlex.split(command)),  # a PID namespace where the machine allows: it ends with the agent
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

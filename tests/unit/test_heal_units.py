@@ -130,8 +130,11 @@ def test_a_result_that_is_not_utf8_or_over_the_bound_is_a_transport_failure(tmp_
 def test_an_agent_past_its_deadline_is_stopped_with_everything_it_started(tmp_path: Path) -> None:
     pids = tmp_path / "child.pid"
     body = (
-        "import subprocess, time\n"
-        f"child = subprocess.Popen(['sleep', '60'])\nopen({str(pids)!r}, 'w').write(str(child.pid))\n"
+        "import os, subprocess, time\n"
+        # (the pid as this machine's /proc counts it: the turn may run in a PID namespace of its own)
+        "child = subprocess.Popen([sys.executable, '-c', 'import os, sys, time; "
+        f'open(sys.argv[1], "w").write(os.readlink("/proc/self")); time.sleep(60)\', {str(pids)!r}])\n'
+        f"while not os.path.exists({str(pids)!r}): time.sleep(0.01)\n"
         "time.sleep(60)\n"
     )
     turn = run_turn(agent_script(tmp_path, body), {}, timeout_s=1.5, env=dict(os.environ))
@@ -157,7 +160,7 @@ def test_a_child_that_left_the_agents_process_group_ends_with_the_turn(tmp_path:
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
         "    if os.fork() == 0:\n"
-        f"        open({str(pids)!r}, 'w').write(str(os.getpid()))\n"
+        f"        open({str(pids)!r}, 'w').write(os.readlink('/proc/self'))\n"
         "        time.sleep(60)\n"
         "    os._exit(0)\n"
         f"while not os.path.exists({str(pids)!r}): time.sleep(0.01)\n"
@@ -167,6 +170,32 @@ def test_a_child_that_left_the_agents_process_group_ends_with_the_turn(tmp_path:
     assert turn.status == "done" and turn.transport is None
     escaped = int(pids.read_text())
     try:
+        deadline = time.monotonic() + 5
+        while _state(escaped) not in ("Z", "gone") and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert _state(escaped) in ("Z", "gone")
+    finally:  # (a failure leaves nothing running)
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(escaped, signal.SIGKILL)
+
+
+def test_a_grandchild_that_cleared_its_environment_still_ends_with_the_turn(tmp_path: Path) -> None:
+    pids = tmp_path / "escaped.pid"
+    body = (  # the audit's escape: out of the group, orphaned, and re-executed with no environment (no mark)
+        "import os, sys, time\n"
+        "if os.fork() == 0:\n"
+        "    os.setsid()\n"
+        "    if os.fork() == 0:\n"
+        f"        open({str(pids)!r}, 'w').write(os.readlink('/proc/self'))\n"
+        "        os.execve(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)'], {})\n"
+        "    os._exit(0)\n"
+        f"while not os.path.exists({str(pids)!r}): time.sleep(0.01)\n"
+        "print(json.dumps({'status': 'done'}))\n"
+    )
+    turn = run_turn(agent_script(tmp_path, body), {}, timeout_s=30, env=dict(os.environ))
+    escaped = int(pids.read_text())
+    try:
+        assert turn.status == "done" and turn.transport is None
         deadline = time.monotonic() + 5
         while _state(escaped) not in ("Z", "gone") and time.monotonic() < deadline:
             time.sleep(0.01)
