@@ -13,6 +13,7 @@ import os
 import sys
 import time
 
+from replay import processes
 from replay.errors import Cancelled, DaemonUnavailable, InvalidArgs, ReplayError, SessionNotFound, from_dict
 from replay.results import Closed, RecordEvents, RunResult, SessionEntry, StepResult
 from replay.session.protocol import (
@@ -408,9 +409,9 @@ class Client:
         except ReplayError:
             return  # no daemon is running
         deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline and _alive(pid):
+        while time.monotonic() < deadline and processes.running(pid):
             time.sleep(0.05)
-        if _alive(pid):
+        if processes.running(pid):
             raise DaemonUnavailable(
                 f"the session daemon (pid {pid}) did not stop within {timeout:.0f} s",
                 hint=f"see {os.path.join(self.home, 'daemon.log')}; `kill {pid}` stops it",
@@ -427,21 +428,3 @@ def _last_line(path: str) -> str:
     except OSError:
         return "it left no log (is the disk full or read-only?)"
     return lines[-1] if lines else "it left no log (is the disk full or read-only?)"
-
-
-def _alive(pid: int) -> bool:
-    """Whether ``pid`` still runs (a daemon this process spawned is reaped, not left a zombie)."""
-    try:
-        if os.waitpid(pid, os.WNOHANG)[0] == pid:
-            return False
-    except ChildProcessError:
-        pass  # not our child: ask the kernel below
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    try:
-        with open(f"/proc/{pid}/stat") as fh:
-            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except OSError:
-        return True

@@ -22,6 +22,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
+from replay import processes
 from replay.client import CANCELLING
 from replay.errors import Cancelled
 from replay.heal import sweep
@@ -87,7 +88,9 @@ def run_turn(command: str, payload: dict[str, Any], *, timeout_s: float | None, 
     env = {**env, name: mark}
     try:
         proc = subprocess.Popen(
-            sweep.contained(shlex.split(command)),  # a PID namespace where the machine allows: it ends with the agent
+            processes.contained(
+                shlex.split(command)
+            ),  # a PID namespace where the machine allows: it ends with the agent
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,

@@ -16,48 +16,14 @@ is published: the acceptance gate publishes the bytes it replayed (``heal.gate``
 from __future__ import annotations
 
 import contextlib
-import errno
-import functools
 import os
 import secrets
-import shutil
 import signal
-import subprocess
 import time
 
 MARK = "REPLAY_AGENT_TURN"
 ROUNDS = 20  # sweeps at most: a process that forks as fast as it is killed is not chased forever
 PAUSE_S = 0.02
-
-
-def contained(argv: list[str]) -> list[str]:
-    """``argv`` run as the first process of a PID namespace of its own, where the machine allows it
-    (``unshare --pid --kill-child``: the namespace ends with that process, and ``unshare``'s death kills
-    it); else ``argv`` as it is."""
-    wrapper = namespace()
-    if not wrapper or not argv:
-        return argv
-    program = argv[0] if "/" in argv[0] else shutil.which(argv[0])  # (named as Popen would: unshare hides it)
-    if program is None or not os.path.exists(program):
-        raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), argv[0])
-    if not os.access(program, os.X_OK):
-        raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), argv[0])
-    return [*wrapper, "--", *argv]
-
-
-@functools.cache
-def namespace() -> tuple[str, ...]:
-    """The ``unshare`` command line that gives a turn a PID namespace here (a user namespace too when
-    not root: the agent stays the same user), found by trying it once; empty where it cannot."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return ()
-    wrapper = (unshare, *(() if os.geteuid() == 0 else ("--map-current-user",)), "--pid", "--kill-child")
-    try:
-        tried = subprocess.run([*wrapper, "--", "true"], capture_output=True, timeout=10, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return ()
-    return wrapper if tried.returncode == 0 else ()
 
 
 def new_mark() -> tuple[str, str]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -18,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import Cli
+from .conftest import Cli, pid_alive, wait_until
 from .recording import Recording, replays_clean
 
 pytestmark = pytest.mark.xdist_group("recorder-boundary")
@@ -147,6 +148,23 @@ def test_the_relay_refuses_a_pages_connection_and_a_frame_past_the_daemons_limit
     (saved,) = rec.steps()
     assert "Save" in saved["line"]
     rec.stop()
+
+
+@pytest.mark.own_daemon
+def test_a_recording_browser_dies_with_its_daemon(cli: Cli, web: str, recorder: Any) -> None:
+    recorder(f"{web}/pantry/index.html", "dies-with-daemon")
+    browsers = _recording_browsers_of(cli.home)
+    assert browsers, "the recording's browser runs on a pipe, under the daemon"
+    daemon = int((Path(cli.home) / "daemon.pid").read_text())
+    for pid in browsers:  # a browser that reads nothing (the audit's: busy with a 64 MiB frame) notices no EOF
+        os.kill(pid, signal.SIGSTOP)
+    os.kill(daemon, signal.SIGKILL)  # the audit's wedged daemon, killed: nothing of it may run on
+    try:
+        assert wait_until(lambda: not any(pid_alive(pid) for pid in browsers), timeout=10.0), browsers
+    finally:
+        for pid in browsers:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="dropping to another user needs root (the token check covers it)")

@@ -27,6 +27,8 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
 
+from replay import processes
+
 log = logging.getLogger("replay.daemon")
 
 # Chromium's switches as Playwright launches it (its chromiumSwitches, less those for other platforms)
@@ -125,22 +127,14 @@ def remove_stale_profiles(tmp: str | None = None) -> list[str]:
             pid = int(os.readlink(os.path.join(path, "SingletonLock")).rsplit("-", 1)[1])
         except (OSError, ValueError, IndexError):
             pid = None  # never locked (killed before its browser started), or no lock to read
-        if (pid is not None and _running(pid)) or (pid is None and time.time() - os.stat(path).st_mtime < FRESH_S):
+        if (pid is not None and processes.running(pid)) or (
+            pid is None and time.time() - os.stat(path).st_mtime < FRESH_S
+        ):
             continue  # (its browser runs; or it was made a moment ago, its browser still starting)
         shutil.rmtree(path, ignore_errors=True)
         log.info("removed a stale recording profile: %s", path)
         removed.append(path)
     return removed
-
-
-def _running(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 class Pipe:
@@ -237,6 +231,7 @@ class RecordingBrowser:
             f"--user-data-dir={self._profile}",
             "--remote-debugging-pipe",
         ]
+        argv = processes.dies_with_this_process(argv)  # a kill -9 of the daemon ends its browser too
         # the browser reads DevTools on fd 3 and writes on fd 4 (a spawn's dup2s put the pipes there)
         self._proc = _Spawned(
             argv,
