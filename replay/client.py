@@ -401,13 +401,23 @@ class Client:
         left = session_dir(self.home, session)
         return any(os.path.exists(os.path.join(left, f)) for f in LEFT_BEHIND)
 
-    def shutdown(self, timeout: float = 15.0) -> None:
-        """Stop the daemon (its sessions are torn down) and wait until its process has exited."""
+    def shutdown(self, timeout: float = 15.0) -> bool:
+        """Stop the daemon (its sessions are torn down) and wait until its process has exited; False when
+        none was running. A daemon whose process runs but does not answer (wedged) is not said stopped:
+        ``DaemonUnavailable`` names its pid."""
         try:
             pid = int(self.request({"op": "ping"}, start=False)["pid"])
+        except DaemonUnavailable as exc:
+            wedged = None if exc.details.get("absent") else self._pid()
+            if wedged is None or not processes.running(wedged):
+                return False  # no daemon is running (a crashed one's socket at most)
+            raise DaemonUnavailable(
+                f"the session daemon (pid {wedged}) runs but does not answer: it was not stopped",
+                hint=f"`kill {wedged}` stops it (what its sessions did not write is lost); see "
+                f"{os.path.join(self.home, 'daemon.log')}",
+            ) from None
+        with contextlib.suppress(DaemonUnavailable):  # (it may close the connection as it goes)
             self.request({"op": "shutdown"}, start=False)
-        except ReplayError:
-            return  # no daemon is running
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline and processes.running(pid):
             time.sleep(0.05)
@@ -416,6 +426,15 @@ class Client:
                 f"the session daemon (pid {pid}) did not stop within {timeout:.0f} s",
                 hint=f"see {os.path.join(self.home, 'daemon.log')}; `kill {pid}` stops it",
             )
+        return True
+
+    def _pid(self) -> int | None:
+        """The pid the daemon of this home wrote, if it wrote one."""
+        try:
+            with open(os.path.join(self.home, "daemon.pid")) as fh:
+                return int(fh.read().strip())
+        except (OSError, ValueError):
+            return None
 
 
 def _last_line(path: str) -> str:

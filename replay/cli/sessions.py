@@ -186,8 +186,8 @@ def daemon_stop(as_json: bool) -> None:
     """Stop the daemon; every session is torn down (recordings are written)."""
     from replay.client import Client
 
-    Client().shutdown()
-    emit(as_json, {"stopped": True}, "daemon stopped")
+    stopped = Client().shutdown()
+    emit(as_json, {"stopped": stopped}, "daemon stopped" if stopped else "no daemon was running")
 
 
 _register_interactive()

@@ -10,6 +10,7 @@ divergence report, a screenshot and (by default) a Playwright trace.
 from __future__ import annotations
 
 import json
+import logging
 import os
 import queue
 import shutil
@@ -22,7 +23,7 @@ from typing import Any
 
 from replay.client import Client
 from replay.engine.report import Reported
-from replay.errors import DivergenceError, ReplayError, TargetExists
+from replay.errors import DaemonUnavailable, DivergenceError, ReplayError, TargetExists
 from replay.files import open_private
 from replay.results import Timing, timings_of
 from replay.script.loader import read_text
@@ -30,6 +31,8 @@ from replay.script.redact import script_excerpt
 from replay.session.protocol import replay_home
 from replay.suite.discover import MAESTRO_SUFFIXES, Entry
 from replay.suite.triage import ORDER, Triage, triage
+
+log = logging.getLogger("replay.suite")
 
 MAX_RETRIES = 3
 
@@ -203,7 +206,10 @@ class Suite:
         for t in threads:
             t.join()
         for home in homes:
-            Client(home=home).shutdown()
+            try:
+                Client(home=home).shutdown()
+            except DaemonUnavailable as exc:  # (the suite's results stand: a wedged worker daemon is said)
+                log.warning("%s", exc)
         ordered = [self.results[e.path] for e in self.entries if e.path in self.results]
         return SuiteResult(ordered, time.monotonic() - t0)
 
