@@ -148,6 +148,10 @@ def effect_links(facts: tuple[Fact, ...]) -> list[list[dict[str, Any]]]:
             words = words_of(f.text)  # whatever numbers it shows this time
             text = [{"key": "has-text", "op": "=", "value": words}] if words else []
             links.append([{"key": "role", "op": "=", "value": f.subject}, *text])
+            if f.kind != "changed" and words:  # a node named by its label alone (aria-label="Delete todo")
+                links.append(
+                    [{"key": "role", "op": "=", "value": f.subject}, {"key": "label", "op": "=", "value": f.text}]
+                )
         elif f.kind == "count":
             links.append([{"key": "role", "op": "=", "value": f.subject}])
     return links

@@ -394,3 +394,26 @@ def test_a_recorded_step_takes_one_capture_and_is_written_from_it(chromium: Chro
     assert looks[: looks.index("act")] == ["capture"] and looks.count("act") == 2, looks
     clicks = [line for line in script.splitlines() if line.startswith("click ")]
     assert len(clicks) == 2 and script.count('"verification":"verified"') == 2, script
+
+
+def test_an_effects_node_named_by_its_label_alone_is_seen_on_the_checks_view(
+    chromium: Chromium, shared_home: str, web: str, tmp_path: Path
+) -> None:
+    # TodoMVC (Preact): resting on a row shows its destroy button, named only by aria-label="Delete todo"
+    # (its text is a CSS "×"): the hover's effect. Its check must see it on its view, not only on a
+    # whole capture after two looks (1.5 s at most: under load, a false "no effect")
+    from fixtures.drift.corpus import NEW_TODO, Cli, Recording, record
+
+    from .conftest import REPLAY
+
+    flow = tmp_path / "hover.ad"
+    rec = Recording(
+        "hover", "todomvc/preact/index.html", (("fill", NEW_TODO, "Pay rent"), ("press", "Enter"),
+                                               ("hover", '//listitem text="[^"]*Pay rent"/'))
+    )  # fmt: skip
+    record(Cli(REPLAY, shared_home, tmp_path), web, rec, flow)
+    assert '{"appeared":"button","text":"Delete todo"}' in flow.read_text()
+    _, looks, divergence = _run(chromium, flow, views=True, effects=True)
+    assert divergence is None
+    last_act = len(looks) - 1 - looks[::-1].index("act")
+    assert looks[last_act:] == ["act", "view"], looks
