@@ -210,10 +210,11 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
         }
     while True:
         looks += 1
-        post = await view(state, spec) if spec is not None and looks <= 2 else None
+        # (the acted-on capture's elements stay known however many looks it takes: the target is found in each)
+        post = await view(state, spec, acted[0]) if spec is not None and looks <= 2 else None
         whole = post is None
         if post is None:
-            post = await capture(state)
+            post = await capture(state, acted[0])
         target = (target_before, await _state_in(state, post, ev, acted, bound.node) if about_target else target_before)
         shown = None if whole and pre_whole else frozenset(OVERLAYS)  # a view shows every overlay whole
         judged = tuple(eff.judge(f, pre, post, target, typed=typed_text, shown=shown) for f in facts)

@@ -146,10 +146,11 @@ async def capture(state: StepState, hold: int | None = None) -> Capture:
     return await state.driver.capture(state.generation, _keep(state, hold))
 
 
-async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:
+async def view(state: StepState, spec: dict[str, Any], hold: int | None = None) -> Capture | None:
     """A targeted view under a new generation (design §13), or None where the driver cannot take one
     (then no generation is used up: the full capture that follows is numbered as it always was). The
-    last step's effect check may have taken it already, with this spec among its links (``ahead``)."""
+    last step's effect check may have taken it already, with this spec among its links (``ahead``).
+    ``hold``: a capture whose elements stay known (a step's own, while its effect is checked)."""
     watch = state.watch
     if (handed := watch.handoff) is not None and handed[2] == spec:
         watch.handoff = None
@@ -157,7 +158,7 @@ async def view(state: StepState, spec: dict[str, Any]) -> Capture | None:
             return handed[0]
     if not isinstance(state.driver, Views):
         return None
-    taken = await state.driver.view(state.generation + 1, _keep(state), spec)
+    taken = await state.driver.view(state.generation + 1, _keep(state, hold), spec)
     if taken is not None:
         state.generation += 1
         taken.partial = True

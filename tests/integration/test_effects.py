@@ -267,3 +267,33 @@ def test_a_recording_waits_for_what_the_action_asked_the_server_for(cli: Cli, we
     cli("close", "--session", "lazy")
     assert 'dialog "Shelf saved"' in said, said
     assert cli("run", str(out)).returncode == 0
+
+
+def _slider_flow(cli: Cli, web: str, tmp_path: Path) -> tuple[Path, str]:
+    """noUiSlider 14's handle (an ARIA slider: aria-valuenow, aria-valuetext) clicked, then ArrowRight."""
+    out = tmp_path / "slider.ad"
+    cli("open", f"{web}/widgets/volume/n14/index.html", f"--save-script={out}", "--session", "slider")
+    seen = cli("snapshot", "-i", "--session", "slider").stdout
+    cli("click", ref(seen, "slider"), "--session", "slider")
+    said = cli("press", "ArrowRight", "--json", "--session", "slider").stdout
+    cli("close", "--session", "slider")
+    return out, said
+
+
+def test_a_sliders_keys_record_the_value_the_slider_says_now(cli: Cli, web: str, tmp_path: Path) -> None:
+    out, said = _slider_flow(cli, web, tmp_path)
+    assert "the target holds 50.00" in said, said
+    assert cli("run", str(out)).returncode == 0
+
+
+def test_an_effect_check_reads_the_acted_on_element_however_many_looks_it_takes(
+    cli: Cli, web: str, tmp_path: Path
+) -> None:
+    # End instead of ArrowRight: the check looks until its deadline (dozens of looks) and then says what the
+    # slider it pressed the key on holds — not that it went (the acted-on capture was once forgotten)
+    out, _ = _slider_flow(cli, web, tmp_path)
+    end = tmp_path / "end.ad"
+    end.write_text(out.read_text().replace("press ArrowRight", "press End"))
+    ran = cli("run", str(end), ok=False)
+    said = ran.stdout + ran.stderr
+    assert "no effect: expected the target to hold 50.00; observed the target holds 100.00" in said, said

@@ -313,6 +313,8 @@
       let value = null;
       if (tag === 'input' || tag === 'textarea' || tag === 'select') {
         value = type === 'password' ? (el.value ? '•••' : '') : el.value;
+      } else if (role === 'slider' || role === 'spinbutton') {  // an ARIA range widget: the value it says
+        value = el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow');
       }
       let flags = 0;
       if (visible) flags |= F_VISIBLE;
