@@ -441,3 +441,25 @@ def test_a_home_on_a_full_or_read_only_disk_is_a_clear_error(tmp_path: Path) -> 
     assert full.returncode == 1 and "DAEMON_UNAVAILABLE" in full.stderr and "did not start" in full.stderr
     assert read_only.returncode == 1 and "Read-only file system" in read_only.stderr
     assert "Traceback" not in full.stderr + read_only.stderr
+
+
+FLIP_STEP = (  # recorded on the page at rest (?every=100000) through the CLI: `replay click @e3`
+    '# replay:target-v1 {"role":"button","label":"Save","ancestry":[{"role":"paragraph"}],"sibling":0,'
+    '"viewportOrder":0,"rect":{"x":8,"y":79.88,"width":46.39,"height":21},"page":{"path":"flip.html",'
+    '"title":"Flip"},"verification":"verified"}\n'
+    'click role=button label="Save" || id="slot" >> text="Save"\n'
+)
+
+
+def test_a_node_replaced_between_its_check_and_the_action_is_never_acted_on(cli: Cli, web: str, tmp_path: Path) -> None:
+    # every 20 ms the page replaces its button with a new element, "Save" and "Delete" in turn, at the same
+    # place: the element checked is never the one a later look finds, and a click that reached "Delete"
+    # would delete. Each run acts on the element it verified or on nothing
+    flow = tmp_path / "flip.ad"
+    flow.write_text(f"context platform=web\nopen {web}/hostile/flip.html?every=20\n{FLIP_STEP}")
+    for n in range(5):
+        session = f"flip-{n}"
+        cli("run", str(flow), "--session", session, "--no-effects", "--timeout", "3000", ok=None)
+        page = cli("snapshot", "--session", session).stdout
+        cli("close", "--session", session, ok=None)
+        assert "deleted 1" not in page and ("Nothing yet" in page or "Saved 1, deleted 0" in page), page
