@@ -1143,7 +1143,8 @@ def main() -> None:
     if "record-widgets" in which:
         from bench_record import bench_record_corpus, print_record_corpus
 
-        print_record_corpus(bench_record_corpus(widgets=True), "widget")
+        apps = set(which[which.index("--only") + 1].split(",")) if "--only" in which else None
+        print_record_corpus(bench_record_corpus(widgets=True, apps=apps), "widget")
     if "drift" in which and "--without" in which:  # scripts/bench drift --without NAME[,NAME…]|all [--corpus C]
         from bench_tolerances import bench_without, print_without
 

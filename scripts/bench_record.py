@@ -96,12 +96,12 @@ def print_record(times: dict[str, dict[str, list[float]]]) -> None:
     print()
 
 
-def bench_record_corpus(widgets: bool = False) -> list[tuple[Any, Any, Any]]:
+def bench_record_corpus(widgets: bool = False, apps: set[str] | None = None) -> list[tuple[Any, Any, Any]]:
     """The drift corpus's recordings made by hand (``fixtures/drift/by_hand.py``) and through the CLI in
     the same run, each through every case of the corpus: (case, the CLI's outcome, by hand's).
     ``widgets``: the widget corpus's flows instead, done by hand from their CLI steps (``by_steps``:
     the same snapshot patterns, pressed where they show); a flow no hand can do (a native select's
-    list) is left out."""
+    list) is left out. ``apps``: only those apps' flows (``--only books,slides``)."""
     import os
     import subprocess
 
@@ -125,7 +125,7 @@ def bench_record_corpus(widgets: bool = False) -> list[tuple[Any, Any, Any]]:
             made: dict[str, tuple[Path, Path, bool, bool]] = {}
             for case in widget_cases() if widgets else cases():
                 rec = case.recording
-                if widgets and not doable(rec):
+                if (widgets and not doable(rec)) or (apps is not None and rec.name.split("-")[0] not in apps):
                     continue
                 if rec.name not in made:
                     by_cli, by_hand = root / f"cli-{rec.name}.ad", root / f"hand-{rec.name}.ad"
