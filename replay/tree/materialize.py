@@ -172,6 +172,8 @@ def materialize(capture: Capture, node: Node) -> Materialized:
             beside = _beside_neighbour(capture, node)
             if beside is not None:  # not its place on the page: its place beside what it stands by
                 return Materialized(Selector((beside,)), True, ("neighbour",))
+            if (alone := _alone(capture, node)) is not None:  # (before its focus: that says less, and moves)
+                return alone
             for basis, build in (("focus", _focused), ("shown", _shown)):
                 if (terms := build(capture, node)) is not None:
                     return Materialized(Selector((Alternative(terms=terms),)), True, (basis,))
@@ -179,9 +181,8 @@ def materialize(capture: Capture, node: Node) -> Materialized:
             chosen.append(("anchor", "anchor", anchored))
             if (by_role := _container_by_role(capture, node, anchored)) is not None:
                 chosen.append(("anchor", "anchor", by_role))
-    if not chosen and node.role != "generic" and link_matches(capture, (Term("role", "=", node.role),)) == [node]:
-        alone = Alternative(terms=(Term("role", "=", node.role),))  # the only one of its role on the page
-        return Materialized(Selector((alone,)), True, ("structural",))
+    if not chosen and (alone := _alone(capture, node)) is not None:
+        return alone
     if not chosen and (own := _role_class(capture, node)) is not None and _singles_out(capture, own, node):
         chosen.append(("attribute", "attribute", Alternative(terms=own)))  # after anchors, before position
     if chosen:
@@ -189,6 +190,13 @@ def materialize(capture: Capture, node: Node) -> Materialized:
         # an anchor among look-alike anchors is picked by position too: nothing else tells it apart
         return Materialized(made, True, tuple(n for n, _, _ in chosen), positional=picks_by_position(made))
     return _positional(capture, node)
+
+
+def _alone(capture: Capture, node: Node) -> Materialized | None:
+    """``role=R``: the only node of its role on the page (a code editor's one textbox), the page its scope."""
+    if node.role == "generic" or link_matches(capture, (Term("role", "=", node.role),)) != [node]:
+        return None
+    return Materialized(Selector((Alternative(terms=(Term("role", "=", node.role),)),)), True, ("structural",))
 
 
 def picks_by_position(selector: Selector) -> bool:

@@ -519,3 +519,20 @@ def test_a_click_in_what_resting_on_an_element_showed_is_written_after_a_hover_o
     assert "Copy link" in clicked["line"] and "Link copied" in clicked.get("effect", ""), clicked
     rec.stop()
     replays_clean(cli, out)
+
+
+def test_text_typed_into_a_code_editors_lines_by_hand_is_written_and_replays(cli: Cli, web: str, recorder: Any) -> None:
+    # CodeMirror 5: a person clicks into the editor's drawn lines (its real input is a hidden textarea)
+    rec, out = recorder(f"{web}/firstsight/snippet.html", "code-editor")
+    rec.click(".CodeMirror-lines")
+    rec.steps()
+    rec.page.keyboard.type("print(1)", delay=60)
+    rec.click("#save")
+    rec.steps(2)
+    rec.stop()
+    script = out.read_text()
+    print(script)
+    # the text goes into the editor's one textbox, by its role alone (the page is its scope): never by its
+    # focus, which the unwritable click on the drawn lines gave it (said as a comment) and a replay has not
+    assert 'fill role=textbox "print(1)"' in script and "focused" not in script, script
+    replays_clean(cli, out)
