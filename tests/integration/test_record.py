@@ -536,3 +536,24 @@ def test_text_typed_into_a_code_editors_lines_by_hand_is_written_and_replays(cli
     # focus, which the unwritable click on the drawn lines gave it (said as a comment) and a replay has not
     assert 'fill role=textbox "print(1)"' in script and "focused" not in script, script
     replays_clean(cli, out)
+
+
+def test_a_suggestion_re_rendered_before_its_click_is_performed_is_clicked_once(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    # accessible-autocomplete 2: "Fr" typed, then the suggestion "France" clicked. The click first writes
+    # the typing, whose keys replay types again — the list is drawn anew, so replay's click lands on a new
+    # "France" element, which is replay's own input, not a second click of the person's
+    rec, out = recorder(f"{web}/widgets/country/c2/index.html", "suggestion-once")
+    rec.click("#country")
+    rec.steps()
+    rec.page.keyboard.type("Fr", delay=60)
+    rec.click("#country__listbox li >> text=France")
+    typed, picked = rec.steps(2)
+    assert typed["line"] == 'type "Fr"' and "France" in picked["line"], (typed, picked)
+    rec.click("#save")
+    rec.steps()
+    rec.stop()
+    clicks = [line for line in out.read_text().splitlines() if line.startswith("click role=option")]
+    assert len(clicks) == 1, out.read_text()
+    replays_clean(cli, out)

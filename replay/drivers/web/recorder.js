@@ -161,7 +161,10 @@
     const label = target && target.closest && target.closest('label');
     const at = mine.pointer;
     if (mine.until === 'click' && e.detail > 1) return false; // replay clicks once: a second click is the person's
-    if (at && !(within(at, target) || within(target, at) || (label && label.control === at))) return false;
+    // (an element re-rendered since the person pointed at it — suggestions typed for again — is acted on
+    // in its replacement: replay's input lands there, and is replay's own, not a second click of theirs)
+    const gone = at && !at.isConnected;
+    if (at && !gone && !(within(at, target) || within(target, at) || (label && label.control === at))) return false;
     // replay's input starts with its press: the rest of the person's own gesture (their release, after
     // the press that made it) is theirs
     if (!mine.pressed && !PRESSES.has(e.type)) return false;
