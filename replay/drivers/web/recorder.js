@@ -229,7 +229,11 @@
     // other edit of an editor is a `fill` of the editor as it was (its text put back first, for replay
     // to find it by what it said, then filled)
     const editor = !!el.isContentEditable;
-    const keyed = el.tagName === 'INPUT' && (el.hasAttribute('aria-autocomplete') || el.getAttribute('role') === 'combobox' || el.hasAttribute('list'));
+    // (or a field clicked into, whose page answered most of the keys as they were typed — a table filtered
+    // on keyup: a fill sends no key, so only the keys replay the answer; a clock's tick answers few)
+    const answered = !!typing.clicked && typing.keys > 0 && 2 * (typing.answers || 0) > typing.keys;
+    typing.keys = typing.answers = 0;
+    const keyed = (el.tagName === 'INPUT' && (el.hasAttribute('aria-autocomplete') || el.getAttribute('role') === 'combobox' || el.hasAttribute('list'))) || answered;
     const [was, now] = [before, value].map((t) => t.replace(/\n+$/, '')); // (an empty editor's line break)
     if ((editor || keyed) && now.length > was.length && now.startsWith(was) && !secret(el) && !leaving) {
       return perform({ kind: 'type', path: pathOf(el), text: now.slice(was.length) }, el);
@@ -633,6 +637,29 @@
     },
     true,
   );
+  // the person's keys in the field they clicked into, and those the page answered within ANSWER_MS by a
+  // change outside the field (not the bar's): a page that answers keys hears them on replay too (``type``)
+  const ANSWER_MS = 200;
+  let lastPressed = null;
+  window.addEventListener('pointerdown', (e) => { if (e.isTrusted) lastPressed = e.composedPath()[0]; }, true);
+  window.addEventListener('focusin', (e) => {
+    const el = e.composedPath()[0];
+    if (typing && typing.el === el) typing.clicked = !!lastPressed && within(el, lastPressed);
+  }, true);
+  window.addEventListener('keydown', (e) => {
+    if (!e.isTrusted || !typing || e.composedPath()[0] !== typing.el || busy()) return;
+    typing.keys = (typing.keys || 0) + 1;
+    typing.keyAt = performance.now();
+    typing.heard = false;
+  }, true);
+  new MutationObserver((records) => {
+    if (!typing || !typing.keyAt || typing.heard || performance.now() - typing.keyAt > ANSWER_MS) return;
+    const field = typing.el;
+    if (records.some((r) => !within(field, r.target) && !(bar.host && within(bar.host, r.target)))) {
+      typing.heard = true;
+      typing.answers = (typing.answers || 0) + 1;
+    }
+  }).observe(document, { childList: true, subtree: true, characterData: true });
   // the page goes away while a field holds text not written yet (a typeahead that navigates by
   // itself): it is handed over now, written before the navigation it caused
   // (beforeunload: a binding called once the page is hidden is not heard any more)
