@@ -40,6 +40,7 @@ CHECK_EVERY_S = 0.03
 PARTLY_S = 1.0  # once some recorded facts hold, how long the others are waited for
 # commands that only look: between two captures with only these, what changed did so by itself
 LOOKING = frozenset({"snapshot", "get", "is", "wait", "screenshot", "find"})
+TEXT_COMMANDS = ("fill", "type")  # the steps whose text is typed (never written into an effect)
 
 
 def _learn_idle(state: StepState, watch: eff.Watch, pre: Capture, *, acting: bool = True) -> None:
@@ -116,8 +117,9 @@ async def _state_in(
 
 
 def typed_fact_value(step: Step) -> str | None:
-    """What a fill's fact says of its value (``<var:NAME>`` or ``<redacted>``), a select's choice as it is."""
-    text = step.raw.param("text") if step.action.command == "fill" else None
+    """What a fill's (or text typed into an editor's) fact says of its value (``<var:NAME>`` or
+    ``<redacted>``), a select's choice as it is."""
+    text = step.raw.param("text") if step.action.command in TEXT_COMMANDS else None
     if isinstance(text, str):
         parts = parse_template(text)
         refs = [p for p in parts if isinstance(p, Reference)]
@@ -132,7 +134,7 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
     ev = record_evidence(pre, node)
     seen = await _settle(state, pre.generation)
     target = (eff.TargetState.of(node), await _state_in(state, seen[-1], ev, (pre.generation, node.position), node))
-    typed = step.action.param("text") if step.action.command == "fill" else None
+    typed = step.action.param("text") if step.action.command in TEXT_COMMANDS else None
     facts = eff.observe(
         pre,
         seen,
@@ -194,7 +196,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     clock, pre = state.clock, bound.capture
     pre_whole = not pre.partial
     facts = ev.effect
-    typed = step.action.param("text") if step.action.command == "fill" else None
+    typed = step.action.param("text") if step.action.command in TEXT_COMMANDS else None
     typed_text = typed if isinstance(typed, str) else None
     acted = bound.handle
     target_before = eff.TargetState.of(bound.node)

@@ -136,7 +136,8 @@ class TargetState:
         """The state of ``node`` (None: it is gone)."""
         if node is None:
             return cls(False)
-        return cls(True, node.checked, node.selected, node.enabled, node.expanded, node.value, node.editable)
+        value = node.value if node.value is not None or not node.editable else node.content  # (an editor: its text)
+        return cls(True, node.checked, node.selected, node.enabled, node.expanded, value, node.editable)
 
 
 def target_facts(before: TargetState, after: TargetState, command: str, value: str | None) -> list[Fact]:
@@ -155,7 +156,7 @@ def target_facts(before: TargetState, after: TargetState, command: str, value: s
         out.append(Fact("target", "expanded" if after.expanded else "collapsed"))
     if after.enabled != before.enabled:
         out.append(Fact("target", "enabled" if after.enabled else "disabled"))
-    if command in ("fill", "select") and value is not None and after.value != before.value:
+    if command in ("fill", "select", "type") and value is not None and after.value != before.value:
         # a select is chosen by its label or value, and holds the option's value: the fact says what it holds
         out.append(Fact("target", "value", value=after.value if command == "select" and after.value else value))
     elif after.value != before.value and after.value and not (after.editable or before.editable):
@@ -414,7 +415,9 @@ def _target_holds(fact: Fact, target: tuple[TargetState, TargetState], typed: st
     if state == "value":
         if fact.value is not None and not fact.value.startswith("<"):
             return after.value == fact.value  # a select's choice: not typed, written as it is
-        return typed is None or after.value == typed or (after.value or "").strip("•*") == ""
+        # (text typed into an editor ends what it holds; a field filled holds it whole)
+        now = after.value or ""  # (a password shows as bullets: any it shows holds; none shown, none typed)
+        return typed is None or now.endswith(typed) or (bool(now) and now.strip("•*") == "")
     return False
 
 

@@ -82,3 +82,20 @@ def test_a_replayed_key_that_does_nothing_stops_with_no_effect(tmp_path: Path) -
     with pytest.raises(pipeline.StepStopped) as stopped:
         asyncio.run(pipeline.execute(s, action, provenance=PLAN, path="flow.ad", timeout_ms=300))
     assert isinstance(stopped.value.error, ActionFailed) and "no effect" in stopped.value.error.message
+
+
+def test_text_typed_into_an_editor_is_its_value_redacted_and_holds_while_the_editor_ends_with_it() -> None:
+    from replay.script.effect import Fact
+    from replay.tree import effects as eff
+
+    from .treebuild import capture
+
+    page = capture(N("main")(N("textbox", "Labels", editable=True)))
+    before = eff.TargetState(True, value="", editable=True)
+    after = eff.TargetState(True, value="soon", editable=True)
+    facts = eff.target_facts(before, after, "type", "<redacted>")
+    assert facts == [Fact("target", "value", value="<redacted>")]
+    fact = facts[0]
+    assert eff.judge(fact, page, page, (before, after), typed="soon").status == eff.HELD
+    stuck = eff.TargetState(True, value="", editable=True)  # the keys went nowhere
+    assert eff.judge(fact, page, page, (before, stuck), typed="soon").status == eff.MISSING
