@@ -55,11 +55,14 @@ def container_facts(before: Capture, after: Capture, target: Node, volatile: set
     views, the container is gone, or more than ``MAX_FACTS`` things changed (a re-render tells nothing)."""
     if before.partial or after.partial:
         return []
+    # the target's own name is no fact of its container (a sort header's "activate to sort descending":
+    # wording an upgrade changes); its state is the target's facts' to say
+    itself = (target, _at(after, _place(target)))
     for container in target.ancestors()[:CLIMB]:
         there = _at(after, _place(container))
         if there is None:
             return []
-        pre, post = _says(container), _says(there)
+        pre, post = _says(container, itself), _says(there, itself)
         appeared = [k for k in post if post[k] > pre[k]]
         gone = [k for k in pre if post[k] < pre[k]]
         paired = {masked(t) for _, t in appeared} & {masked(t) for _, t in gone}  # a counter in place
@@ -76,12 +79,12 @@ def container_facts(before: Capture, after: Capture, target: Node, volatile: set
     return []
 
 
-def _says(container: Node) -> Counter[tuple[str, str]]:
-    """The visible nodes under ``container`` that say something, by (role, what they say); a field's text is
-    what was typed, never a fact."""
+def _says(container: Node, leave: tuple[Node | None, ...]) -> Counter[tuple[str, str]]:
+    """The visible nodes under ``container`` that say something, by (role, what they say), ``leave`` left
+    out; a field's text is what was typed, never a fact."""
     found: Counter[tuple[str, str]] = Counter()
     for node in container.iterdescendants():
-        if not isinstance(node, Node) or not node.visible or node.editable:
+        if not isinstance(node, Node) or not node.visible or node.editable or node in leave:
             continue
         if any(a.editable for a in node.ancestors()):
             continue

@@ -71,3 +71,15 @@ def test_a_telling_fact_leaves_what_changed_beside_the_target_out() -> None:
     assert eff.observe(before, [after], SAME, command="press", acted=typing_in(before)) == (
         Fact("appeared", "status", "Tag added"),
     )
+
+
+def test_the_targets_own_name_is_no_fact_of_its_container() -> None:
+    # DataTables: a sort header's aria-label says what the next click does ("… ascending" → "… descending")
+    def header(said: str) -> Capture:
+        heads = (N("columnheader", said, text="Name"), N("columnheader", "Age", text="Age"))
+        return capture(N("main")(N("table", "Staff")(N("row", text="Name Age")(*heads))))
+
+    before = header("Name: activate to sort column ascending")
+    acted = next(n for n in before.nodes[1:] if n.role == "columnheader")
+    after = header("Name: activate to sort column descending")
+    assert eff.observe(before, [after], SAME, command="click", acted=acted) == ()
