@@ -31,6 +31,7 @@ from replay.scrubbing import echoes
 from replay.session import run_request
 from replay.session.requests import Record, make
 from replay.session.session import Session
+from replay.tree.controls import control_of
 from replay.tree.identity import record_evidence
 from replay.tree.materialize import materialize
 
@@ -347,7 +348,8 @@ class ByHand:
                 hint="it went away as it was pointed at (do it again once it shows), or it is in a cross-origin "
                 "frame or a closed shadow root (record that step with commands)",
             )
-        return next((i for i in found if taken.nodes[i].actionable), found[0]) if acting else found[0]
+        pressed = taken.nodes[next((i for i in found if taken.nodes[i].actionable), found[0])]
+        return control_of(pressed).position if acting else int(found[0])  # (a tab's text: the tab)
 
     async def _step(
         self, action: Any, values: dict[str, str] | None = None, gesture: dict[str, Any] | None = None

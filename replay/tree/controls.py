@@ -83,3 +83,12 @@ def wraps(outer: Node | None, node: Node) -> bool:
     if outer is None or not within(node, outer):
         return False
     return not any(isinstance(n, Node) and n is not node and n.actionable for n in outer.iterdescendants())
+
+
+def control_of(node: Node) -> Node:
+    """What a person pressed when they pressed ``node``: ``node`` itself, or — when it has no role of its own
+    (jQuery UI's tab holds a link made presentational) — the nearest ancestor, two levels up at most, of a
+    control's role that wraps it and no other control (the tab, not the text inside it)."""
+    if node.role != "generic":
+        return node
+    return next((a for a in node.ancestors()[:2] if a.role in CONTROL_ROLES and a.actionable and wraps(a, node)), node)

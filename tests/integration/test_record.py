@@ -572,3 +572,13 @@ def test_text_typed_into_a_field_whose_page_answers_each_key_is_written_as_keys(
     assert typed["line"] == 'type "Lem"', typed
     rec.stop()
     replays_clean(cli, out)  # (with a fill the table stays whole, and the effect "First: Solaris" is missing)
+
+
+def test_a_click_on_a_tabs_text_is_written_as_a_click_on_the_tab(cli: Cli, web: str, recorder: Any) -> None:
+    # jQuery UI 1.10: the tab's text is a link made presentational inside the <li role="tab">; 1.14 moved it
+    rec, out = recorder(f"{web}/widgets/trip/q10/index.html", "tab-text")
+    rec.click("a:text('Hotels')")
+    (clicked,) = rec.steps()
+    assert clicked["line"].split(" || ")[0] == 'click role=tab label="Hotels"', clicked  # (not `>> text="Hotels"`)
+    rec.stop()
+    replays_clean(cli, out)

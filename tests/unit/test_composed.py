@@ -73,3 +73,20 @@ def test_the_host_of_six_is_verified_as_itself_where_it_has_the_role() -> None:
     verdict = verify(_select_six(), parse_selector('id="size"'), _recorded())
     assert verdict.kind == VERIFIED and verdict.target is not None and verdict.target.tag_name == "ion-select"
     assert not any("composed control" in d for d in verdict.drift)
+
+
+def test_what_a_person_pressed_is_the_control_around_a_roleless_node_it_alone_holds() -> None:
+    from replay.tree.controls import control_of
+
+    # jQuery UI 1.10's tab: <li role="tab"><a role="presentation" href="#t2">Hotels</a></li>
+    page = capture(
+        N("tablist")(N("tab", "Flights")(N("generic", text="Flights", actionable=True)),
+                     N("tab", "Hotels")(N("generic", text="Hotels", actionable=True)))
+    )  # fmt: skip
+    text = next(n for n in page.nodes[1:] if n.role == "generic" and n.content == "Hotels")
+    assert control_of(text).role == "tab" and control_of(text).label == "Hotels"
+    toolbar = capture(
+        N("toolbar", "Format")(N("generic", text="B", actionable=True), N("generic", text="I", actionable=True))
+    )
+    bold = next(n for n in toolbar.nodes[1:] if n.content == "B")
+    assert control_of(bold) is bold  # a toolbar is no control of its own: what was pressed stays
