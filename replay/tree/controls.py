@@ -91,4 +91,8 @@ def control_of(node: Node) -> Node:
     control's role that wraps it and no other control (the tab, not the text inside it)."""
     if node.role != "generic":
         return node
-    return next((a for a in node.ancestors()[:2] if a.role in CONTROL_ROLES and a.actionable and wraps(a, node)), node)
+    return next((a for a in node.ancestors()[:2] if a.role in PRESSED_ROLES and a.actionable and wraps(a, node)), node)
+
+
+# what a person presses: a control, or an item of a list, a menu or a tree (Shoelace's option around its label)
+PRESSED_ROLES = CONTROL_ROLES | {"option", "menuitem", "menuitemcheckbox", "menuitemradio", "treeitem"}

@@ -90,3 +90,9 @@ def test_what_a_person_pressed_is_the_control_around_a_roleless_node_it_alone_ho
     )
     bold = next(n for n in toolbar.nodes[1:] if n.content == "B")
     assert control_of(bold) is bold  # a toolbar is no control of its own: what was pressed stays
+    # Shoelace 2's option: <sl-option role="option"> around the label a person clicks
+    listbox = capture(
+        N("listbox", "Size")(N("option", "Large", actionable=True)(N("generic", text="Large", actionable=True)))
+    )
+    label = next(n for n in listbox.nodes[1:] if n.role == "generic")
+    assert control_of(label).role == "option"
