@@ -56,8 +56,10 @@ def container_facts(before: Capture, after: Capture, target: Node, volatile: set
     if before.partial or after.partial:
         return []
     # the target's own name is no fact of its container (a sort header's "activate to sort descending":
-    # wording an upgrade changes); its state is the target's facts' to say
-    itself = (target, _at(after, _place(target)))
+    # wording an upgrade changes), nor the names its ancestors compose of it (the header row's); its state
+    # is the target's facts' to say
+    there_now = _at(after, _place(target))
+    itself = (target, *target.ancestors(), *((there_now, *there_now.ancestors()) if there_now is not None else ()))
     for container in target.ancestors()[:CLIMB]:
         there = _at(after, _place(container))
         if there is None:

@@ -74,10 +74,11 @@ def test_a_telling_fact_leaves_what_changed_beside_the_target_out() -> None:
 
 
 def test_the_targets_own_name_is_no_fact_of_its_container() -> None:
-    # DataTables: a sort header's aria-label says what the next click does ("… ascending" → "… descending")
+    # DataTables: a sort header's aria-label says what the next click does ("… ascending" → "… descending"),
+    # and its row's name is its headers' names
     def header(said: str) -> Capture:
         heads = (N("columnheader", said, text="Name"), N("columnheader", "Age", text="Age"))
-        return capture(N("main")(N("table", "Staff")(N("row", text="Name Age")(*heads))))
+        return capture(N("main")(N("table", "Staff")(N("rowgroup")(N("row", f"{said} Age")(*heads)))))
 
     before = header("Name: activate to sort column ascending")
     acted = next(n for n in before.nodes[1:] if n.role == "columnheader")
