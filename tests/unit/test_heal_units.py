@@ -168,15 +168,7 @@ def test_a_child_that_left_the_agents_process_group_ends_with_the_turn(tmp_path:
     )
     turn = run_turn(agent_script(tmp_path, body), {}, timeout_s=30, env=dict(os.environ))
     assert turn.status == "done" and turn.transport is None
-    escaped = int(pids.read_text())
-    try:
-        deadline = time.monotonic() + 5
-        while _state(escaped) not in ("Z", "gone") and time.monotonic() < deadline:
-            time.sleep(0.01)
-        assert _state(escaped) in ("Z", "gone")
-    finally:  # (a failure leaves nothing running)
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(escaped, signal.SIGKILL)
+    assert _ends(int(pids.read_text()))
 
 
 def test_a_grandchild_that_cleared_its_environment_still_ends_with_the_turn(tmp_path: Path) -> None:
@@ -193,16 +185,21 @@ def test_a_grandchild_that_cleared_its_environment_still_ends_with_the_turn(tmp_
         "print(json.dumps({'status': 'done'}))\n"
     )
     turn = run_turn(agent_script(tmp_path, body), {}, timeout_s=30, env=dict(os.environ))
-    escaped = int(pids.read_text())
+    ended = _ends(int(pids.read_text()))
+    assert turn.status == "done" and turn.transport is None
+    assert ended
+
+
+def _ends(pid: int) -> bool:
+    """Whether ``pid`` is gone (or a zombie) within 5 s; killed afterwards either way (nothing left running)."""
     try:
-        assert turn.status == "done" and turn.transport is None
         deadline = time.monotonic() + 5
-        while _state(escaped) not in ("Z", "gone") and time.monotonic() < deadline:
+        while _state(pid) not in ("Z", "gone") and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert _state(escaped) in ("Z", "gone")
-    finally:  # (a failure leaves nothing running)
+        return _state(pid) in ("Z", "gone")
+    finally:
         with contextlib.suppress(ProcessLookupError):
-            os.kill(escaped, signal.SIGKILL)
+            os.kill(pid, signal.SIGKILL)
 
 
 def _state(pid: int) -> str:
