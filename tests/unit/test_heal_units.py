@@ -177,7 +177,9 @@ def test_a_grandchild_that_cleared_its_environment_still_ends_with_the_turn(tmp_
         "import os, sys, time\n"
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
+        "    parent = os.getpid()\n"
         "    if os.fork() == 0:\n"
+        "        while os.getppid() == parent: time.sleep(0.01)\n"  # orphaned first: no marked parent
         f"        open({str(pids)!r}, 'w').write(os.readlink('/proc/self'))\n"
         "        os.execve(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)'], {})\n"
         "    os._exit(0)\n"
