@@ -173,15 +173,21 @@ def test_a_child_that_left_the_agents_process_group_ends_with_the_turn(tmp_path:
 
 def test_a_grandchild_that_cleared_its_environment_still_ends_with_the_turn(tmp_path: Path) -> None:
     pids = tmp_path / "escaped.pid"
+    # the pid (as the host sees it) is told only by the re-executed program (no mark left), and whole:
+    # a sweep that ran before the execve would otherwise have found it still marked
+    after = (
+        f"import os, time; open({str(pids)!r} + '.new', 'w').write(os.readlink('/proc/self')); "
+        f"os.replace({str(pids)!r} + '.new', {str(pids)!r}); time.sleep(60)"
+    )
     body = (  # the audit's escape: out of the group, orphaned, and re-executed with no environment (no mark)
         "import os, sys, time\n"
+        f"AFTER = {after!r}\n"
         "if os.fork() == 0:\n"
         "    os.setsid()\n"
         "    parent = os.getpid()\n"
         "    if os.fork() == 0:\n"
         "        while os.getppid() == parent: time.sleep(0.01)\n"  # orphaned first: no marked parent
-        f"        open({str(pids)!r}, 'w').write(os.readlink('/proc/self'))\n"
-        "        os.execve(sys.executable, [sys.executable, '-c', 'import time; time.sleep(60)'], {})\n"
+        "        os.execve(sys.executable, [sys.executable, '-c', AFTER], {})\n"
         "    os._exit(0)\n"
         f"while not os.path.exists({str(pids)!r}): time.sleep(0.01)\n"
         "print(json.dumps({'status': 'done'}))\n"
