@@ -21,6 +21,7 @@ from replay.script.selector import Selector, format_selector, ref_index
 from replay.script.text import fold
 from replay.tree.controls import one_control
 from replay.tree.effects import words_of
+from replay.tree.filled import FIELD_ROLES
 from replay.tree.identity import identity_members, record_evidence, verify
 from replay.tree.match import Resolution, ResolutionKind, describe, resolve
 from replay.tree.model import Capture, Node
@@ -145,7 +146,7 @@ def effect_links(facts: tuple[Fact, ...]) -> list[list[dict[str, Any]]]:
     links: list[list[dict[str, Any]]] = [[{"key": "role", "op": "in", "value": list(OVERLAYS)}]]
     for f in facts:
         if f.kind in ("appeared", "disappeared", "changed") and f.text and f.subject not in OVERLAYS:
-            words = words_of(f.text)  # whatever numbers it shows this time
+            words = None if f.subject in FIELD_ROLES else words_of(f.text)  # (a field: its value, not its text)
             text = [{"key": "has-text", "op": "=", "value": words}] if words else []
             links.append([{"key": "role", "op": "=", "value": f.subject}, *text])
             if f.kind != "changed" and words:  # a node named by its label alone (aria-label="Delete todo")

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from replay.script.effect import MAX_FACTS, Fact
+from replay.tree.filled import FIELD_ROLES, field_facts, holds
 from replay.tree.generated import NUMBERS, PLACEHOLDER, masked
 from replay.tree.model import F_OVERLAY, Capture, Node
 from replay.tree.nearby import container_facts, said_by
@@ -196,6 +197,8 @@ def observe(
         volatile = idle is not None and idle.volatile((fact.subject, fact.text or ""))
         if not volatile and masked(fact.text or "") not in told and not (typed and typed in (fact.text or "")):
             facts.append(fact)
+    if command not in ("fill", "type"):  # a field this filled (a day's click its date; never typed text)
+        facts += field_facts(before, settled, acted)
     if not facts and acted is not None:  # nothing telling: what changed beside it (a tag input's new tag)
         facts = [f for f in container_facts(before, settled, acted, (idle or Idle()).keys) if f.text != typed]
     return tuple(facts[:MAX_FACTS])
@@ -333,10 +336,13 @@ def judge(
         return Judged(fact, MISSING)
     assert fact.text is not None
     if fact.kind == "changed":  # a node of its role says it now, and no fewer than before (a row may
-        said = masked(fact.text)  # have said it already: "Order A-101" in the list, then as the title)
-        was, now = (sum(1 for n in c.by_value("role", fact.subject) if _says(n, said)) for c in (before, after))
+        said = masked(fact.text)  # have said it already: "Order A-101" in the list, then the title; a field: its value)
+        saying = lambda c: sum(_says(n, said) or holds(n, fact.text) for n in c.by_value("role", fact.subject))  # noqa: E731
+        was, now = saying(before), saying(after)
         if now and now >= was:
             return Judged(fact, HELD)
+        if fact.subject in FIELD_ROLES:  # a field's value: as it is, or not at all
+            return Judged(fact, MISSING)
         # in another form: another role says it, shown or chosen (flatpickr 3's month title, 4's option)
         other = next((n for n in after.nodes[1:] if n.role != fact.subject and _says(n, said, anyhow=True)), None)
         return Judged(fact, CHANGED, f"said by a {other.role}") if other is not None else Judged(fact, MISSING)
@@ -428,10 +434,8 @@ def past(facts: tuple[Fact, ...] | list[Fact]) -> str:
         if f.kind == "navigated":
             said.append(f"navigated to {f.subject}")
         elif f.kind == "target":
-            if f.subject == "value":
-                said.append(f"the target holds {f.value}")
-            else:
-                said.append("the target went" if f.subject == "gone" else f"the target became {f.subject}")
+            gone = "the target went" if f.subject == "gone" else f"the target became {f.subject}"
+            said.append(f"the target holds {f.value}" if f.subject == "value" else gone)
         elif f.kind == "count":
             said.append(f"{f.subject} count moved by {f.by:+d}")
         elif f.kind == "changed":
