@@ -166,7 +166,7 @@ async def _verified_in_view(state: StepState, selector: Selector, ev: TargetEvid
 
     The first alternative is looked at alone first: where it matches, the page takes it whatever the
     others match, and a fallback (`role=form label=… >> …`) would bring back nearly the whole page."""
-    first = Selector(selector.alternatives[:1])
+    first = first_look(selector)
     for tried in (first, selector) if len(selector.alternatives) > 1 else (selector,):
         taken = await view(state, view_spec(tried, ev))
         if taken is None:
@@ -175,6 +175,12 @@ async def _verified_in_view(state: StepState, selector: Selector, ev: TargetEvid
         if verdict.verified and verdict.target is not None and len(verdict.members) == 1:
             return _bound(taken, verdict)
     return None
+
+
+def first_look(selector: Selector) -> Selector:
+    """What a verified step's first view is taken for: its first alternative alone (an effect check just
+    before it takes that view with its own, so the step binds without a look of its own)."""
+    return Selector(selector.alternatives[:1])
 
 
 def _bound(taken: Capture, verdict: Verdict) -> Bound:

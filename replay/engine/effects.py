@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from typing import Any
 
-from replay.engine.bind import OVERLAYS, Bound, effect_links, view_spec
+from replay.engine.bind import OVERLAYS, Bound, effect_links, first_look, view_spec
 from replay.engine.divergence import Binding
 from replay.engine.journal import PLAN, JournalEntry
 from replay.engine.state import Step, StepState, StepStopped, capture, view
@@ -270,7 +270,7 @@ def view_ahead(action: Action) -> dict[str, Any] | None:
         return None
     if spec.form(action.form).phase != PHASE_ACT or action.command == "find":
         return None
-    return view_spec(target.selector, ev)
+    return view_spec(first_look(target.selector), ev)
 
 
 def check_spec(selector: Selector, ev: TargetEvidence, alternative: int) -> dict[str, Any]:

@@ -631,3 +631,27 @@ def test_a_step_scoped_to_the_page_stops_once_the_page_holds_a_second_of_its_rol
     two = capture(N("heading", label="Snippet"), N("textbox"), N("textbox"))
     assert carries_identity([n for n in one.nodes if n.role == "textbox"][0], ev)
     assert not any(carries_identity(n, ev) for n in two.nodes if n.role == "textbox")
+
+
+class _Looking(FakeDriver):
+    """A driver that can take views: it lists the specs asked for, and leaves each to the full capture."""
+
+    def __init__(self, *screens: dict[str, Any]) -> None:
+        super().__init__(*screens)
+        self.specs: list[dict[str, Any]] = []
+
+    async def view(self, generation: int, keep: Any, spec: dict[str, Any]) -> Any:
+        self.specs.append(spec)
+        return None
+
+
+def test_the_view_an_effect_check_takes_ahead_is_the_one_the_next_step_binds_by_first(tmp_path: Path) -> None:
+    from replay.engine.effects import view_ahead
+
+    driver = _Looking(ROWS)
+    s = Session("s", str(tmp_path), driver, clock=FakeClock())
+    # a recorded step of two alternatives: binding looks at the first alone first (a fallback brings back
+    # the whole page), so the view taken ahead of it must be that one, or it is taken again
+    action = parse(annotated(SAVE, 'click role=button label="Save" || id=save'), "flow.ad").actions[0]
+    run(pipeline.execute(s, action, provenance=PLAN, path="flow.ad"))
+    assert driver.specs[0] == view_ahead(action)
