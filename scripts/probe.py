@@ -10,6 +10,7 @@ an error line ``CODE: message`` (a ``file:line`` where the input has one) and no
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -298,6 +299,26 @@ def probes(url: str) -> list[Probe]:
         Probe("busy", "get text, after", ["get", "text", "id=status", "--timeout", "500", "--session", "busy"]),
         Probe("busy", "close it", ["close", "--session", "busy"]),
     ]
+    return out + merge_probes()
+
+
+def merge_probes() -> list[Probe]:
+    """Issue 58's: the night's report trusts no shard — its depth, a shard given twice, a record that names
+    no script — and a recording from a device file. (What a shard's paths may reach is the unit tests'
+    to show: the report writes it to files, not to the console a probe reads.)"""
+    deep = "[" * 100_000 + "]" * 100_000
+
+    def shard(name: str, **record: object) -> dict[str, str | bytes | Link | None]:
+        return {f"{name}/results.json": json.dumps({"results": [{"path": "a.ad", "status": "passed", **record}]})}
+
+    out = [
+        Probe("merge", "results.json 100,000 brackets deep", ["report", "merge", "deep"], {"deep/results.json": deep}),
+        Probe("merge", "the same shard twice", ["report", "merge", "one", "one"], shard("one"), refuse=True),
+        Probe("merge", "a record whose path is null", ["report", "merge", "nul"], shard("nul", path=None), refuse=True),
+        Probe("merge", "a baseline 100,000 brackets deep", ["report", "merge", "one2", "--baseline", "deep.json"],
+              {**shard("one2"), "deep.json": deep}),
+        Probe("record", "record a device (/dev/zero) from step 1", ["record", "/dev/zero", "--from", "1"], refuse=True),
+    ]  # fmt: skip
     return out
 
 
