@@ -152,7 +152,9 @@ async def view(state: StepState, spec: dict[str, Any], hold: int | None = None) 
     last step's effect check may have taken it already, with this spec among its links (``ahead``).
     ``hold``: a capture whose elements stay known (a step's own, while its effect is checked)."""
     watch = state.watch
-    if (handed := watch.handoff) is not None and handed[2] == spec:
+    # what the last check looked at, with nothing done since: a view with this spec among its links, or
+    # the whole screen (a superset of any view)
+    if (handed := watch.handoff) is not None and (handed[2] == spec or not handed[0].partial):
         watch.handoff = None
         if handed[1] == state.journal.count:
             return handed[0]

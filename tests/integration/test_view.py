@@ -349,10 +349,11 @@ def test_a_steps_effect_is_checked_on_one_view_which_the_next_element_step_binds
     with_effects, looks, _ = _run(chromium, look_alike_flow, views=True, effects=True)
     assert "effect" in look_alike_flow.read_text()  # every step recorded what it did
     # each fill's check looks once (a key press follows: nothing to look ahead for); each Enter, which
-    # records what it did (issue 55), looks at the whole screen before and once after — the last one's
-    # look is handed to the first tick, which binds by it; that tick's check holds what the second binds by
+    # records what it did (issue 55), looks at the whole screen before and once after — a look the next
+    # fill binds by (the whole screen answers any view), as the last one's is handed to the first tick;
+    # that tick's check holds what the second binds by
     press = ["capture", "capture"]
-    assert looks == (["view", "act", "view", *press] * 4)[:-1] + ["act", "view"], looks
+    assert looks == ["view", "act", *(["view", *press, "act"] * 3), "view", "capture", "act", "view"], looks
 
 
 def test_a_divergence_is_found_and_reported_from_the_full_capture_as_before(

@@ -655,3 +655,14 @@ def test_the_view_an_effect_check_takes_ahead_is_the_one_the_next_step_binds_by_
     action = parse(annotated(SAVE, 'click role=button label="Save" || id=save'), "flow.ad").actions[0]
     run(pipeline.execute(s, action, provenance=PLAN, path="flow.ad"))
     assert driver.specs[0] == view_ahead(action)
+
+
+def test_the_whole_screen_the_last_check_looked_at_answers_the_next_steps_view(tmp_path: Path) -> None:
+    driver = _Looking(ROWS)
+    s = Session("s", str(tmp_path), driver, clock=FakeClock())
+    whole = run(driver.capture(1))  # the last step's check looked at the whole screen, nothing done since
+    driver.calls.clear()
+    s.generation = 1
+    s.watch.handoff = (whole, s.journal.count, None)
+    run(pipeline.execute(s, parse(annotated(SAVE, 'click role=button label="Save" || id=save'), "f.ad").actions[0]))
+    assert driver.specs == [] and [c[0] for c in driver.calls] == ["act"]

@@ -4,6 +4,7 @@ page), the framing of its answer, and the web page's screen identity."""
 from __future__ import annotations
 
 import json
+import re
 from importlib import resources
 from typing import Any
 from urllib.parse import urlparse
@@ -30,3 +31,30 @@ def page_path(url: str, base: str | None = None) -> str:
         if directory != "/" and path.startswith(directory):
             return path[len(directory) :] or "./"
     return path
+
+
+PLAIN = re.compile(r"[\x20-\x7e]*")  # capture.js's PLAIN: printable ASCII
+
+
+def viewable(spec: dict[str, Any]) -> bool:
+    """Whether capture.js can take the view ``spec`` asks for, as far as its links tell (its ``cssFor``):
+    each link names roles other than ``generic`` (a div's or a span's: no selector narrows the page to
+    them) or an id. False: the full capture answers, and no evaluate is spent learning that."""
+
+    def plain(value: object) -> bool:
+        return isinstance(value, str) and PLAIN.fullmatch(value) is not None
+
+    def term(terms: list[dict[str, Any]], key: str, op: str) -> Any:
+        return next((t["value"] for t in terms if t["key"] == key and t["op"] == op), None)
+
+    for terms in spec.get("links", []):
+        among, role, ident = term(terms, "role", "in"), term(terms, "role", "="), term(terms, "id", "=")
+        if isinstance(among, list):
+            if not all(plain(r) and r != "generic" for r in among):
+                return False
+        elif isinstance(role, str):
+            if role.lower() == "generic" or not plain(role):
+                return False
+        elif not (ident and plain(ident)):
+            return False
+    return True

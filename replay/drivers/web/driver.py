@@ -11,7 +11,7 @@ from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, 
 
 from replay.drivers.base import Gesture, Keep, OpenRequest, kept
 from replay.drivers.web.acts import act_on
-from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture
+from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture, viewable
 from replay.drivers.web.errors import STALE, driver_alive, from_playwright, raise_if_stale
 from replay.drivers.web.hands import WebHands
 from replay.drivers.web.loading import Loading
@@ -95,7 +95,9 @@ class WebDriver:
         return taken
 
     async def view(self, generation: int, keep: Keep, spec: dict[str, Any]) -> Capture | None:
-        """The targeted view (capture.js with ``view``): one evaluate, None where it cannot be promised."""
+        """The targeted view (capture.js with ``view``): one evaluate; None where it cannot be promised."""
+        if not viewable(spec):
+            return None
         return await self._look({"generation": generation, "keep": list(kept(keep)), "view": spec})
 
     async def _look(self, opts: dict[str, Any]) -> Capture | None:
