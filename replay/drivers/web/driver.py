@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
 from typing import Any, cast
 
 from playwright.async_api import BrowserContext, CDPSession, JSHandle, Locator, Page
 
 from replay.drivers.base import Gesture, Keep, OpenRequest, kept
+from replay.drivers.web import press
 from replay.drivers.web.acts import act_on
 from replay.drivers.web.capture import CAPTURE_JS, TEST_ID_ATTRIBUTES, page_path, read_capture, viewable
 from replay.drivers.web.errors import STALE, driver_alive, from_playwright, raise_if_stale
@@ -24,7 +24,7 @@ from replay.drivers.web.page_scripts import (
     UTILITY_WORLD,
 )
 from replay.drivers.web.tabs import Tabs
-from replay.drivers.web.trace import save_trace
+from replay.drivers.web.trace import Tracing
 from replay.errors import ActionFailed, BrowserUnavailable, DialogOpen, ReplayError, StaleRef
 from replay.files import make_private
 from replay.tree.model import Capture, build_capture
@@ -33,7 +33,7 @@ INTERRUPT_S = 2.0  # how long stopping a busy page's script may take
 NAVIGATION_S = 30.0  # how long a tab come to the front may take to load before it is looked at
 
 
-class WebDriver:
+class WebDriver(Tracing):
     """The ``Driver`` for one browser context and its page (``page`` is this backend's own business)."""
 
     def __init__(self, context: BrowserContext, page: Page, devtools: str | None = None) -> None:
@@ -51,6 +51,7 @@ class WebDriver:
         self._world_of: dict[int, str] = {}  # generation → the world its elements are kept in
         # generation → (URL, first node, end) of each same-origin iframe walked, in the order walked
         self._subframes: dict[int, list[tuple[str, int, int]]] = {}
+        self._looked: dict[int, Capture] = {}  # generation → what it saw (where a fast click checks the box)
         self._base: str | None = None  # the latest opened URL: page paths are relative to its directory
         self.crashed = False
         self._fresh = False  # a tab just come to the front: looked at once it has loaded
@@ -125,9 +126,11 @@ class WebDriver:
         taken = build_capture(raw, page_path(str(raw.get("url", "")), self._base))
         taken.moving = taken.moving or self.loading.asked()  # (what an input asked for, still on its way)
         self._subframes[generation] = [(str(url), int(lo), int(hi)) for url, lo, hi in raw.get("frames", [])]
+        self._looked[generation] = taken
         for old in [g for g in self._subframes if g < generation - 8 and g not in keep]:
             del self._subframes[old]
             self._world_of.pop(old, None)
+            self._looked.pop(old, None)
         return taken
 
     async def _evaluate_capture(self, opts: dict[str, Any]) -> str | None:
@@ -226,11 +229,8 @@ class WebDriver:
         return f"{engine}={generation}:{index}"
 
     async def _located(self, generation: int, index: int) -> Locator:
-        """The locator of the live element of node ``index`` in capture ``generation``: its frame's.
-
-        A node inside a same-origin iframe is acted on in the one frame at the URL its capture saw
-        there, with no round trip; when no frame or several are at that URL (navigated, or
-        ``srcdoc`` look-alikes) it is looked for in each frame. Raises ``StaleRef``."""
+        """The locator of the live element of node ``index`` in capture ``generation``: its frame's — the
+        one at the URL its capture saw there, else each (navigated, ``srcdoc`` look-alikes). ``StaleRef``."""
         selector = self._selector(generation, index)
         url = next((u for u, lo, hi in reversed(self._subframes.get(generation, [])) if lo <= index < hi), None)
         if url is None:
@@ -266,8 +266,7 @@ class WebDriver:
         return int(found) if isinstance(found, int) and found >= 0 else None
 
     async def in_world_of(self, generation: int, function: str, arg: Any) -> Any:
-        """``function(arg)`` in the world capture ``generation`` keeps its elements in; None when that
-        document is gone."""
+        """``function(arg)`` in the world capture ``generation`` keeps its elements in; None: that page is gone."""
         if self._world_of.get(generation) != UTILITY or self._cdp is None or self._world is None:
             if self._world_of.get(generation) != MAIN:
                 return None
@@ -288,7 +287,10 @@ class WebDriver:
         return self._hands
 
     async def act(self, generation: int, index: int, gesture: Gesture, timeout_ms: int) -> Any:
-        """Act on one node through Playwright's actionability checks: one call for a main-frame node."""
+        """Act on one node: a plain click where ``press`` promises it, else with Playwright's checks."""
+        if await self._pressed(generation, index, gesture):
+            await self.tabs.arrival(timeout_ms)
+            return None
         located = await self._located(generation, index)
         self.loading.input()
         try:  # a dialog the action opens ends it here: it finishes once a step answers the dialog
@@ -300,6 +302,22 @@ class WebDriver:
             raise
         finally:
             await self._rearm()
+
+    async def _pressed(self, generation: int, index: int, gesture: Gesture) -> bool:
+        """A plain left click sent at once (``press``); False: nothing reached the page, Playwright's turn."""
+        box = press.box(gesture, self._looked.get(generation), index, self._subframes.get(generation, []))
+        if box is None or self._hands is not None or self._cdp is None or self._world_of.get(generation) != UTILITY:
+            return False
+        ready = await self.in_world_of(generation, press.READY_JS, [generation, index, box])
+        if not isinstance(ready, dict):
+            return False
+        self.loading.input()
+        try:
+            if await self.dialogs.during(press.click(self._cdp, ready)) is None:
+                return True  # a dialog opened: the click reached the page
+        except Exception as exc:  # noqa: BLE001 - mapped in one place
+            raise self._failed(exc, action="click") from None
+        return bool(await self.in_world_of(generation, press.LANDED_JS, None))
 
     async def _rearm(self) -> None:
         """A person records: their input is held again at once (after the dialog a step opened)."""
@@ -412,24 +430,6 @@ class WebDriver:
         with contextlib.suppress(Exception):
             await asyncio.wait_for(self._cdp.send("Runtime.terminateExecution"), INTERRUPT_S)
         return "the page did not answer (its JavaScript kept it busy); the page's running script was stopped"
-
-    async def trace_start(self) -> None:
-        """Start a Playwright trace of this context (screenshots and DOM snapshots)."""
-        try:
-            await self.context.tracing.start(screenshots=True, snapshots=True)
-        except Exception as exc:  # noqa: BLE001 - mapped in one place
-            raise self._failed(exc, action="start the trace") from None
-
-    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
-        """Stop the trace; save it (viewable with ``playwright show-trace``) with every value of
-        ``secrets`` replaced by its shown form and every field's value masked, or drop it."""
-        if not path:
-            try:
-                await self.context.tracing.stop()
-            except Exception as exc:  # noqa: BLE001 - a trace is evidence, not the outcome
-                raise self._failed(exc, action="stop the trace") from None
-            return
-        await save_trace(self.context, path, secrets)
 
     def location(self) -> str | None:
         """The page's URL."""

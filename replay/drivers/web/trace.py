@@ -28,6 +28,33 @@ _TYPING = re.compile("fill|type|inserttext", re.IGNORECASE)  # Frame.fill, Page.
 _PIXELS = (".jpeg", ".jpg", ".png", ".webp", ".gif")
 
 
+class Tracing:
+    """A driver's Playwright trace of its browser context (``Driver.trace_start``/``trace_stop``)."""
+
+    context: Any
+
+    def _failed(self, exc: BaseException, **where: Any) -> Any:
+        raise NotImplementedError  # (the driver's own: a Playwright failure in our words)
+
+    async def trace_start(self) -> None:
+        """Start a Playwright trace of this context (screenshots and DOM snapshots)."""
+        try:
+            await self.context.tracing.start(screenshots=True, snapshots=True)
+        except Exception as exc:  # noqa: BLE001 - mapped in one place
+            raise self._failed(exc, action="start the trace") from None
+
+    async def trace_stop(self, path: str | None, secrets: Sequence[tuple[str, str]] = ()) -> None:
+        """Stop the trace; save it (viewable with ``playwright show-trace``) with every value of
+        ``secrets`` replaced by its shown form and every field's value masked, or drop it."""
+        if not path:
+            try:
+                await self.context.tracing.stop()
+            except Exception as exc:  # noqa: BLE001 - a trace is evidence, not the outcome
+                raise self._failed(exc, action="stop the trace") from None
+            return
+        await save_trace(self.context, path, secrets)
+
+
 async def save_trace(context: Any, path: str, secrets: Sequence[tuple[str, str]]) -> None:
     """Stop ``context``'s trace into ``path`` scrubbed: Playwright writes the raw trace beside the
     target; only the scrubbed one takes the name, and the raw one is removed whatever happens."""

@@ -1,0 +1,92 @@
+"""A verified element's plain click in three messages (design §13): the element the capture kept is
+checked where it is — connected, shown whole in the viewport, enabled, where the look saw it, and on top
+at its centre — a guard is set on it, and the pointer goes down and up there through the browser's own
+input (trusted events, as Playwright's). The guard lets the click reach that element only: an event
+whose target is another element (the page replaced it or moved something over it in between) is
+cancelled before the page sees it, and the click is then Playwright's, with its actionability waits.
+
+Playwright's own click waits two animation frames for the element to be still (~17–33 ms a click); here
+the look a moment before is the first sample and the check the second — an element that moved between
+them is Playwright's to wait for. Anything else this does not promise is Playwright's too: an element
+in a frame, a hidden control pressed through its label, a file input, an option, a page being recorded.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from replay.drivers.base import Click, Gesture
+from replay.tree.model import Capture
+
+# (g, i, rect) → {x, y} where the element is ready for the click (a guard set on it), else a reason
+READY_JS = """([g, i, rect]) => {
+  const s = window.__replayCapture;
+  const el = s && s.gens[g] ? s.gens[g][i] : undefined;
+  if (!el || !el.isConnected || el.ownerDocument !== document) return 'gone';
+  const tag = el.tagName;
+  if (tag === 'OPTION' || tag === 'SELECT' || (tag === 'INPUT' && el.type === 'file')) return 'not plain';
+  if (el.disabled || el.closest('[aria-disabled=true], fieldset:disabled')) return 'disabled';
+  const r = el.getBoundingClientRect();
+  if (!(r.width >= 1 && r.height >= 1)) return 'no box';
+  if (!rect || Math.abs(r.x - rect[0]) > 0.5 || Math.abs(r.y - rect[1]) > 0.5
+      || Math.abs(r.width - rect[2]) > 0.5 || Math.abs(r.height - rect[3]) > 0.5) return 'moved';
+  if (r.left < 0 || r.top < 0 || r.right > innerWidth || r.bottom > innerHeight) return 'not in view';
+  const shown = { checkOpacity: true, checkVisibilityCSS: true };
+  if (typeof el.checkVisibility === 'function' && !el.checkVisibility(shown)) return 'hidden';
+  const x = r.left + r.width / 2, y = r.top + r.height / 2;
+  let hit = document.elementFromPoint(x, y);
+  while (hit && hit.shadowRoot) {
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  for (let a = hit; a !== el; a = a.parentNode || a.host) if (!a) return 'covered';
+  if (s.guard) s.guard.off();  // (a click a dialog held: its guard goes now)
+  const TYPES = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
+  const guard = s.guard = { missed: false, events: 0 };
+  const check = (ev) => {
+    if (!ev.isTrusted || guard.done) return;
+    guard.events++;
+    if (guard.missed || !ev.composedPath().includes(el)) {
+      guard.missed = true;
+      ev.preventDefault();
+      ev.stopImmediatePropagation();
+    }
+    if (ev.type === 'click') guard.done = true;
+  };
+  guard.off = () => { guard.done = true; for (const t of TYPES) removeEventListener(t, check, true); };
+  for (const t of TYPES) addEventListener(t, check, true);
+  return { x, y };
+}"""
+
+# whether the click reached the element (its guard off): false when an event went elsewhere, cancelled
+LANDED_JS = """() => {
+  const s = window.__replayCapture, guard = s && s.guard;
+  if (!guard) return false;
+  guard.off();
+  s.guard = null;
+  return !guard.missed;
+}"""
+
+
+def box(gesture: Gesture, looked: Capture | None, index: int, frames: list[tuple[str, int, int]]) -> list[float] | None:
+    """The box the look saw element ``index`` at, where ``gesture`` is a click this module may send: a
+    plain left click on a node of the page itself (in a frame, its box is not the page's); else None."""
+    if not isinstance(gesture, Click) or gesture.button != "left" or gesture.through or looked is None:
+        return None
+    if any(lo <= index < hi for _, lo, hi in frames):
+        return None
+    nodes = looked.nodes
+    node = nodes[index] if 0 < index < len(nodes) and nodes[index].position == index else None
+    if node is None:  # (a view: its nodes are some of the page's)
+        node = next((n for n in nodes[1:] if n.position == index), None)
+    return list(node.rect) if node is not None else None
+
+
+async def click(cdp: Any, at: dict[str, Any]) -> bool:
+    """The pointer moved to ``at`` (x, y), pressed and released there: one left click, as a person's."""
+    point = {"x": float(at["x"]), "y": float(at["y"]), "modifiers": 0}
+    for kind, button, buttons in (("mouseMoved", "none", 0), ("mousePressed", "left", 1), ("mouseReleased", "left", 0)):
+        event = {"type": kind, **point, "button": button, "buttons": buttons}
+        await cdp.send("Input.dispatchMouseEvent", {**event, "clickCount": 1} if button == "left" else event)
+    return True

@@ -1,0 +1,103 @@
+"""A verified element's plain click sent at once (``drivers/web/press.py``): it reaches that element, as a
+trusted click at its centre, or nothing — and what it cannot promise is Playwright's, with its waits."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from replay.drivers.base import Click
+from replay.drivers.web import press
+from replay.tree.model import Capture
+
+from .conftest import Chromium
+
+pytestmark = pytest.mark.integration
+
+
+def _node(taken: Capture, dom_id: str) -> Any:
+    return next(n for n in taken.nodes[1:] if n.get("id") == dom_id)
+
+
+async def _said(d: Any) -> str:
+    return str(await d.page.inner_text("#said"))
+
+
+def test_a_click_sent_at_once_is_a_trusted_click_at_the_elements_centre(web: str, chromium: Chromium) -> None:
+    async def go() -> tuple[str, tuple[float, float], int]:
+        async with chromium.page(f"{web}/hostile/cover.html") as d:
+            taken = await d.capture(1, ())
+            keep = _node(taken, "keep")
+            sent = 0
+            original = press.click
+
+            async def counted(cdp: Any, at: dict[str, Any]) -> bool:
+                nonlocal sent
+                sent += 1
+                return await original(cdp, at)
+
+            press.click = counted  # type: ignore[assignment]
+            try:
+                await d.act(1, keep.position, Click(), 2000)
+            finally:
+                press.click = original  # type: ignore[assignment]
+            return await _said(d), keep.center, sent
+
+    said, (x, y), sent = chromium.run(go)
+    who, how, _, at = said.split()
+    seen = [float(v) for v in at.split(",")]
+    assert sent == 1 and (who, how) == ("keep", "trusted") and abs(seen[0] - x) <= 1 and abs(seen[1] - y) <= 1
+
+
+def test_a_click_that_would_land_on_something_else_is_cancelled_before_the_page_sees_it(
+    web: str, chromium: Chromium
+) -> None:
+    async def go() -> tuple[bool, str]:
+        async with chromium.page(f"{web}/hostile/cover.html") as d:
+            taken = await d.capture(1, ())
+            keep = _node(taken, "keep")
+            ready = await d.in_world_of(1, press.READY_JS, [1, keep.position, list(keep.rect)])
+            assert isinstance(ready, dict), ready
+            # between the check and the click, the page puts a layer over the element
+            await d.page.evaluate("document.getElementById('cover').style.display = 'block'")
+            await press.click(d._cdp, ready)
+            landed = await d.in_world_of(1, press.LANDED_JS, None)
+            return bool(landed), await _said(d)
+
+    landed, said = chromium.run(go)
+    assert not landed and said == "Nothing yet"  # neither the layer nor the element took it
+
+
+@pytest.mark.parametrize(
+    ("dom_id", "before", "why"),
+    [
+        ("keep", "document.getElementById('keep').style.marginLeft = '40px'", "moved"),
+        ("down", "", "not in view"),
+        ("gone", "", "disabled"),
+        ("keep", "document.getElementById('cover').style.display = 'block'", "covered"),
+        ("keep", "document.getElementById('keep').remove()", "gone"),
+    ],
+)
+def test_what_a_click_at_once_cannot_promise_is_left_to_playwright(
+    web: str, chromium: Chromium, dom_id: str, before: str, why: str
+) -> None:
+    async def go() -> Any:
+        async with chromium.page(f"{web}/hostile/cover.html") as d:
+            taken = await d.capture(1, ())
+            node = _node(taken, dom_id)
+            if before:
+                await d.page.evaluate(before)
+            return await d.in_world_of(1, press.READY_JS, [1, node.position, list(node.rect)])
+
+    assert chromium.run(go) == why
+
+
+def test_an_element_out_of_view_is_scrolled_to_and_clicked_by_playwright(web: str, chromium: Chromium) -> None:
+    async def go() -> str:
+        async with chromium.page(f"{web}/hostile/cover.html") as d:
+            taken = await d.capture(1, ())
+            await d.act(1, _node(taken, "down").position, Click(), 2000)
+            return await _said(d)
+
+    assert chromium.run(go).startswith("down trusted at ")
