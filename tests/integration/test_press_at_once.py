@@ -101,3 +101,15 @@ def test_an_element_out_of_view_is_scrolled_to_and_clicked_by_playwright(web: st
             return await _said(d)
 
     assert chromium.run(go).startswith("down trusted at ")
+
+
+def test_a_click_sent_at_once_that_navigates_is_done_and_never_sent_again(web: str, chromium: Chromium) -> None:
+    async def go() -> tuple[str, str]:
+        async with chromium.page(f"{web}/hostile/cover.html") as d:
+            taken = await d.capture(1, ())
+            await d.act(1, _node(taken, "away").position, Click(), 2000)  # (its page is gone: nothing to ask)
+            await d.page.wait_for_load_state("load")
+            return d.page.url, await _said(d)
+
+    url, said = chromium.run(go)
+    assert url.endswith("/hostile/flip.html?every=100000") and said == "Nothing yet"

@@ -317,7 +317,7 @@ class WebDriver(Tracing):
                 return True  # a dialog opened: the click reached the page
         except Exception as exc:  # noqa: BLE001 - mapped in one place
             raise self._failed(exc, action="click") from None
-        return bool(await self.in_world_of(generation, press.LANDED_JS, None))
+        return await self.in_world_of(generation, press.LANDED_JS, None) is not False  # (None: it navigated)
 
     async def _rearm(self) -> None:
         """A person records: their input is held again at once (after the dialog a step opened)."""
