@@ -1,9 +1,10 @@
 """A verified element's plain click in three messages (design §13): the element the capture kept is
 checked where it is — connected, shown whole in the viewport, enabled, where the look saw it, and on top
 at its centre — a guard is set on it, and the pointer goes down and up there through the browser's own
-input (trusted events, as Playwright's). The guard lets the click reach that element only: an event
-whose target is another element (the page replaced it or moved something over it in between) is
-cancelled before the page sees it, and the click is then Playwright's, with its actionability waits.
+input (trusted events, as Playwright's). The guard lets the click reach that element only: when its
+first event's target is another element (the page replaced it or moved something over it in between),
+every event of the click is cancelled before the page sees it, and the click is then Playwright's,
+with its actionability waits.
 
 Playwright's own click waits two animation frames for the element to be still (~17–33 ms a click); here
 the look a moment before is the first sample and the check the second — an element that moved between
@@ -44,11 +45,12 @@ READY_JS = """([g, i, rect]) => {
   if (s.guard) s.guard.off();  // (a click a dialog held: its guard goes now)
   const TYPES = ['pointerdown', 'mousedown', 'pointerup', 'mouseup', 'click'];
   const guard = s.guard = { missed: false, events: 0 };
+  // the first event decides (as Playwright's own guard): what the page does on pointerdown — a list that
+  // picks its option on mousedown and re-renders — is the click's doing, not another element's
   const check = (ev) => {
     if (!ev.isTrusted || guard.done) return;
-    guard.events++;
-    if (guard.missed || !ev.composedPath().includes(el)) {
-      guard.missed = true;
+    if (guard.events++ === 0) guard.missed = !ev.composedPath().includes(el);
+    if (guard.missed) {
       ev.preventDefault();
       ev.stopImmediatePropagation();
     }
