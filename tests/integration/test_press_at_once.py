@@ -125,3 +125,16 @@ def test_what_the_page_does_on_the_clicks_first_event_is_the_clicks_doing(web: s
             return await _said(d)
 
     assert chromium.run(go) == "picked 1"
+
+
+@pytest.mark.parametrize(("dom_id", "said"), [("late", "Wrapped"), ("lazy", "Fast tracked")])
+def test_a_kits_control_is_acted_on_once_it_is_wired(web: str, chromium: Chromium, dom_id: str, said: str) -> None:
+    # defined late (a module still loading on a busy machine), or hydrated late (Stencil, Ionic): a click
+    # before that reaches an element with no listener yet, and does nothing
+    async def go() -> str:
+        async with chromium.page(f"{web}/hostile/late.html") as d:
+            taken = await d.capture(1, ())
+            await d.act(1, _node(taken, dom_id).position, Click(), 5000)
+            return await _said(d)
+
+    assert chromium.run(go) == said

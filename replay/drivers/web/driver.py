@@ -134,17 +134,11 @@ class WebDriver(Tracing):
         return taken
 
     async def _evaluate_capture(self, opts: dict[str, Any]) -> str | None:
-        """Run capture.js and return its text; the function is compiled once per document (sending
-        20 KB of source with every capture costs more than the walk itself).
-
-        On Chromium through a CDP session of its own, in Playwright's isolated utility world: a
-        capture is how replay looks, not something the test did, so it stays out of Playwright's
-        trace (which would snapshot the DOM around each one) and its call bookkeeping; page scripts
-        cannot break it by replacing built-ins; and the verified node is then acted on through a
-        selector engine in that same world, which Playwright runs ~2 ms faster per action than one
-        in the page's main world. Elsewhere (no CDP, or no utility world found) through ``evaluate``
-        in the main world, as the generation's ``_world_of`` records.
-        """
+        """Run capture.js (compiled once per document) and return its text. On Chromium through a CDP
+        session of its own, in Playwright's isolated utility world: out of Playwright's trace and call
+        bookkeeping, safe from page scripts that replace built-ins, and where the verified node is then
+        acted on (a selector engine there runs ~2 ms faster a step than one in the page's main world).
+        Elsewhere (no CDP, no utility world) ``evaluate`` in the main world, as ``_world_of`` records."""
         generation = int(opts["generation"])
         if self._cdp is None and self._cdp_usable:
             try:
@@ -287,11 +281,12 @@ class WebDriver(Tracing):
         return self._hands
 
     async def act(self, generation: int, index: int, gesture: Gesture, timeout_ms: int) -> Any:
-        """Act on one node: a plain click where ``press`` promises it, else with Playwright's checks."""
+        """Act on one node once wired: a plain click where ``press`` promises it, else with Playwright's checks."""
+        located = await self._located(generation, index)
+        await press.wired(located, self._looked.get(generation), index, timeout_ms)
         if await self._pressed(generation, index, gesture):
             await self.tabs.arrival(timeout_ms)
             return None
-        located = await self._located(generation, index)
         self.loading.input()
         try:  # a dialog the action opens ends it here: it finishes once a step answers the dialog
             done = await self.dialogs.during(act_on(located, gesture, timeout_ms, self._failed))

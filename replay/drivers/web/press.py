@@ -14,10 +14,12 @@ in a frame, a hidden control pressed through its label, a file input, an option,
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from typing import Any
 
 from replay.drivers.base import Click, Gesture
-from replay.tree.model import Capture
+from replay.tree.model import Capture, Node
 
 # (g, i, rect) → {x, y} where the element is ready for the click (a guard set on it), else a reason
 READY_JS = """([g, i, rect]) => {
@@ -71,6 +73,44 @@ LANDED_JS = """() => {
 }"""
 
 
+# (in the page's own world, where its components live) whether the element and the custom elements around it
+# are defined and, a Stencil component, hydrated — awaited up to ``ms``: a control the kit has not wired yet
+# takes a click and does nothing (Ionic's toggle, a moment after the page loaded on a busy machine)
+UPGRADED_JS = """async (el, ms) => {
+  const waits = [];
+  for (let a = el; a; a = a.parentNode || a.host) {
+    if (a.nodeType !== 1 || !a.localName.includes('-')) continue;
+    if (!customElements.get(a.localName)) waits.push(customElements.whenDefined(a.localName));
+    if (typeof a.componentOnReady === 'function') waits.push(a.componentOnReady());
+  }
+  if (!waits.length) return true;
+  const late = new Promise((done) => setTimeout(() => done(false), ms));
+  return Promise.race([Promise.all(waits).then(() => true), late]);
+}"""
+
+
+async def wired(located: Any, looked: Capture | None, index: int, timeout_ms: int) -> None:
+    """Wait up to ``timeout_ms`` for a kit's control (``in_component``) to be wired (``UPGRADED_JS``);
+    a control that is gone, or a page that broke its promises, is acted on as it is."""
+    if in_component(looked, index):
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(located.evaluate(UPGRADED_JS, timeout_ms), timeout_ms / 1000)
+
+
+def in_component(looked: Capture | None, index: int) -> bool:
+    """Whether element ``index`` is a custom element or inside one, as the look saw it (a kit's control:
+    ``UPGRADED_JS`` waits for it to be wired before it is acted on)."""
+    node = _node(looked, index) if looked is not None else None
+    return node is not None and any("-" in n.tag_name for n in (node, *node.ancestors()))
+
+
+def _node(looked: Capture, index: int) -> Node | None:
+    nodes = looked.nodes
+    if 0 < index < len(nodes) and nodes[index].position == index:
+        return nodes[index]
+    return next((n for n in nodes[1:] if n.position == index), None)  # (a view: some of the page's nodes)
+
+
 def box(gesture: Gesture, looked: Capture | None, index: int, frames: list[tuple[str, int, int]]) -> list[float] | None:
     """The box the look saw element ``index`` at, where ``gesture`` is a click this module may send: a
     plain left click on a node of the page itself (in a frame, its box is not the page's); else None."""
@@ -78,10 +118,7 @@ def box(gesture: Gesture, looked: Capture | None, index: int, frames: list[tuple
         return None
     if any(lo <= index < hi for _, lo, hi in frames):
         return None
-    nodes = looked.nodes
-    node = nodes[index] if 0 < index < len(nodes) and nodes[index].position == index else None
-    if node is None:  # (a view: its nodes are some of the page's)
-        node = next((n for n in nodes[1:] if n.position == index), None)
+    node = _node(looked, index)
     return list(node.rect) if node is not None else None
 
 
