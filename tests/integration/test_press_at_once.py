@@ -138,3 +138,17 @@ def test_a_kits_control_is_acted_on_once_it_is_wired(web: str, chromium: Chromiu
             return await _said(d)
 
     assert chromium.run(go) == said
+
+
+def test_a_control_is_acted_on_once_what_moves_it_has_ended(web: str, chromium: Chromium) -> None:
+    # a dialog fading in takes no answer until it is shown (AlertifyJS): looked at while it moves, its
+    # button is clicked once the transition ended
+    async def go() -> tuple[bool, str]:
+        async with chromium.page(f"{web}/hostile/fade.html") as d:
+            await d.page.click("#open")
+            await d.page.wait_for_function("document.getAnimations().length > 0")
+            taken = await d.capture(1, ())
+            await d.act(1, _node(taken, "cancel").position, Click(), 5000)
+            return taken.moving, await _said(d)
+
+    assert chromium.run(go) == (True, "Kept")

@@ -8,8 +8,10 @@ with its actionability waits.
 
 Playwright's own click waits two animation frames for the element to be still (~17–33 ms a click); here
 the look a moment before is the first sample and the check the second — an element that moved between
-them is Playwright's to wait for. Anything else this does not promise is Playwright's too: an element
-in a frame, a hidden control pressed through its label, a file input, an option, a page being recorded.
+them is Playwright's to wait for, and so is a click on a screen the look saw moving (an animation or a
+transition under way: a dialog still zooming in ignores clicks). Anything else this does not promise is
+Playwright's too: an element in a frame, a hidden control pressed through its label, a file input, an
+option, a page being recorded.
 """
 
 from __future__ import annotations
@@ -89,12 +91,31 @@ UPGRADED_JS = """async (el, ms) => {
 }"""
 
 
+# whether what moves the element itself — a transition or animation of it or of what holds it (a dialog
+# fading or zooming in) — has ended, awaited up to ``ms``: a dialog's button may ignore a click until then
+STILL_JS = """async (el, ms) => {
+  const running = [];
+  for (let a = el; a; a = a.parentNode || a.host) {
+    if (a.nodeType !== 1) continue;
+    for (const an of a.getAnimations()) {
+      const ends = Number.isFinite(an.effect.getComputedTiming().endTime);  // (a spinner never does)
+      if (an.playState === 'running' && ends) running.push(an.finished);
+    }
+  }
+  if (!running.length) return true;
+  const late = new Promise((done) => setTimeout(() => done(false), ms));
+  return Promise.race([Promise.all(running).then(() => true, () => true), late]);
+}"""
+
+
 async def wired(located: Any, looked: Capture | None, index: int, timeout_ms: int) -> None:
-    """Wait up to ``timeout_ms`` for a kit's control (``in_component``) to be wired (``UPGRADED_JS``);
-    a control that is gone, or a page that broke its promises, is acted on as it is."""
-    if in_component(looked, index):
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(located.evaluate(UPGRADED_JS, timeout_ms), timeout_ms / 1000)
+    """Wait up to ``timeout_ms`` for a kit's control (``in_component``) to be wired (``UPGRADED_JS``), and,
+    where the look saw the screen moving, for what moves the element to end (``STILL_JS``); a control that
+    is gone, or a page that broke its promises, is acted on as it is."""
+    for script, due in ((UPGRADED_JS, in_component(looked, index)), (STILL_JS, looked is not None and looked.moving)):
+        if due:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(located.evaluate(script, timeout_ms), timeout_ms / 1000)
 
 
 def in_component(looked: Capture | None, index: int) -> bool:
@@ -115,6 +136,8 @@ def box(gesture: Gesture, looked: Capture | None, index: int, frames: list[tuple
     """The box the look saw element ``index`` at, where ``gesture`` is a click this module may send: a
     plain left click on a node of the page itself (in a frame, its box is not the page's); else None."""
     if not isinstance(gesture, Click) or gesture.button != "left" or gesture.through or looked is None:
+        return None
+    if looked.moving:  # an animation under way when it looked (a dialog still zooming in): Playwright's waits
         return None
     if any(lo <= index < hi for _, lo, hi in frames):
         return None
