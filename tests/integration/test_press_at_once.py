@@ -152,3 +152,11 @@ def test_a_control_is_acted_on_once_what_moves_it_has_ended(web: str, chromium: 
             return taken.moving, await _said(d)
 
     assert chromium.run(go) == (True, "Kept")
+
+
+def test_an_animation_that_only_colours_what_holds_the_element_is_not_waited_for(web: str, chromium: Chromium) -> None:
+    async def go() -> Any:
+        async with chromium.page(f"{web}/hostile/fade.html") as d:  # (a 10 s colour pulse around the button)
+            return await d.page.locator("#calm").evaluate(press.STILL_JS, 300)
+
+    assert chromium.run(go) is True  # still at once: no 300 ms wait that ran out (False)

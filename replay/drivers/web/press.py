@@ -94,12 +94,17 @@ UPGRADED_JS = """async (el, ms) => {
 # whether what moves the element itself — a transition or animation of it or of what holds it (a dialog
 # fading or zooming in) — has ended, awaited up to ``ms``: a dialog's button may ignore a click until then
 STILL_JS = """async (el, ms) => {
+  // what moves or shows it: not a colour's pulse; and what ends (a spinner never does)
+  const MOVES = new RegExp('^(opacity|transform|translate|scale|rotate|top|left|right|bottom|width|height'
+    + '|visibility|clip-?path)$', 'i');
+  const moves = (an) => (an.transitionProperty !== undefined ? [an.transitionProperty]
+    : an.effect.getKeyframes().flatMap((k) => Object.keys(k))).some((p) => MOVES.test(p));
   const running = [];
   for (let a = el; a; a = a.parentNode || a.host) {
     if (a.nodeType !== 1) continue;
     for (const an of a.getAnimations()) {
-      const ends = Number.isFinite(an.effect.getComputedTiming().endTime);  // (a spinner never does)
-      if (an.playState === 'running' && ends) running.push(an.finished);
+      const ends = Number.isFinite(an.effect.getComputedTiming().endTime);
+      if (an.playState === 'running' && ends && moves(an)) running.push(an.finished);
     }
   }
   if (!running.length) return true;
