@@ -146,7 +146,7 @@ def test_a_control_is_acted_on_once_what_moves_it_has_ended(web: str, chromium: 
     async def go() -> tuple[bool, str]:
         async with chromium.page(f"{web}/hostile/fade.html") as d:
             await d.page.click("#open")
-            await d.page.wait_for_function("document.getAnimations().length > 0")
+            await d.page.wait_for_function("document.getElementById('box').getAnimations().length > 0")
             taken = await d.capture(1, ())
             await d.act(1, _node(taken, "cancel").position, Click(), 5000)
             return taken.moving, await _said(d)
