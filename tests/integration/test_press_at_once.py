@@ -24,6 +24,18 @@ async def _said(d: Any) -> str:
     return str(await d.page.inner_text("#said"))
 
 
+def _click_then_said(chromium: Chromium, url: str, dom_id: str, timeout_ms: int = 2000) -> str:
+    """Open ``url``, look, click element ``dom_id`` as a step would, and read the status line."""
+
+    async def go() -> str:
+        async with chromium.page(url) as d:
+            taken = await d.capture(1, ())
+            await d.act(1, _node(taken, dom_id).position, Click(), timeout_ms)
+            return await _said(d)
+
+    return str(chromium.run(go))
+
+
 def test_a_click_sent_at_once_is_a_trusted_click_at_the_elements_centre(web: str, chromium: Chromium) -> None:
     async def go() -> tuple[str, tuple[float, float], int]:
         async with chromium.page(f"{web}/hostile/cover.html") as d:
@@ -94,13 +106,7 @@ def test_what_a_click_at_once_cannot_promise_is_left_to_playwright(
 
 
 def test_an_element_out_of_view_is_scrolled_to_and_clicked_by_playwright(web: str, chromium: Chromium) -> None:
-    async def go() -> str:
-        async with chromium.page(f"{web}/hostile/cover.html") as d:
-            taken = await d.capture(1, ())
-            await d.act(1, _node(taken, "down").position, Click(), 2000)
-            return await _said(d)
-
-    assert chromium.run(go).startswith("down trusted at ")
+    assert _click_then_said(chromium, f"{web}/hostile/cover.html", "down").startswith("down trusted at ")
 
 
 def test_a_click_sent_at_once_that_navigates_is_done_and_never_sent_again(web: str, chromium: Chromium) -> None:
@@ -118,26 +124,14 @@ def test_a_click_sent_at_once_that_navigates_is_done_and_never_sent_again(web: s
 def test_what_the_page_does_on_the_clicks_first_event_is_the_clicks_doing(web: str, chromium: Chromium) -> None:
     # a list that picks its option on mousedown and re-renders it: the rest of the click lands on no element
     # of the option any more — it went through, and is not sent again
-    async def go() -> str:
-        async with chromium.page(f"{web}/hostile/cover.html") as d:
-            taken = await d.capture(1, ())
-            await d.act(1, _node(taken, "pick").position, Click(), 2000)
-            return await _said(d)
-
-    assert chromium.run(go) == "picked 1"
+    assert _click_then_said(chromium, f"{web}/hostile/cover.html", "pick") == "picked 1"
 
 
 @pytest.mark.parametrize(("dom_id", "said"), [("late", "Wrapped"), ("lazy", "Fast tracked")])
 def test_a_kits_control_is_acted_on_once_it_is_wired(web: str, chromium: Chromium, dom_id: str, said: str) -> None:
     # defined late (a module still loading on a busy machine), or hydrated late (Stencil, Ionic): a click
     # before that reaches an element with no listener yet, and does nothing
-    async def go() -> str:
-        async with chromium.page(f"{web}/hostile/late.html") as d:
-            taken = await d.capture(1, ())
-            await d.act(1, _node(taken, dom_id).position, Click(), 5000)
-            return await _said(d)
-
-    assert chromium.run(go) == said
+    assert _click_then_said(chromium, f"{web}/hostile/late.html", dom_id, 5000) == said
 
 
 def test_a_control_is_acted_on_once_what_moves_it_has_ended(web: str, chromium: Chromium) -> None:
