@@ -1145,11 +1145,12 @@ def main() -> None:
 
         apps = set(which[which.index("--only") + 1].split(",")) if "--only" in which else None
         print_record_corpus(bench_record_corpus(widgets=True, apps=apps), "widget")
-    if "drift" in which and "--without" in which:  # scripts/bench drift --without NAME[,NAME…]|all [--corpus C]
+    if "drift" in which and "--without" in which:  # drift --without NAME[,NAME…]|all [--corpus C] [--only APP,…]
         from bench_tolerances import bench_without, print_without
 
         corpora = (which[which.index("--corpus") + 1],) if "--corpus" in which else ("drift", "widgets")
-        print_without(bench_without(which[which.index("--without") + 1 :][:1], corpora))
+        only = set(which[which.index("--only") + 1].split(",")) if "--only" in which else None
+        print_without(bench_without(which[which.index("--without") + 1 :][:1], corpora, only))
     elif "drift" in which and "heal" not in which:
         print_drift(bench_drift())
     if "drift" in which and "--without" not in which:

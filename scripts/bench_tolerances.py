@@ -33,7 +33,7 @@ class Row:
         return sum(1 for o in self.outcomes if o.false_heal)
 
 
-def _corpora(without: str | None, corpora: tuple[str, ...] = ("drift", "widgets")) -> Row:
+def _corpora(without: str | None, corpora: tuple[str, ...], apps: set[str] | None) -> Row:
     from bench_drift import bench_drift
     from bench_widgets import bench_widget_drift
 
@@ -44,7 +44,7 @@ def _corpora(without: str | None, corpora: tuple[str, ...] = ("drift", "widgets"
         os.environ[ENV] = without
     try:
         outcomes = bench_drift(rank=False) if "drift" in corpora else []
-        outcomes += bench_widget_drift(peer=False, rank=False)[0] if "widgets" in corpora else []
+        outcomes += bench_widget_drift(peer=False, rank=False, apps=apps)[0] if "widgets" in corpora else []
     finally:
         if before is None:
             os.environ.pop(ENV, None)
@@ -54,16 +54,19 @@ def _corpora(without: str | None, corpora: tuple[str, ...] = ("drift", "widgets"
     return Row(without, outcomes)
 
 
-def bench_without(given: list[str], corpora: tuple[str, ...] = ("drift", "widgets")) -> list[Row]:
+def bench_without(
+    given: list[str], corpora: tuple[str, ...] = ("drift", "widgets"), apps: set[str] | None = None
+) -> list[Row]:
     """The run with every tolerance on, then one per tolerance of ``given`` (``["all"]``: the table), on
-    ``corpora`` (``drift``, ``widgets``: ``--corpus NAME`` keeps one)."""
+    ``corpora`` (``drift``, ``widgets``: ``--corpus NAME`` keeps one; ``--only APP,…`` keeps those apps of
+    the widget corpus — the ones a tolerance was demanded by, when a whole run per tolerance is too long)."""
     if not given:
         raise SystemExit("scripts/bench drift --without NAME[,NAME…]|all: name the tolerances (docs/design.md §5)")
     names = [t.name for t in TABLE] if given == ["all"] else [n.strip() for n in given[0].split(",") if n.strip()]
     bad = unknown(",".join(names))
     if bad:
         raise SystemExit(f"no tolerance named {bad[0]!r}; the table: {', '.join(t.name for t in TABLE)}")
-    return [_corpora(None, corpora), *(_corpora(name, corpora) for name in names)]
+    return [_corpora(None, corpora, apps), *(_corpora(name, corpora, apps) for name in names)]
 
 
 def print_without(rows: list[Row]) -> None:

@@ -170,8 +170,11 @@ def peer_replay(browser: Any, url: str, flow: PeerFlow, case: Case) -> str:
         page.close()
 
 
-def bench_widget_drift(peer: bool, rank: bool = True) -> tuple[list[Outcome], dict[str, str]]:
-    """replay on every widget case through the CLI; with ``peer``, Playwright's generator beside it."""
+def bench_widget_drift(
+    peer: bool, rank: bool = True, apps: set[str] | None = None
+) -> tuple[list[Outcome], dict[str, str]]:
+    """replay on every widget case through the CLI (``apps``: those apps' only); with ``peer``, Playwright's
+    generator beside it."""
     from serve import serve
 
     replay = str(Path(sys.executable).with_name("replay"))
@@ -179,7 +182,8 @@ def bench_widget_drift(peer: bool, rank: bool = True) -> tuple[list[Outcome], di
     peers: dict[str, str] = {}
     try:
         with serve() as url, tempfile.TemporaryDirectory() as work:
-            outcomes = run(replay, url, home, Path(work), widget_cases(), rank=rank)
+            cases = [c for c in widget_cases() if apps is None or c.recording.name.split("-")[0] in apps]
+            outcomes = run(replay, url, home, Path(work), cases, rank=rank)
             if peer:
                 from playwright.sync_api import sync_playwright
 
