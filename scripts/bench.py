@@ -1117,7 +1117,8 @@ def main() -> None:
     if "report" in which:
         from bench_report import bench_report, print_report
 
-        print_report(bench_report())
+        size = {k: int(which[which.index(f"--{k}") + 1]) for k in ("scripts", "failing") if f"--{k}" in which}
+        print_report(bench_report(**size))
     if "ranking" in which:
         from bench_ranking import bench_ranking, print_ranking
 

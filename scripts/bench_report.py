@@ -1,7 +1,10 @@
 """The morning-after report at scale (SPEC §10): a 2,000-script night of synthetic results — 1,900
 passed, the rest regressions, drift, healed, broken and failed, each failing one with a real
 divergence object and an attempt folder — written as results.json, JUnit and HTML (budget ≤ 2 s),
-and the HTML opened in Chromium from disk (budget ≤ 1 s to its load event). Medians of 7."""
+and the HTML opened in Chromium from disk (budget ≤ 1 s to its load event). Medians of 7.
+
+``scripts/bench report --scripts N --failing M``: a night of N scripts, M of them failing (a bad night:
+5,000 scripts, two thirds failing)."""
 
 from __future__ import annotations
 
@@ -44,14 +47,15 @@ def _divergence(k: int, effect: bool, action: str) -> Reported:
     return Reported.from_dict(d)
 
 
-def night(root: Path) -> SuiteResult:
-    """2,000 scripts, each with an attempt folder holding its result.json, 50 steps' timings each."""
+def night(root: Path, scripts: int = SCRIPTS, failing: int = 100) -> SuiteResult:
+    """``scripts`` scripts, the last ``failing`` of them failing, each with an attempt folder holding its
+    result.json, 50 steps' timings each."""
     results = []
-    for k in range(SCRIPTS):
+    for k in range(scripts):
         folder = root / "replay-results" / f"f{k}" / "attempt-1"
         folder.mkdir(parents=True)
         timings = [Timing({"index": i, "line": i + 2, "command": "click", "ms": 40.0 + i}) for i in range(1, 51)]
-        kind = k % 20 if k >= SCRIPTS - 100 else None
+        kind = k % 20 if k >= scripts - failing else None
         if kind is None:
             a = Attempt(1, PASSED, 2.0, str(folder), timings=timings)
         elif kind < 18:
@@ -69,13 +73,13 @@ def night(root: Path) -> SuiteResult:
     return SuiteResult(results, 3600.0)
 
 
-def bench_report(samples: int = 7) -> dict[str, Any]:
+def bench_report(samples: int = 7, scripts: int = SCRIPTS, failing: int = 100) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
     from replay.drivers.web.browser import LAUNCH_ARGS, find_chromium
 
     root = Path(tempfile.mkdtemp(prefix="rreport-", dir="/tmp"))
-    suite = night(root)
+    suite = night(root, scripts, failing)
     written, opened = [], []
     for k in range(samples):
         out = root / f"out-{k}"
@@ -106,13 +110,17 @@ def bench_report(samples: int = 7) -> dict[str, Any]:
         "open_s": statistics.median(opened),
         "html_kib": size / 1024,
         "records": records,
+        "failing": failing,
         "timelines_before_open": lazy,
         "timelines_after_opening_one": shown,
     }
 
 
 def print_report(f: dict[str, Any]) -> None:
-    print(f"## The morning-after report: a {SCRIPTS}-script night (synthetic results), medians of 7\n")
+    print(
+        f"## The morning-after report: a {f['records']}-script night, {f['failing']} failing (synthetic results),"
+        " medians of 7\n"
+    )
     print("| figure | measured | budget |\n|---|---:|---|")
     print(f"| results.json + JUnit + HTML written | {f['write_s']:.2f} s | ≤ 2 s |")
     print(f"| the HTML opened in Chromium from disk (load event) | {f['open_s']:.2f} s | ≤ 1 s |")

@@ -177,11 +177,13 @@ def _writing(path: str) -> Iterator[None]:
 
 STATUSES = (PASSED, FLAKY, DIVERGED, FAILED)
 
+# a section off screen is not laid out until it is scrolled to (content-visibility): a bad night's thousands
+# of open failures held the page's opening for seconds; find-in-page still finds their text
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }
 nav button { margin-right: 6px; padding: 4px 10px; border: 1px solid #bbb; background: #fff; cursor: pointer; }
 nav button[aria-pressed="true"] { background: #222; color: #fff; }
-section.script { border-top: 1px solid #ddd; padding: 6px 0; }
+section.script { border-top: 1px solid #ddd; padding: 6px 0; content-visibility: auto; contain-intrinsic-size: auto 3em; }
 section.script[hidden] { display: none; }
 summary { cursor: pointer; }
 .status { display: inline-block; width: 6em; font-weight: bold; }
@@ -196,11 +198,30 @@ img { border: 1px solid #ccc; width: 640px; max-width: 100%; }
 
 _SCRIPT = """
 let bodies = null;
+function timeline(steps) {  // [index, command, line, ms] a step: one row and one bar each, longest = full width
+  if (!steps.length) { const p = document.createElement("p"); p.textContent = "no step ran"; return p; }
+  const longest = Math.max(...steps.map((s) => s[3])) || 1;
+  const table = document.createElement("table");
+  table.className = "timeline";
+  for (const [index, command, line, ms] of steps) {
+    const row = table.insertRow();
+    for (const text of [index, command, `line ${line}`, `${ms.toFixed(0)} ms`]) row.insertCell().textContent = text;
+    const cell = row.insertCell(), bar = document.createElement("div");
+    cell.style.width = "320px";
+    bar.className = "bar";
+    bar.style.width = `${(100 * ms / longest).toFixed(0)}%`;
+    cell.append(bar);
+  }
+  return table;
+}
 document.addEventListener("toggle", (event) => {
   const details = event.target;
   if (!details.open || details.dataset.lazy === undefined) return;
   bodies = bodies || JSON.parse(document.getElementById("lazy").textContent);
-  details.insertAdjacentHTML("beforeend", bodies[Number(details.dataset.lazy)]);
+  const [before, steps, after] = bodies[Number(details.dataset.lazy)];
+  details.insertAdjacentHTML("beforeend", before);
+  if (steps !== null) details.append(timeline(steps));
+  details.insertAdjacentHTML("beforeend", after);
   delete details.dataset.lazy;
 }, true);
 for (const button of document.querySelectorAll("nav button")) {
@@ -213,18 +234,10 @@ for (const button of document.querySelectorAll("nav button")) {
 """
 
 
-def _timeline(a: Attempt) -> str:
-    """The attempt's steps, one bar each, longest = full width."""
-    if not a.timings:
-        return "<p>no step ran</p>"
-    longest = max(t.ms for t in a.timings) or 1.0
-    rows = "".join(
-        f"<tr><td>{t.index}</td><td>{html.escape(t.command)}</td><td>line {t.line}</td>"
-        f'<td>{t.ms:.0f} ms</td><td style="width:320px"><div class="bar" '
-        f'style="width:{100 * t.ms / longest:.0f}%"></div></td></tr>'
-        for t in a.timings
-    )
-    return f'<table class="timeline">{rows}</table>'
+def _steps(a: Attempt) -> list[list[Any]]:
+    """The attempt's steps as the page's script draws them (``timeline``): ``[index, command, line, ms]``
+    each — a bad night's thousands of timelines as markup were most of the page and held its opening."""
+    return [[t.index, printable(t.command), t.line, round(t.ms, 1)] for t in a.timings]
 
 
 def _diff(text: str) -> str:
@@ -236,11 +249,12 @@ def _diff(text: str) -> str:
     return '<pre class="diff">' + "\n".join(lines) + "</pre>"
 
 
-def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
+def _section(r: ScriptResult, directory: str, lazy: list[list[Any]]) -> str:
     a = r.last
     rel = lambda p: html.escape(_link(p, directory))  # noqa: E731 - a link, relative to the report
-    parts = ["<h3>Steps</h3>", _timeline(a)]
-    if r.status in (DIVERGED, FAILED):
+    failing = r.status in (DIVERGED, FAILED)
+    parts: list[str] = []
+    if failing:
         parts += ["<h3>Why</h3>", f"<pre>{html.escape(_failure_text(r))}</pre>"]
         seen = expected_observed(r) if triage(r) == Triage.REGRESSION else None
         if seen is not None:  # a missing effect (design §15) or a failed check: what was expected, what was seen
@@ -250,8 +264,14 @@ def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
                 f"{html.escape(expected)}</td></tr><tr><th>observed</th><td>"
                 f"{html.escape(observed)}</td></tr></table>"
             )
-        if a.screenshot:
-            parts.append(f'<img src="{rel(a.screenshot)}" alt="the screen when {html.escape(r.path)} stopped">')
+        if a.screenshot:  # (lazy: a bad night's thousand screenshots must not hold the page's opening)
+            parts.append(
+                f'<img src="{rel(a.screenshot)}" loading="lazy" alt="the screen when {html.escape(r.path)} stopped">'
+            )
+        # a failure shows why at once; its steps go in when they are opened: a bad night's thousands of
+        # timelines are most of the page and would hold its opening for seconds
+        parts.append(f'<details data-lazy="{len(lazy)}"><summary>Steps ({len(a.timings)})</summary></details>')
+        lazy.append(["", _steps(a), ""])
     trace = os.path.join(a.directory, "trace.zip")
     if os.path.exists(trace):
         parts.append(
@@ -270,9 +290,9 @@ def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
     tries = f", {len(r.attempts)} attempts" if len(r.attempts) > 1 else ""
     body = "".join(parts)
     opened = " open"  # a failure shows at once
-    if r.status not in (DIVERGED, FAILED):  # a pass's details go in when it is opened: 2,000 timelines are slow
+    if not failing:  # a pass's details go in when it is opened: 2,000 timelines are slow
         opened = f' data-lazy="{len(lazy)}"'
-        lazy.append(body)
+        lazy.append(["<h3>Steps</h3>", _steps(a), body])
         body = ""
     return (
         f'<section class="script {r.status}" data-status="{r.status}"><details{opened}><summary>'
@@ -284,7 +304,7 @@ def _section(r: ScriptResult, directory: str, lazy: list[str]) -> str:
 def _grouped(suite: SuiteResult, directory: str) -> str:
     """Regressions first, then drift, healed, broken, failed (design §10), then the scripts that passed;
     the passes' details as one JSON block the page reads when one is opened."""
-    classes, lazy = suite.classes(), list[str]()
+    classes, lazy = suite.classes(), list[list[Any]]()
     groups = [(str(c), classes[c]) for c in ORDER] + [("passed", [r for r in suite.results if triage(r) is None])]
     parts = [
         f'<h2 id="{name}">{name} ({len(found)})</h2>' + "".join(_section(r, directory, lazy) for r in found)

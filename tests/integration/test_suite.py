@@ -363,3 +363,19 @@ def test_a_passed_scripts_details_are_put_in_when_it_is_opened(ran: tuple[Any, P
 
     before, after = chromium.run(go)
     assert before == 0 and after > 5  # the checkout's steps, each a row
+
+
+def test_a_failures_steps_are_put_in_when_they_are_opened_and_why_it_stopped_shows_at_once(
+    ran: tuple[Any, Path], chromium: Chromium
+) -> None:
+    async def go() -> tuple[int, str, int]:
+        async with chromium.page((ran[1] / "report" / "index.html").as_uri()) as d:
+            steps = "section.diverged table.timeline tr"
+            before = await d.page.eval_on_selector_all(steps, "rows => rows.length")
+            why = await d.page.inner_text("section.diverged pre")
+            await d.page.click("section.diverged details details summary")
+            await d.page.wait_for_selector(steps)
+            return before, why, await d.page.eval_on_selector_all(steps, "rows => rows.length")
+
+    before, why, after = chromium.run(go)
+    assert before == 0 and "DIVERGENCE selector-miss" in why and after == 5  # open, fill, fill, fill, check
