@@ -164,7 +164,7 @@ def test_replay_heal_rejects_a_heal_whose_step_does_none_of_what_it_did_though_i
     assert not Path(heal.final).exists() and Path(staged).read_text().startswith(gate.REJECTED)
 
 
-# the deletion tier's findings (scripts/bench_deletion.py), each a rule -------------------------------
+# the deletion tier's findings (scripts/benchmarks/deletion.py), each a rule -------------------------------
 
 
 def _two_pickers(*, from_link: bool) -> object:

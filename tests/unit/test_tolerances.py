@@ -139,7 +139,7 @@ def test_the_bench_refuses_a_tolerance_not_in_the_table_before_it_runs_anything(
     import sys
 
     sys.path.insert(0, str(PACKAGE.parent / "scripts"))
-    from bench_tolerances import bench_without  # type: ignore[import-not-found]
+    from benchmarks.tolerances import bench_without  # type: ignore[import-not-found]
 
     with pytest.raises(SystemExit, match="no tolerance named 'punctuation'"):
         bench_without(["role-family,punctuation"])

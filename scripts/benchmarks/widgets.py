@@ -20,12 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "fixtures"))
-
-from fixtures.drift.corpus import Case, Outcome, Recording, ranking, run  # noqa: E402
-from fixtures.drift.widgets import FLOWS, HELD_BACK, widget_cases  # noqa: E402
+from fixtures.drift.corpus import Case, Outcome, Recording, ranking, run
+from fixtures.drift.widgets import FLOWS, HELD_BACK, widget_cases
 
 ELEMENT_COMMANDS = ("click", "dblclick", "fill", "check", "uncheck", "hover", "select")
 TIMEOUT_MS = 1500

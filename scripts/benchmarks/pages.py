@@ -1,5 +1,5 @@
 """The generated pages the capture benchmarks load (a realistic app page, by blocks), shared by
-scripts/bench.py and scripts/bench_capture_ab.py."""
+``benchmarks.capture`` and ``benchmarks.capture_ab``."""
 
 from __future__ import annotations
 

@@ -19,12 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "fixtures"))
-
-from fixtures.drift.corpus import Cli, Recording, cases, record  # noqa: E402
-from fixtures.drift.widgets import FLOWS, HELD_BACK  # noqa: E402
+from fixtures.drift.corpus import Cli, Recording, cases, record
+from fixtures.drift.widgets import FLOWS, HELD_BACK
 
 REPLAYS = 20
 TIMEOUT_MS = 1500  # the corpora's step timeout: a slow effect is a failure here, not waited for
@@ -225,7 +221,7 @@ def bench_effects_cost(pairs: int = 15) -> dict[str, dict[str, list[float]]]:
     """A clean 50-step flow whose every action has an effect (the pantry's), in-process, on the small
     page and on the same page with 800 rows, with and without the effect check: ``pairs`` rounds,
     the order reversed every other round."""
-    from serve import serve  # noqa: PLC0415 - fixtures/serve.py (bench.py puts fixtures/ on the path)
+    from serve import serve  # noqa: PLC0415 - fixtures/serve.py (the package puts fixtures/ on the path)
 
     from replay.client import Client
 

@@ -5,14 +5,8 @@ among the first three (top-3) — what an agent that acts on the top suggestion 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from fixtures.drift.calibration import load  # noqa: E402
-from replay.tree.suggest import rank  # noqa: E402
+from fixtures.drift.calibration import load
+from replay.tree.suggest import rank
 
 
 def bench_ranking() -> list[tuple[str, int | None]]:

@@ -8,7 +8,8 @@ import asyncio
 import statistics
 import subprocess
 import time
-from pathlib import Path
+
+from benchmarks import ROOT
 
 ROUNDS = 9
 SIZES = (1000, 5000, 20000)
@@ -16,7 +17,7 @@ SIZES = (1000, 5000, 20000)
 
 def capture_js_at(rev: str) -> str:
     """capture.js as committed at ``rev``."""
-    root = Path(__file__).resolve().parent.parent
+    root = ROOT
     return subprocess.run(
         ["git", "show", f"{rev}:replay/drivers/web/capture.js"], cwd=root, check=True, capture_output=True, text=True
     ).stdout
@@ -24,9 +25,8 @@ def capture_js_at(rev: str) -> str:
 
 async def bench_capture_vs(rev: str) -> list[tuple[int, float, float]]:
     """(tree nodes, REV's median ms, this tree's median ms) on the mixed page at each size."""
-    from pages import mixed_page, sized
-
     import replay.drivers.web.driver as web
+    from benchmarks.pages import mixed_page, sized
     from replay.drivers.web.browser import WebBrowser
 
     sides = {"base": capture_js_at(rev), "this": web.CAPTURE_JS}

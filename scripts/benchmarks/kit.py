@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import statistics
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ def replay_sides(
     return {"replay run (CLI)": cli, "replay in-process": in_process}
 
 
-def alternate(sides: dict[str, Callable[[], float]], pairs: int) -> dict[str, list[float]]:
+def alternate(sides: Mapping[str, Callable[[], float]], pairs: int) -> dict[str, list[float]]:
     """Each side run twice to warm it, then ``pairs`` rounds, the order reversed every other round."""
     for side in sides.values():
         side()
@@ -37,3 +38,26 @@ def alternate(sides: dict[str, Callable[[], float]], pairs: int) -> dict[str, li
         for name, side in list(sides.items())[:: 1 if k % 2 == 0 else -1]:
             times[name].append(side())
     return times
+
+
+REPEAT = 7
+
+
+def median_ms(samples: list[float]) -> float:
+    return round(statistics.median(samples) * 1000, 1)
+
+
+def paired(ours: list[float], theirs: list[float]) -> tuple[float, float, float]:
+    """Median of the per-pair ratios, and their min and max."""
+    ratios = [a / b for a, b in zip(ours, theirs, strict=True)]
+    return statistics.median(ratios), min(ratios), max(ratios)
+
+
+def chromium() -> str | None:
+    """The Chromium replay launches headless (an older replay has no headless preference)."""
+    from replay.drivers.web.browser import find_chromium
+
+    try:
+        return find_chromium(headless=True)  # type: ignore[call-arg, unused-ignore]
+    except TypeError:
+        return find_chromium()

@@ -11,20 +11,16 @@ from __future__ import annotations
 import json
 import os
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from replay.engine.report import Reported  # noqa: E402
-from replay.results import Timing  # noqa: E402
-from replay.suite import reports  # noqa: E402
-from replay.suite.discover import Entry  # noqa: E402
-from replay.suite.runner import DIVERGED, FAILED, PASSED, Attempt, ScriptResult, SuiteResult, write_artifacts  # noqa: E402
+from replay.engine.report import Reported
+from replay.results import Timing
+from replay.suite import reports
+from replay.suite.discover import Entry
+from replay.suite.runner import DIVERGED, FAILED, PASSED, Attempt, ScriptResult, SuiteResult, write_artifacts
 
 SCRIPTS = 2000
 KINDS = ("selector-miss", "identity-mismatch", "action-failure")

@@ -12,14 +12,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "fixtures"))
-
-import bench_widgets as bw  # noqa: E402
-
-from fixtures.drift.corpus import run  # noqa: E402
-from fixtures.drift.widgets import FLOWS, widget_cases  # noqa: E402
+from benchmarks import widgets as bw
+from fixtures.drift.corpus import run
+from fixtures.drift.widgets import FLOWS, widget_cases
 
 
 def first_sight(apps: list[str]) -> list[str]:

@@ -16,11 +16,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "fixtures"))
+from serve import serve
 
-from benchkit import alternate  # noqa: E402
-from serve import serve  # noqa: E402
+from benchmarks.kit import alternate
 
 PAIRS = 9
 BUDGET = 1.5
@@ -107,7 +105,6 @@ def bench_record_corpus(widgets: bool = False, apps: set[str] | None = None) -> 
 
     from playwright.sync_api import sync_playwright
 
-    sys.path.insert(0, str(ROOT))
     from fixtures.drift.by_hand import SECRETS, by_steps, doable, record_by_hand
     from fixtures.drift.corpus import Cli, cases, record, run_case
     from fixtures.drift.widgets import widget_cases

@@ -34,8 +34,8 @@ class Row:
 
 
 def _corpora(without: str | None, corpora: tuple[str, ...], apps: set[str] | None) -> Row:
-    from bench_drift import bench_drift
-    from bench_widgets import bench_widget_drift
+    from benchmarks.drift import bench_drift
+    from benchmarks.widgets import bench_widget_drift
 
     before = os.environ.get(ENV)
     if without is None:

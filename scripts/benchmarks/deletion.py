@@ -29,14 +29,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "fixtures"))
-
-from bench_widgets import ELEMENT_COMMANDS, _act, _element_steps, _pick, _settle  # noqa: E402
-
-from fixtures.drift.corpus import PICK_AGENT, Cli, Recording, record  # noqa: E402
-from fixtures.drift.widgets import FLOWS, HELD_BACK  # noqa: E402
+from benchmarks.widgets import ELEMENT_COMMANDS, _act, _element_steps, _pick, _settle
+from fixtures.drift.corpus import PICK_AGENT, Cli, Recording, record
+from fixtures.drift.widgets import FLOWS, HELD_BACK
 
 PLACE = """(el, [x, y, w, h]) => {
   // the element the step acted on: of the picked node and its ancestors, the box nearest the recorded one
