@@ -183,7 +183,8 @@ _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 24px; color: #222; }
 nav button { margin-right: 6px; padding: 4px 10px; border: 1px solid #bbb; background: #fff; cursor: pointer; }
 nav button[aria-pressed="true"] { background: #222; color: #fff; }
-section.script { border-top: 1px solid #ddd; padding: 6px 0; content-visibility: auto; contain-intrinsic-size: auto 3em; }
+section.script { border-top: 1px solid #ddd; padding: 6px 0; }
+section.script { content-visibility: auto; contain-intrinsic-size: auto 3em; }
 section.script[hidden] { display: none; }
 summary { cursor: pointer; }
 .status { display: inline-block; width: 6em; font-weight: bold; }
