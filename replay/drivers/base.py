@@ -269,6 +269,16 @@ class Views(Protocol):
 
 
 @runtime_checkable
+class Frames(Protocol):
+    """A backend whose screen is drawn in frames a handler may put work off to (web: ``requestAnimationFrame``)."""
+
+    async def frames(self) -> None:
+        """Until the screen has drawn its next two frames: what the app put off to them has run (a
+        carousel that starts its move on the next frame, late on a busy machine)."""
+        ...
+
+
+@runtime_checkable
 class DeviceCommands(Protocol):
     """A backend with commands of a device's own (android: ``swipe``, ``keyboard``; web: ``press X Y``)."""
 

@@ -9,9 +9,11 @@ step as ``action-failure`` with the expected and observed effect and ``repairHin
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, replace
 from typing import Any
 
+from replay.drivers.base import Frames
 from replay.engine.bind import OVERLAYS, Bound, effect_links, first_look, view_spec
 from replay.engine.divergence import Binding
 from replay.engine.journal import PLAN, JournalEntry
@@ -74,19 +76,33 @@ def looked(state: StepState, taken: Capture) -> None:
 
 
 async def _settle(state: StepState, hold: int) -> list[Capture]:
-    """Captures after an action until two in a row tell the same and no transition is under way (at
-    least ``SETTLE_MIN_S``, at most ``SETTLE_MAX_S``): every one is kept, so what showed only for a
+    """Captures after an action until two in a row tell the same with no transition under way, and the
+    screen has drawn its next frames since the action and since the look that saw a move end
+    (at least ``SETTLE_MIN_S``, at most ``SETTLE_MAX_S``): every one is kept, so what showed only for a
     moment (a toast) is seen, and what fades in is seen as it ends (a popover, then its focused item).
-    ``hold``: the capture the step acted in, whose element stays actable however many looks it takes."""
-    clock = state.clock
+    The frames are the page's pace, not the clock's: what a transition's end sets (a carousel's "moved"
+    handler) is set in the frame after it ends, late on a busy machine — a look between the two saw
+    nothing moving and nothing changed. ``hold``: the capture the step acted in, whose element stays
+    actable however many looks it takes."""
+    clock, driver = state.clock, state.driver
+    frames = driver.frames if isinstance(driver, Frames) else None
     start = clock.now()
-    seen = [await capture(state, hold)]
-    while clock.now() - start < SETTLE_MAX_S:
-        await clock.sleep(SETTLE_EVERY_S)
-        seen.append(await capture(state, hold))
-        same = _told(seen[-1]) == _told(seen[-2]) and not seen[-1].moving
-        if same and clock.now() - start >= SETTLE_MIN_S:
-            break
+    drawn = asyncio.ensure_future(frames()) if frames is not None else None
+    try:
+        seen = [await capture(state, hold)]
+        while clock.now() - start < SETTLE_MAX_S:
+            await clock.sleep(SETTLE_EVERY_S)
+            after_frames = drawn is None or drawn.done()  # (asked before the look: the look is after them)
+            seen.append(await capture(state, hold))
+            still = not seen[-1].moving and not seen[-2].moving
+            if not still and frames is not None and drawn is not None:  # moving, or it just stopped:
+                drawn.cancel()  # what the move's end sets is set in a frame after this look
+                drawn = asyncio.ensure_future(frames())
+            if _told(seen[-1]) == _told(seen[-2]) and still and after_frames and clock.now() - start >= SETTLE_MIN_S:
+                break
+    finally:
+        if drawn is not None:
+            drawn.cancel()
     return seen
 
 

@@ -489,3 +489,26 @@ def test_an_editors_input_under_its_own_lines_is_on_top_through_them_and_never_u
 
     # the editor holding only its input takes the click for it; one holding another control does not
     assert chromium.run(go) == {"alone": True, "shared": False}
+
+
+def test_the_pages_next_frames_are_waited_for_whatever_its_own_request_animation_frame_does(
+    web: str, chromium: Chromium
+) -> None:
+    async def go() -> tuple[int, int]:
+        async with chromium.page(f"{web}/shop/index.html") as d:
+            await d.page.evaluate(
+                """() => {
+                  const raf = window.requestAnimationFrame.bind(window);
+                  window.__drawn = 0;
+                  const tick = () => { window.__drawn += 1; raf(tick); };
+                  raf(tick);
+                  window.requestAnimationFrame = () => 0;  // a page that replaced it: nothing asked of it is drawn
+                }"""
+            )
+            await d.capture(1, ())  # (as after any action: the page was looked at before it)
+            before = int(await d.page.evaluate("window.__drawn"))
+            await d.frames()
+            return before, int(await d.page.evaluate("window.__drawn"))
+
+    before, after = chromium.run(go)
+    assert after - before >= 2

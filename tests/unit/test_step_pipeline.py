@@ -620,6 +620,72 @@ def test_a_recording_looks_once_more_before_it_is_published(tmp_path: Path) -> N
     assert "click" in written and "Delivery" not in written
 
 
+class _LateFrames(FakeDriver):
+    """A busy machine's page: what a click put off to the next frame is drawn only once ``late`` seconds
+    of the session's clock have passed (``frames`` resolves then, and the screen shows it)."""
+
+    def __init__(self, clock: FakeClock, late: float, *screens: dict[str, Any]) -> None:
+        super().__init__(*screens)
+        self.clock, self.late, self.due = clock, late, None
+
+    async def act(self, *args: Any) -> Any:
+        self.due = self.clock.now() + self.late
+        return await super().act(*args)
+
+    async def frames(self) -> None:
+        while self.due is None or self.clock.now() < self.due:
+            await asyncio.sleep(0)
+        self.timeline = [self.timeline[min(k, len(self.timeline) - 1)] for k in range(self.captures)] + [1]
+
+    async def capture(self, *args: Any, **kw: Any) -> Any:
+        await asyncio.sleep(0)  # (a look takes a turn of the loop, as a real one does)
+        return await super().capture(*args, **kw)
+
+
+def test_a_recording_waits_for_the_frames_its_action_put_off_however_busy_the_machine(tmp_path: Path) -> None:
+    slides = lambda *said: screen(N("button", label="Next slide", id="next"), *said)  # noqa: E731
+    clock = FakeClock()
+    s = Session(
+        "s", str(tmp_path), _LateFrames(clock, 0.3, slides(), slides(N("status", text="Showing slide 2"))), clock=clock
+    )
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    typed(s, "click", "@e1")
+    assert {"appeared": "status", "text": "Showing slide 2"} in _effects(s)[0]
+
+
+class _Carousel(FakeDriver):
+    """A carousel's click: its track moves for a while (screen 1), then stops (2); what its transition's end
+    sets (3, the "moved" handler's status) is set in the frame after the move ended, so a look between
+    the two sees nothing moving and nothing changed."""
+
+    def _from(self, *screens: int) -> None:
+        self.timeline = [self.timeline[min(k, len(self.timeline) - 1)] for k in range(self.captures)] + list(screens)
+
+    async def act(self, *args: Any) -> Any:
+        self._from(1, 1, 1, 2)
+        return await super().act(*args)
+
+    async def frames(self) -> None:
+        await asyncio.sleep(0)
+        if self.captures and self.timeline[min(self.captures - 1, len(self.timeline) - 1)] == 2:
+            self._from(3)  # the frame after the move ended: its handler ran
+
+    async def capture(self, *args: Any, **kw: Any) -> Any:
+        await asyncio.sleep(0)
+        return await super().capture(*args, **kw)
+
+
+def test_a_recording_sees_what_a_moves_end_sets_in_the_frame_after_it(tmp_path: Path) -> None:
+    slides = lambda *said, moving=False: {**screen(N("button", label="Next slide", id="next"), *said), "moving": moving}  # noqa: E731
+    driver = _Carousel(slides(), slides(moving=True), slides(), slides(N("status", text="Showing slide 2")))
+    s = Session("s", str(tmp_path), driver, clock=FakeClock())
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    typed(s, "click", "@e1")
+    assert {"appeared": "status", "text": "Showing slide 2"} in _effects(s)[0]
+
+
 def test_a_step_scoped_to_the_page_stops_once_the_page_holds_a_second_of_its_role() -> None:
     from replay.script.evidence import Anchor, TargetEvidence
     from replay.tree.identity import carries_identity

@@ -16,6 +16,7 @@ from replay.drivers.web.errors import STALE, driver_alive, from_playwright, rais
 from replay.drivers.web.hands import WebHands
 from replay.drivers.web.loading import Loading
 from replay.drivers.web.page_scripts import (
+    FRAMES_JS,
     LOCATE_JS,
     MAIN,
     MAIN_NODE_ENGINE,
@@ -167,7 +168,8 @@ class WebDriver(Tracing):
         assert self._cdp is not None
         done = await self._cdp.send(
             "Runtime.callFunctionOn",
-            {**where, "functionDeclaration": function, "arguments": [{"value": arg}], "returnByValue": True},
+            {**where, "functionDeclaration": function, "arguments": [{"value": arg}], "returnByValue": True}
+            | {"awaitPromise": True},
         )
         if "exceptionDetails" in done:
             details = done["exceptionDetails"]
@@ -433,12 +435,15 @@ class WebDriver(Tracing):
     def shared_screen(self) -> str | None:
         return None  # every session has a browser context of its own
 
+    async def frames(self) -> None:
+        """Until the page has drawn its next two frames (``Frames``); at once where it cannot tell."""
+        with contextlib.suppress(Exception):  # (no utility world, or a page that navigated or closed)
+            await self._call({"executionContextId": await self._utility_world()}, FRAMES_JS, None)
+
     async def close(self) -> None:
         """Close the context (and its page)."""
-        try:
+        with contextlib.suppress(Exception):  # (already closed)
             await self.context.close()
-        except Exception:  # noqa: BLE001 - already closed
-            pass
 
 
 def _point(params: dict[str, Any]) -> tuple[tuple[str, str], tuple[str, str]]:

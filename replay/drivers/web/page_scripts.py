@@ -24,6 +24,10 @@ NODE_ENGINE_JS = """{
   },
   queryAll(root, selector) { const el = this.query(root, selector); return el ? [el] : []; }
 }"""
+# the page's next two frames drawn (run in the utility world: a page's own requestAnimationFrame may be
+# anything); what a handler put off to its next frame has run once this resolves
+FRAMES_JS = "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(true))))"
+
 LOCATE_JS = """([g, i, g2]) => {
   const s = window.__replayCapture;
   if (!s || !s.gens[g] || !s.gens[g2]) return -1;
