@@ -436,13 +436,13 @@ class WebDriver(Tracing):
         return None  # every session has a browser context of its own
 
     async def frames(self) -> None:
-        """Until the page has drawn its next two frames (``Frames``); at once where it cannot tell."""
-        with contextlib.suppress(Exception):  # (no utility world, or a page that navigated or closed)
-            await self._call({"executionContextId": await self._utility_world()}, FRAMES_JS, None)
+        """Until the page has drawn its next two frames (``Frames``), in the world the last look found."""
+        with contextlib.suppress(Exception):  # (at once where it cannot tell: a page that navigated or closed)
+            await self._call({"executionContextId": self._world}, FRAMES_JS, None)
 
     async def close(self) -> None:
-        """Close the context (and its page)."""
-        with contextlib.suppress(Exception):  # (already closed)
+        """Close the context (and its page; already closed: nothing to do)."""
+        with contextlib.suppress(Exception):
             await self.context.close()
 
 
