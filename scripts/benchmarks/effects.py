@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from benchmarks.kit import paired
 from fixtures.drift.corpus import Cli, Recording, cases, record
 from fixtures.drift.widgets import FLOWS, HELD_BACK
 
@@ -259,11 +260,10 @@ def print_effects_cost(times: dict[str, dict[str, list[float]]]) -> None:
     print("| page | with effects (ms) | --no-effects (ms) | ratio (median of per-round ratios, min–max) | ≤ 1.05× |")
     print("|---|---:|---:|---|---|")
     for size, t in times.items():
-        ratios = sorted(a / b for a, b in zip(t["effects"], t["no effects"], strict=True))
-        mid = statistics.median(ratios)
+        mid, lo, hi = paired(t["effects"], t["no effects"])
         on, off = statistics.median(t["effects"]) * 1000, statistics.median(t["no effects"]) * 1000
         print(
-            f"| {size} | {on:.0f} | {off:.0f} | {mid:.3f}× ({ratios[0]:.3f}–{ratios[-1]:.3f}) "
+            f"| {size} | {on:.0f} | {off:.0f} | {mid:.3f}× ({lo:.3f}–{hi:.3f}) "
             f"| {'met' if mid <= 1.05 else 'not met'} |"
         )
     print()

@@ -18,7 +18,7 @@ from typing import Any
 
 from serve import serve
 
-from benchmarks.kit import alternate
+from benchmarks.kit import alternate, paired
 
 PAIRS = 9
 BUDGET = 1.5
@@ -84,11 +84,10 @@ def print_record(times: dict[str, dict[str, list[float]]]) -> None:
     print("| page | by hand (ms) | replay click @ref (ms) | ratio (median of per-round ratios, min–max) | ≤ 1.5× |")
     print("|---|---:|---:|---|---|")
     for size, t in times.items():
-        ratios = sorted(a / b for a, b in zip(t["by hand"], t["replay click @ref"], strict=True))
-        mid = statistics.median(ratios)
+        mid, lo, hi = paired(t["by hand"], t["replay click @ref"])
         hand, ref = statistics.median(t["by hand"]) * 1000, statistics.median(t["replay click @ref"]) * 1000
         print(
-            f"| {size} | {hand:.0f} | {ref:.0f} | {mid:.2f}× ({ratios[0]:.2f}–{ratios[-1]:.2f}) "
+            f"| {size} | {hand:.0f} | {ref:.0f} | {mid:.2f}× ({lo:.2f}–{hi:.2f}) "
             f"| {'met' if mid <= BUDGET else 'not met'} |"
         )
     print()
