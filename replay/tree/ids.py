@@ -48,24 +48,66 @@ def made_up_alone(value: str) -> bool:
     return allows("made-up-ids") and (_MADE_UP_ALONE.search(value) is not None or random_token(value))
 
 
-def made_up(ids: Iterable[str]) -> set[str]:
+Family = tuple[str, str]  # a counter's prefix and suffix, or a token's worded prefix and "\0" + its length
+
+
+def _families(value: str) -> list[Family]:
+    """The families ``value`` would belong to: a prefix and a counter, a worded prefix and a token."""
+    keys: list[Family] = []
+    if (m := _COUNTER_ID.match(value)) is not None:
+        keys.append((m.group(1), m.group(3)))
+    if (t := _TOKEN_ID.match(value)) is not None and _NOT_A_WORD.search(t.group(2)):
+        keys.append((t.group(1), f"\0{len(t.group(2))}"))
+    return keys
+
+
+def made_up(ids: Iterable[str], followed: frozenset[Family] = frozenset()) -> set[str]:
     """Of the page's ``ids``: those in a family of two or more — one prefix and a counter (``ag-58``,
     ``ag-59``), or one worded prefix and a token of one length that is no word (nanoid's
-    ``todo-item-AkTNBCXIfpXnhAYXTxbsT`` on every row) — and, alone too, React's ``:r1:`` inside any and
+    ``todo-item-AkTNBCXIfpXnhAYXTxbsT`` on every row) — or in a family the page ``followed`` with two
+    ids at any moment since it loaded (``PageIds``); and, alone too, React's ``:r1:`` inside any and
     one with a random base-36 segment (``ss-i6lbmzai-list``)."""
     if not allows("made-up-ids"):
         return set()
-    families: dict[tuple[str, str], set[str]] = {}
+    families: dict[Family, set[str]] = {}
     found: set[str] = set()
     for value in ids:
         if _REACT_ID.search(value) or any(_RANDOM_SEGMENT.match(part) for part in _SEPARATOR.split(value)):
             found.add(value)
-        elif (m := _COUNTER_ID.match(value)) is not None:
-            families.setdefault((m.group(1), m.group(3)), set()).add(value)
-        if (t := _TOKEN_ID.match(value)) is not None and _NOT_A_WORD.search(t.group(2)):
-            families.setdefault((t.group(1), f"\0{len(t.group(2))}"), set()).add(value)
-    found.update(v for family in families.values() if len(family) > 1 for v in family)
+        for key in _families(value):
+            families.setdefault(key, set()).add(value)
+    found.update(v for key, family in families.items() if len(family) > 1 or key in followed for v in family)
     return found
+
+
+class PageIds:
+    """The id families one document has shown since it loaded, across every look at it (design §5): a
+    counter is made up though one member shows now — Select2 3.5 numbers each list of results it draws
+    (``select2-result-label-25``), so the one option left after typing carries a count of the person's
+    keystrokes, where the list it replaced showed the family. A new document starts again."""
+
+    def __init__(self) -> None:
+        self._document: object = None
+        self._seen: set[str] = set()
+        self._first: dict[Family, str] = {}  # a family → the first member seen
+        self._followed: set[Family] = set()  # families seen with two members or more
+
+    def _start(self, document: object) -> None:
+        self._document = document
+        self._seen, self._first, self._followed = set(), {}, set()
+
+    def note(self, document: object, root: Any, taken_off: Iterable[str] = ()) -> frozenset[Family]:
+        """Add the ids of a look at ``document`` (its tree ``root``, and the ids ``taken_off`` it as made up
+        alone): the families followed so far, this look's included. Each id is read once a document; the
+        rest is XPath in C and a set difference."""
+        if document != self._document or document is None:
+            self._start(document)
+        for value in {*root.xpath(".//node/@id"), *taken_off} - self._seen:
+            self._seen.add(value)
+            for key in _families(value):
+                if self._first.setdefault(key, value) != value:
+                    self._followed.add(key)
+        return frozenset(self._followed)
 
 
 def take_off_made_up(root: Any, dom_id_flag: int) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ from lxml import etree
 
 from replay.script.evidence import Screen
 from replay.script.text import normalize
-from replay.tree.ids import made_up, take_off_made_up
+from replay.tree.ids import Family, PageIds, made_up, take_off_made_up
 
 F_VISIBLE = 1
 F_ENABLED = 2
@@ -334,6 +334,7 @@ class Capture:
     # an animation or transition was under way, or what an input asked the network for (web): not settled
     moving: bool = False
     made_up_alone: tuple[str, ...] = ()  # DOM ids the tree took off as made up alone (still in their families)
+    followed: frozenset[Family] = frozenset()  # id families the page showed two of since it loaded (PageIds)
     _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
 
     def node(self, index: int) -> Node:
@@ -385,7 +386,7 @@ class Capture:
         found = self._index.get(_GENERATED_IDS)
         if found is None:
             ids = [*self.values_of("id"), *self.made_up_alone]  # a family counts the members taken off too
-            found = self._index[_GENERATED_IDS] = {v: [] for v in made_up(ids)}
+            found = self._index[_GENERATED_IDS] = {v: [] for v in made_up(ids, self.followed)}
         return frozenset(found)
 
     def derived_ids(self) -> frozenset[str]:
@@ -418,16 +419,19 @@ class Capture:
         return len(self.nodes)
 
 
-def build_capture(raw: dict[str, Any], screen_path: str | None = None) -> Capture:
+def build_capture(raw: dict[str, Any], screen_path: str | None = None, page_ids: PageIds | None = None) -> Capture:
     """Build the tree a backend captured: ``xml`` holds nested ``<node>`` elements in document order
     (the backend-neutral tree; ``generation``, ``url``, ``title`` and ``viewport`` beside it).
-    ``screen_path``: the backend's place of this screen (web: the URL path relative to the opened base)."""
+    ``screen_path``: the backend's place of this screen (web: the URL path relative to the opened base);
+    ``page_ids``: the ids its ``document`` showed before, this look's added."""
     root: Node = etree.fromstring(raw["xml"].encode("utf-8"), _PARSER)  # type: ignore[assignment]
     vw, vh = raw.get("viewport", [0, 0])
     taken = capture_of(
         root, int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), screen_path
     )
     taken.moving = raw.get("moving") is True
+    if page_ids is not None:
+        taken.followed = page_ids.note(raw.get("document"), root, taken.made_up_alone)
     return taken
 
 

@@ -599,6 +599,28 @@ def test_a_family_of_ids_counts_its_members_made_up_alone() -> None:
     assert cap.made_up_alone == (rows[0][0],) and rows[1][0] in cap.generated_ids()
 
 
+def test_a_counter_the_page_showed_two_of_since_it_loaded_is_made_up_though_one_shows_now() -> None:
+    from replay.tree.ids import PageIds, made_up
+
+    page = PageIds()
+    listed = capture(
+        N("listbox")(*(N("option", id=f"result-{i}", dom_id=True, text=t) for i, t in ((1, "Berlin"), (2, "London"))))
+    )
+    left = capture(N("listbox")(N("option", id="result-25", dom_id=True, text="London")))
+    assert page.note(1.5, listed.root) and made_up(["result-25"], page.note(1.5, left.root)) == {"result-25"}
+    assert made_up(["result-25"]) == set()  # (the look alone: one member, an id like any other)
+
+
+def test_a_new_document_starts_its_id_families_again() -> None:
+    from replay.tree.ids import PageIds
+
+    page = PageIds()
+    page.note(
+        1.5, capture(N("list")(N("listitem", id="item-1", dom_id=True), N("listitem", id="item-2", dom_id=True))).root
+    )
+    assert page.note(2.5, capture(N("listitem", id="item-7", dom_id=True)).root) == frozenset()
+
+
 def test_with_made_up_ids_switched_off_every_dom_id_is_kept() -> None:
     from replay.tree.tolerances import without
 

@@ -28,7 +28,7 @@ from replay.drivers.web.tabs import Tabs
 from replay.drivers.web.trace import Tracing
 from replay.errors import ActionFailed, BrowserUnavailable, DialogOpen, ReplayError, StaleRef
 from replay.files import make_private
-from replay.tree.model import Capture, build_capture
+from replay.tree.model import Capture, PageIds, build_capture
 
 INTERRUPT_S = 2.0  # how long stopping a busy page's script may take
 NAVIGATION_S = 30.0  # how long a tab come to the front may take to load before it is looked at
@@ -50,9 +50,9 @@ class WebDriver(Tracing):
         self._main_frame: str | None = None
         self._capture_id: str | None = None  # the capture function's object in that world
         self._world_of: dict[int, str] = {}  # generation → the world its elements are kept in
-        # generation → (URL, first node, end) of each same-origin iframe walked, in the order walked
-        self._subframes: dict[int, list[tuple[str, int, int]]] = {}
+        self._subframes: dict[int, list[tuple[str, int, int]]] = {}  # generation → its same-origin iframes walked
         self._looked: dict[int, Capture] = {}  # generation → what it saw (where a fast click checks the box)
+        self._page_ids = PageIds()  # the id families its document showed (made up: design §5)
         self._base: str | None = None  # the latest opened URL: page paths are relative to its directory
         self.crashed = False
         self._fresh = False  # a tab just come to the front: looked at once it has loaded
@@ -124,7 +124,7 @@ class WebDriver(Tracing):
 
     def _built(self, text: str, generation: int, keep: list[int]) -> Capture:
         raw = read_capture(text)
-        taken = build_capture(raw, page_path(str(raw.get("url", "")), self._base))
+        taken = build_capture(raw, page_path(str(raw.get("url", "")), self._base), self._page_ids)
         taken.moving = taken.moving or self.loading.asked()  # (what an input asked for, still on its way)
         self._subframes[generation] = [(str(url), int(lo), int(hi)) for url, lo, hi in raw.get("frames", [])]
         self._looked[generation] = taken
