@@ -88,10 +88,28 @@ def wraps(outer: Node | None, node: Node) -> bool:
 def control_of(node: Node) -> Node:
     """What a person pressed when they pressed ``node``: ``node`` itself, or — when it has no role of its own
     (jQuery UI's tab holds a link made presentational) — the nearest ancestor, two levels up at most, of a
-    control's role that wraps it and no other control (the tab, not the text inside it)."""
+    control's role that wraps it and no other control (the tab, not the text inside it). A press on either
+    half of a composed control, or on a roleless part inside its host, is a press of that control as one
+    (``as_one``): Ionic 6's hidden ``<input>`` over its ``ion-checkbox`` and the ``<label>`` in its
+    ``ion-select`` are the host the snapshot lists."""
+    if (pair := halves(node)) is not None:
+        return as_one(pair)
     if node.role != "generic":
         return node
-    return next((a for a in node.ancestors()[:2] if a.role in PRESSED_ROLES and a.actionable and wraps(a, node)), node)
+    for outer in node.ancestors()[:2]:
+        if (pair := halves(outer)) is not None:
+            return as_one(pair)
+        if outer.role in PRESSED_ROLES and outer.actionable and wraps(outer, node):
+            return outer
+    return node
+
+
+def as_one(pair: tuple[Node, Node]) -> Node:
+    """The half a composed control ``(host, inner)`` is pressed as: the host where it has the control's role
+    (Ionic 6's ``<ion-select role="button">``), else the control inside it (Ionic 8's, Shoelace's) — and a
+    field's own input always, where typed text goes."""
+    host, inner = pair
+    return host if host.role in CONTROL_ROLES - EDITABLE and inner.role not in EDITABLE else inner
 
 
 # what a person presses: a control, or an item of a list, a menu or a tree (Shoelace's option around its label)

@@ -601,3 +601,23 @@ def test_an_option_a_library_numbers_anew_each_time_it_draws_its_list_is_not_rec
     rec.steps()
     rec.stop()
     replays_clean(cli, out)
+
+
+def test_a_press_on_a_part_of_a_composed_control_is_written_as_that_control_and_replays_on_its_next_major(
+    cli: Cli, web: str, recorder: Any
+) -> None:
+    # Ionic 6: a hidden <input> lies over the ion-checkbox, a <label> over the ion-select's host button — the
+    # person presses those; the control is the host the snapshot lists (Ionic 8 keeps the host, drops the input)
+    rec, out = recorder(f"{web}/widgets/order/i6/index.html", "composed-parts")
+    rec.click("#terms")
+    (checked,) = rec.steps()
+    assert checked["line"].startswith('check id="terms"') and " >> " not in checked["line"], checked  # (not inside it)
+    rec.click("#size")
+    (opened,) = rec.steps()
+    assert opened["line"].startswith('click id="size"'), opened
+    rec.page.keyboard.press("Escape")
+    rec.stop()
+    replays_clean(cli, out)
+    upgraded = out.with_name("composed-parts-i8.ad")
+    upgraded.write_text(out.read_text(encoding="utf-8").replace("/order/i6/", "/order/i8/"), encoding="utf-8")
+    replays_clean(cli, upgraded)

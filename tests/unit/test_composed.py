@@ -96,3 +96,23 @@ def test_what_a_person_pressed_is_the_control_around_a_roleless_node_it_alone_ho
     )
     label = next(n for n in listbox.nodes[1:] if n.role == "generic")
     assert control_of(label).role == "option"
+
+
+def test_a_press_on_a_part_of_a_composed_control_is_the_control_as_one() -> None:
+    from replay.tree.controls import control_of
+
+    # Ionic 6: the host has the role, a hidden input (or a label) inside it is what the pointer hits
+    checkbox = capture(
+        N("checkbox", label="Terms", id="terms", tag="ion-checkbox")(N("checkbox", label="Terms", tag="input"))
+    )
+    assert control_of(_node(checkbox, "input")).tag_name == "ion-checkbox"
+    label = N("generic", text="Pick one, Size", tag="label", actionable=True)
+    six = capture(
+        N("button", label="Pick one, Size", id="size", tag="ion-select")(label, N("button", label="Size", tag="button"))
+    )
+    assert control_of(_node(six, "label")).tag_name == "ion-select"
+    # Shoelace 2 and Ionic 8: a roleless host — the control inside it; a field: its own input, where text goes
+    shoelace = capture(N("generic", tag="sl-checkbox")(N("checkbox", label="Terms", tag="input")))
+    assert control_of(_node(shoelace, "input")).tag_name == "input"
+    field = capture(N("textbox", label="Name", tag="ion-input")(N("textbox", label="Name", tag="input")))
+    assert control_of(_node(field, "input")).tag_name == "input"
