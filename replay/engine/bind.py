@@ -15,7 +15,7 @@ from replay.engine.state import Step, StepState, StepStopped, capture, view
 from replay.errors import ActionFailed, AmbiguousMatch, ElementNotFound, ReplayError, StaleRef
 from replay.script.ast import Target
 from replay.script.effect import Fact
-from replay.script.evidence import TargetEvidence
+from replay.script.evidence import Ancestor, TargetEvidence
 from replay.script.registry import PHASE_ACT
 from replay.script.selector import Selector, format_selector, ref_index
 from replay.script.text import fold
@@ -25,6 +25,7 @@ from replay.tree.filled import FIELD_ROLES
 from replay.tree.identity import identity_members, record_evidence, verify
 from replay.tree.match import Resolution, ResolutionKind, describe, resolve
 from replay.tree.model import Capture, Node
+from replay.tree.nearby import CLIMB
 from replay.tree.verdict import DivergenceKind, Verdict
 
 # why a verification that never passed stopped, by kind (the ``cause`` of the divergence)
@@ -133,19 +134,31 @@ def view_spec(selector: Selector, ev: TargetEvidence) -> dict[str, Any]:
     links = [[{"key": t.key, "op": t.op, "value": t.value} for t in chain[0]] for chain in selector.expanded()]
     roles = sorted({a.role for a in (ev.anchor, ev.scope) if a is not None})
     if ev.effect:  # what the step's effect names, and the overlays it may open instead (design §15)
-        links += effect_links(ev.effect)
+        links += effect_links(ev.effect, ev.ancestry)
     return {"links": links, "fullRoles": roles}
 
 
 OVERLAYS = ("dialog", "alertdialog", "alert", "status")
 
 
-def effect_links(facts: tuple[Fact, ...]) -> list[list[dict[str, Any]]]:
+def effect_links(facts: tuple[Fact, ...], around: tuple[Ancestor, ...] = ()) -> list[list[dict[str, Any]]]:
     """The view's links that bring back every node a recorded fact names (a count: its whole role),
-    and every overlay, so the screens before and after an action tell what it opened."""
+    and every overlay, so the screens before and after an action tell what it opened. A ``generic``'s
+    text (a ``<span>`` beside the target: the container-diff fallback's) is looked for in the container
+    it was recorded in — the target's nearest named ancestor ``around`` it, as near as that fallback
+    climbs — brought back whole: no selector narrows a page to its ``div``s and ``span``s. Where the
+    text is not there the check looks at the whole screen, as it would have."""
     links: list[list[dict[str, Any]]] = [[{"key": "role", "op": "in", "value": list(OVERLAYS)}]]
+    named = next((a for a in around[:CLIMB] if a.role != "generic" and a.label), None)
+    container = (
+        None
+        if named is None
+        else [{"key": k, "op": "=", "value": v} for k, v in zip(("role", "label"), named, strict=True)]
+    )
     for f in facts:
-        if f.kind in ("appeared", "disappeared", "changed") and f.text and f.subject not in OVERLAYS:
+        if f.subject == "generic" and f.text and container is not None and f.kind != "count":
+            links += [] if container in links else [container]
+        elif f.kind in ("appeared", "disappeared", "changed") and f.text and f.subject not in OVERLAYS:
             words = None if f.subject in FIELD_ROLES else words_of(f.text)  # (a field: its value, not its text)
             text = [{"key": "has-text", "op": "=", "value": words}] if words else []
             links.append([{"key": "role", "op": "=", "value": f.subject}, *text])

@@ -301,7 +301,7 @@ def check_spec(selector: Selector, ev: TargetEvidence, alternative: int) -> dict
     spec = view_spec(chosen, replace(ev, effect=()))
     if not any(f.kind == "target" for f in ev.effect):
         spec["links"] = []
-    spec["links"] += effect_links(ev.effect)
+    spec["links"] += effect_links(ev.effect, ev.ancestry)
     return spec
 
 

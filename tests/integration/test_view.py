@@ -418,3 +418,22 @@ def test_an_effects_node_named_by_its_label_alone_is_seen_on_the_checks_view(
     assert divergence is None
     last_act = len(looks) - 1 - looks[::-1].index("act")
     assert looks[last_act:] == ["act", "view"], looks
+
+
+def test_a_text_that_appeared_beside_the_target_is_checked_on_a_view_of_its_container(
+    chromium: Chromium, shared_home: str, web: str, tmp_path: Path
+) -> None:
+    # the shop's rating: "Thanks: Thumbs up" appears in a <span> beside the button, in its group "Rate us"
+    # (a generic's text: no selector narrows a page to spans) — the check views that group, not the page
+    from fixtures.drift.corpus import Cli, Recording, record
+
+    from .conftest import REPLAY
+
+    flow = tmp_path / "rating.ad"
+    rec = Recording(
+        "rating", "shop/index.html", (("click", '/button "Thumbs up"/'), ("click", '/button "Thumbs down"/'))
+    )
+    record(Cli(REPLAY, shared_home, tmp_path), web, rec, flow)
+    assert '"generic","text":"Thanks: Thumbs down"' in flow.read_text(), flow.read_text()
+    _, looks, divergence = _run(chromium, flow, views=True, effects=True)
+    assert divergence is None and "capture" not in looks, looks

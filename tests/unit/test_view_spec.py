@@ -21,3 +21,14 @@ def test_a_view_by_roles_or_ids_is_taken() -> None:
     assert viewable({"links": [link(("role", "=", "button"), ("label", "=", "Save")), link(("id", "=", "save"))]})
     assert viewable({"links": [link(("role", "in", ["dialog", "alert"]))]})
     assert viewable({"links": []})
+
+
+def test_a_generics_text_is_looked_for_in_the_named_container_it_was_recorded_in_else_on_the_whole_screen() -> None:
+    from replay.engine.bind import effect_links
+    from replay.script.effect import Fact
+    from replay.script.evidence import Ancestor
+
+    said = (Fact("appeared", "generic", "Thanks: Thumbs up"),)
+    in_group = effect_links(said, (Ancestor("generic"), Ancestor("group", "Rate us"), Ancestor("main")))
+    assert link(("role", "=", "group"), ("label", "=", "Rate us")) in in_group and viewable({"links": in_group})
+    assert not viewable({"links": effect_links(said, (Ancestor("generic"), Ancestor("main")))})  # nothing named near
