@@ -71,10 +71,11 @@ TABLE: tuple[Tolerance, ...] = (
     Tolerance(
         "made-up-ids",
         "DOM ids a library made up (alone: three digits, two numbers in a row, a GUID, a random token;"
-        " in a family: a counter or a token of one length; React's `:r1:`; a random base-36 segment) are"
-        " no identity",
-        "Element Plus' `el-id-3002-0`, AG Grid's `ag-58`, nanoid's todo ids, Slim Select's `ss-i6lbmzai-list`",
-        "tree/ids.py `made_up`, `made_up_alone`",
+        " in a family on the page, or on it since it loaded: a counter or a token of one length; React's"
+        " `:r1:`; a random base-36 segment) are no identity",
+        "Element Plus' `el-id-3002-0`, AG Grid's `ag-58`, nanoid's todo ids, Slim Select's `ss-i6lbmzai-list`,"
+        " Select2 3.5's `select2-result-label-25` (the one option left, numbered by the lists drawn before)",
+        "tree/ids.py `made_up`, `made_up_alone`, `PageIds`",
     ),
     Tolerance(
         "drawn-elsewhere",
