@@ -775,8 +775,11 @@
   // (Chromium's document.getAnimations() leaves out those of shadow trees: each root is asked too)
   const running = (scope) => !!scope.getAnimations && scope.getAnimations().some((a) => a.playState === 'running' && finite(a));
   const moving = running(doc) || shadowRoots.some(running);
-  // the document's own moment of birth: the same across its looks, another after a load (design §5's page ids)
-  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, moving, document: performance.timeOrigin });
+  // the document's own moment of birth: the same across its looks, another after a load (design §5's page
+  // ids); a page's own `performance` (the main world, off Chromium) may be anything: then none
+  let born = null;
+  try { born = typeof performance.timeOrigin === 'number' ? performance.timeOrigin : null; } catch (e) { born = null; }
+  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, moving, document: born });
   const xml = out.join('');
   // One non-ASCII character makes the whole string two-byte, which doubles its transfer: \u escapes
   // in the JSON and character references in the XML keep it one-byte (both decode to the same text;
