@@ -80,6 +80,9 @@ def made_up(ids: Iterable[str], followed: frozenset[Family] = frozenset()) -> se
     return found
 
 
+SEEN_IDS = 100_000  # the ids a document's looks are read for, at most
+
+
 class PageIds:
     """The id families one document has shown since it loaded, across every look at it (design §5): a
     counter is made up though one member shows now — Select2 3.5 numbers each list of results it draws
@@ -102,6 +105,8 @@ class PageIds:
         rest is XPath in C and a set difference."""
         if document != self._document or document is None:
             self._start(document)
+        if len(self._seen) >= SEEN_IDS:  # (an endless page: the families followed so far stand)
+            return frozenset(self._followed)
         for value in {*root.xpath(".//node/@id"), *taken_off} - self._seen:
             self._seen.add(value)
             for key in _families(value):
