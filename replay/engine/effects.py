@@ -29,6 +29,7 @@ from replay.script.selector import Selector
 from replay.script.variables import Reference, parse_template
 from replay.scrubbing import echoes
 from replay.tree import effects as eff
+from replay.tree.generated import masked
 from replay.tree.identity import identity_members, record_evidence
 from replay.tree.match import Resolution, ResolutionKind
 from replay.tree.model import Capture, Node
@@ -54,6 +55,7 @@ def _learn_idle(state: StepState, watch: eff.Watch, pre: Capture, *, acting: boo
     if between is None or not all(e.command in LOOKING for e in (between[:-1] if acting else between)):
         return  # (``acting``: the last entry is the step about to act, journaled already)
     watch.idle.learn(watch.baseline, pre)
+    watch.idle.keys.update(_passed([pre], watch.baseline.generation))  # (a toast that came and went by itself)
     for i, (entry, facts) in enumerate(watch.recorded):
         if (steady := watch.idle.steady(facts)) != facts and entry.evidence:
             state.journal.amend(entry, amended(entry.evidence, steady))
@@ -104,6 +106,20 @@ async def _settle(state: StepState, hold: int) -> list[Capture]:
         if drawn is not None:
             drawn.cancel()
     return seen
+
+
+def _passed(looks: list[Capture], since: int) -> dict[tuple[str, str], str]:
+    """The overlays that came and went after the look of generation ``since`` (before the action) and
+    before one of ``looks``: (role, text masked) → the text (a toast gone before the next look, design §15)."""
+    return {(role, masked(text)): text for c in looks for role, text, after in c.passed if text and after >= since}
+
+
+def _caught(judged: eff.Judged, passed: dict[tuple[str, str], str]) -> eff.Judged:
+    """A fact that an overlay appeared, missing from the look after the action because it had gone by then."""
+    f = judged.fact
+    if judged.status == eff.MISSING and f.kind == "appeared" and f.text and (f.subject, masked(f.text)) in passed:
+        return replace(judged, status=eff.HELD)
+    return judged
 
 
 def _told(taken: Capture) -> tuple[object, ...]:
@@ -160,6 +176,12 @@ async def record(state: StepState, step: Step, pre: Capture, node: Node, watch: 
         idle=watch.idle,
         typed=typed if isinstance(typed, str) else None,
         acted=node,
+    )
+    said = {(f.subject, masked(f.text)) for f in facts if f.kind == "appeared" and f.text} | watch.idle.keys
+    flashed = _passed(seen, pre.generation)  # (gone before any look after the action saw it)
+    facts = (
+        *facts,
+        *(Fact("appeared", role, text) for (role, key), text in flashed.items() if (role, key) not in said),
     )
     watch.baseline, watch.at = seen[-1], state.journal.count
     # a page that shows a variable's value ("Welcome, ada") must not write it into the script
@@ -219,6 +241,7 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
     about_target = any(f.kind == "target" for f in facts)  # else the element is not looked for
     deadline = clock.now() + step.timeout_ms / 1000
     looks = 0
+    passed: dict[tuple[str, str], str] = {}  # overlays that came and went since the action (a brief toast)
     held_at: float | None = None  # when a fact first held (the others get ``PARTLY_S`` more)
     ahead = state.watch.ahead  # the next step's view: taken with this one, so it looks only once
     if spec is not None and ahead is not None:
@@ -235,7 +258,8 @@ async def check(state: StepState, step: Step, bound: Bound, ev: TargetEvidence, 
             post = await capture(state, acted[0])
         target = (target_before, await _state_in(state, post, ev, acted, bound.node) if about_target else target_before)
         shown = None if whole and pre_whole else frozenset(OVERLAYS)  # a view shows every overlay whole
-        judged = tuple(eff.judge(f, pre, post, target, typed=typed_text, shown=shown) for f in facts)
+        passed |= _passed([post], pre.generation)
+        judged = tuple(_caught(eff.judge(f, pre, post, target, typed=typed_text, shown=shown), passed) for f in facts)
         last = Checked(judged)
         if last.complete or all(j.status != eff.MISSING for j in judged):
             break

@@ -331,8 +331,8 @@ class Capture:
     nodes: list[Node] = field(default_factory=list)
     screen: Screen = field(default_factory=Screen)  # which screen this is (identity's page evidence)
     partial: bool = False  # a targeted view (design §13): the nodes a step named, not the whole screen
-    # an animation or transition was under way, or what an input asked the network for (web): not settled
-    moving: bool = False
+    moving: bool = False  # an animation or transition under way, or what an input asked for (web): not settled
+    passed: tuple[tuple[str, str, int], ...] = ()  # overlays that came and went (role, text, look before: web)
     made_up_alone: tuple[str, ...] = ()  # DOM ids the tree took off as made up alone (still in their families)
     followed: frozenset[Family] = frozenset()  # id families the page showed two of since it loaded (PageIds)
     _index: dict[str, dict[str, list[Node]]] = field(default_factory=dict, repr=False, compare=False)
@@ -429,9 +429,9 @@ def build_capture(raw: dict[str, Any], screen_path: str | None = None, page_ids:
     taken = capture_of(
         root, int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), screen_path
     )
-    taken.moving = raw.get("moving") is True
-    if page_ids is not None:
-        taken.followed = page_ids.note(raw.get("document"), root, taken.made_up_alone)
+    taken.moving, passing = raw.get("moving") is True, [p for p in raw.get("passed") or () if isinstance(p, list)]
+    taken.passed = tuple((str(p[0]), str(p[1]), p[2]) for p in passing if len(p) == 3 and isinstance(p[2], int))
+    taken.followed = page_ids.note(raw.get("document"), root, taken.made_up_alone) if page_ids else frozenset()
     return taken
 
 

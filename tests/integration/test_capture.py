@@ -512,3 +512,24 @@ def test_the_pages_next_frames_are_waited_for_whatever_its_own_request_animation
 
     before, after = chromium.run(go)
     assert after - before >= 2
+
+
+def test_an_overlay_that_came_and_went_between_two_looks_is_told_by_the_second(web: str, chromium: Chromium) -> None:
+    # a toast shown and gone while nobody looked (a busy machine's late look): its role, last text and the
+    # look before it came — and a page that replaced MutationObserver changes nothing (the isolated world's)
+    async def go() -> tuple[tuple[tuple[str, str, int], ...], tuple[tuple[str, str, int], ...]]:
+        async with chromium.page(f"{web}/pantry/index.html") as d:
+            await d.page.evaluate("() => { window.MutationObserver = function () { return { observe() {} }; }; }")
+            await d.capture(1, ())
+            await d.page.evaluate(
+                """() => new Promise((done) => {
+                  const t = document.createElement('div'); t.setAttribute('role', 'alert');
+                  document.body.appendChild(t); t.textContent = 'Shelf  saved';
+                  setTimeout(() => { t.remove(); setTimeout(done, 0); }, 0);
+                })"""
+            )
+            second = await d.capture(2, ())
+            return second.passed, (await d.capture(3, ())).passed
+
+    second, third = chromium.run(go)
+    assert second == (("alert", "Shelf saved", 1),) and third == ()

@@ -699,6 +699,38 @@ def test_a_step_scoped_to_the_page_stops_once_the_page_holds_a_second_of_its_rol
     assert not any(carries_identity(n, ev) for n in two.nodes if n.role == "textbox")
 
 
+class _Toast(FakeDriver):
+    """Save shows a toast that goes before the next look (a busy machine's): that look shows none, and
+    tells that an alert "Shelf saved" came and went after the look before the click."""
+
+    last = 0
+    came_after: int | None = None
+
+    async def act(self, generation: int, *args: Any) -> Any:
+        self.came_after = self.last
+        return await super().act(generation, *args)
+
+    async def capture(self, generation: int, keep: Any = None) -> Any:
+        taken = await super().capture(generation, keep)
+        if self.came_after is not None:
+            taken.passed, self.came_after = (("alert", "Shelf saved", self.came_after),), None
+        self.last = generation
+        return taken
+
+
+def test_an_overlay_gone_before_the_look_after_the_action_is_its_effect_recorded_and_replayed(tmp_path: Path) -> None:
+    shelf = screen(N("button", label="Save shelf", id="save"))
+    s = Session("s", str(tmp_path), _Toast(shelf), clock=FakeClock())
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    typed(s, "click", "@e1")
+    assert _effects(s) == [[{"appeared": "alert", "text": "Shelf saved"}]]
+    line = next(e for e in s.journal.entries if e.evidence)
+    again = Session("r", str(tmp_path / "r"), _Toast(shelf), clock=FakeClock())
+    plan = build_plan(parse(WRITE_PREFIX + line.evidence + "\n" + str(line.line) + "\n", "flow.ad"))
+    run(Runner(again, plan, RunOptions(timeout_ms=200, artifacts_dir=str(tmp_path), effects=True)).run())
+
+
 class _Looking(FakeDriver):
     """A driver that can take views: it lists the specs asked for, and leaves each to the full capture."""
 

@@ -777,9 +777,38 @@
   const moving = running(doc) || shadowRoots.some(running);
   // the document's own moment of birth: the same across its looks, another after a load (design §5's page
   // ids); a page's own `performance` (the main world, off Chromium) may be anything: then none
+  // Overlays that came and went between two looks (a toast gone in 700 ms, however late the next look):
+  // an observer, armed at the first look of the document, keeps each one's role, last text and the
+  // generation of the last look before it came; each look takes them (design §15). Explicit roles and <dialog> only: what the observer can
+  // tell at once, without the walk.
+  const PASSING = '[role=alert],[role=status],[role=dialog],[role=alertdialog],dialog';
+  if (!window.__replayPassing && typeof MutationObserver === 'function' && doc.documentElement) {
+    const st = (window.__replayPassing = { shown: new WeakMap(), passed: [], gen });
+    const each = (n, fn) => {
+      if (n.nodeType !== 1) return;
+      if (n.matches(PASSING)) fn(n);
+      for (const el of n.querySelectorAll(PASSING)) fn(el);
+    };
+    const roleOfPassing = (el) => (el.getAttribute('role') || 'dialog').trim().split(/\s+/)[0].toLowerCase();
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of r.addedNodes) each(n, (el) => st.shown.set(el, st.gen));  // (after the look of that generation)
+        for (const n of r.removedNodes) {
+          each(n, (el) => {
+            if (!st.shown.has(el) || st.passed.length >= 16) return;
+            st.passed.push([roleOfPassing(el), norm(el.textContent || '').slice(0, MAX_TEXT), st.shown.get(el)]);
+            st.shown.delete(el);
+          });
+        }
+      }
+    }).observe(doc.documentElement, { childList: true, subtree: true });
+  }
+  const passing = window.__replayPassing;
+  const passed = passing ? passing.passed.splice(0) : [];
+  if (passing) passing.gen = gen;
   let born = null;
   try { born = typeof performance.timeOrigin === 'number' ? performance.timeOrigin : null; } catch (e) { born = null; }
-  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, moving, document: born });
+  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, moving, document: born, passed });
   const xml = out.join('');
   // One non-ASCII character makes the whole string two-byte, which doubles its transfer: \u escapes
   // in the JSON and character references in the XML keep it one-byte (both decode to the same text;
