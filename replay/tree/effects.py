@@ -82,9 +82,10 @@ class Idle:
 
     def learn(self, before: Capture, after: Capture) -> None:
         """Remember what differs between two captures taken with no action between them."""
-        a, b = telling(before), telling(after)
-        self.keys.update(k for k in a.keys() | b.keys() if a[k] != b[k])
-        self.keys.update((role, masked(text)) for role, text in a.keys() ^ b.keys())
+        a, b = telling(before), telling(after)  # (a toast leaves by itself: its coming was still an action's)
+        left = {k for k in a.keys() - b.keys() if k[0] in ("alert", "status")}
+        self.keys.update(k for k in a.keys() | b.keys() if a[k] != b[k] and k not in left)
+        self.keys.update((role, masked(text)) for role, text in a.keys() ^ b.keys() if (role, text) not in left)
         self.roles.update(role for role, text in a.keys() ^ b.keys() if role in ITEMS)
         for pair in _reworded_in_place(before, after, None):  # a text in place that changes by itself: both
             self.keys.update((n.role, masked(_own(n))) for n in pair if _may_say(n))

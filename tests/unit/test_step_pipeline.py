@@ -731,6 +731,20 @@ def test_an_overlay_gone_before_the_look_after_the_action_is_its_effect_recorded
     run(Runner(again, plan, RunOptions(timeout_ms=200, artifacts_dir=str(tmp_path), effects=True)).run())
 
 
+def test_a_toast_that_leaves_by_itself_after_the_step_settled_keeps_the_steps_effect(tmp_path: Path) -> None:
+    # a busy machine: the toast still showed when the click's screen settled, and was gone by the next look
+    shelf = screen(N("button", label="Save shelf", id="save"))
+    toast = screen(N("button", label="Save shelf", id="save"), N("alert", text="Shelf saved"))
+    s = session(tmp_path, shelf, toast)
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    fake(s).timeline = [0] * (fake(s).captures + 1) + [1]  # (the click binds on a look of its own)
+    typed(s, "click", "@e1")
+    fake(s).timeline = [0]
+    typed(s, "snapshot", "-i")
+    assert _effects(s)[0] == [{"appeared": "alert", "text": "Shelf saved"}]
+
+
 class _Looking(FakeDriver):
     """A driver that can take views: it lists the specs asked for, and leaves each to the full capture."""
 
