@@ -96,7 +96,7 @@ async def _settle(state: StepState, hold: int) -> list[Capture]:
             await clock.sleep(SETTLE_EVERY_S)
             after_frames = drawn is None or drawn.done()  # (asked before the look: the look is after them)
             seen.append(await capture(state, hold))
-            still = not seen[-1].moving and not seen[-2].moving
+            still = not any(c.moving or c.changed for c in seen[-2:])
             if not still and frames is not None and drawn is not None:  # moving, or it just stopped:
                 drawn.cancel()  # what the move's end sets is set in a frame after this look
                 drawn = asyncio.ensure_future(frames())
@@ -375,9 +375,24 @@ async def before_key(state: StepState, step: Step) -> Capture | None:
         return None
     ev = step.action.annotation
     if step.provenance == PLAN:
-        checks = ev is not None and bool(ev.effect) and step.effects
-        return await capture(state) if checks or (state.recording is not None and ev is not None) else None
+        if ev is not None and ev.effect and step.effects:
+            return await _ready(state, step, ev.effect)
+        return await capture(state) if state.recording is not None and ev is not None else None
     return await capture(state) if state.recording is not None and step.written(observation=False) else None
+
+
+async def _ready(state: StepState, step: Step, facts: tuple[Fact, ...]) -> Capture:
+    """The screen a key step acts on, once what its recorded effect takes away is on it: the person
+    pressed Escape on the popover they saw; a replay whose last step was done before a loaded machine drew
+    that popover waits for it, up to the step's timeout — then acts on the screen as it is, and the check
+    says what did not hold."""
+    away = [(f.subject, masked(f.text)) for f in facts if f.kind == "disappeared" and f.text]
+    deadline = state.clock.now() + step.timeout_ms / 1000
+    pre = await capture(state)
+    while not all(eff.said_on(pre, *key) for key in away) and state.clock.now() < deadline:
+        await state.clock.sleep(CHECK_EVERY_S)
+        pre = await capture(state)
+    return pre
 
 
 async def after_key(

@@ -349,7 +349,7 @@ def judge(
         return Judged(fact, CHANGED, f"said by a {other.role}") if other is not None else Judged(fact, MISSING)
     # compared by shape: "Order 1234 placed, reference K7QWZP" is the toast "Order 1299 placed, reference 9XQ2LM"
     key = (fact.subject, masked(fact.text))
-    was, now = _saying(before, *key), _saying(after, *key)  # only that role's nodes (a view's few)
+    was, now = said_on(before, *key), said_on(after, *key)  # only that role's nodes (a view's few)
     if (now > was) if fact.kind == "appeared" else (now < was):
         return Judged(fact, HELD)
     pre, post = _by_mask(telling(before)), _by_mask(telling(after))
@@ -363,7 +363,7 @@ def judge(
     return Judged(fact, MISSING)
 
 
-def _saying(capture: Capture, role: str, said: str) -> int:
+def said_on(capture: Capture, role: str, said: str) -> int:
     """How many visible nodes of ``role`` say ``said`` (compared by shape) — by what they tell, or by
     their name or key text alone (a panel named "Reviews" that shows "Reviews pane"); a layer over the
     page by any text of its own too (a popover that showed "Small" first shows "Small Large" whole); of a

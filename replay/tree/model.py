@@ -319,8 +319,7 @@ _DERIVED_IDS = "\0derived-ids"  # (not a selector key) Capture._index's set of i
 class Capture:
     """One capture of the screen: its tree, its nodes in document order, and its generation.
 
-    ``_index`` holds what is looked up more than once per capture: each field's values (``by_value``)
-    and the labeled-or-actionable nodes.
+    ``_index``: what is looked up more than once: each field's values (``by_value``), the labeled-or-actionable nodes.
     """
 
     generation: int
@@ -332,6 +331,7 @@ class Capture:
     screen: Screen = field(default_factory=Screen)  # which screen this is (identity's page evidence)
     partial: bool = False  # a targeted view (design §13): the nodes a step named, not the whole screen
     moving: bool = False  # an animation or transition under way, or what an input asked for (web): not settled
+    changed: bool = False  # the document changed since the look before, shown in the tree or not (web)
     passed: tuple[tuple[str, str, int], ...] = ()  # overlays that came and went (role, text, look before: web)
     made_up_alone: tuple[str, ...] = ()  # DOM ids the tree took off as made up alone (still in their families)
     followed: frozenset[Family] = frozenset()  # id families the page showed two of since it loaded (PageIds)
@@ -425,11 +425,10 @@ def build_capture(raw: dict[str, Any], screen_path: str | None = None, page_ids:
     ``screen_path``: the backend's place of this screen (web: the URL path relative to the opened base);
     ``page_ids``: the ids its ``document`` showed before, this look's added."""
     root: Node = etree.fromstring(raw["xml"].encode("utf-8"), _PARSER)  # type: ignore[assignment]
-    vw, vh = raw.get("viewport", [0, 0])
-    taken = capture_of(
-        root, int(raw["generation"]), str(raw.get("url", "")), str(raw.get("title", "")), (vw, vh), screen_path
-    )
-    taken.moving, passing = raw.get("moving") is True, [p for p in raw.get("passed") or () if isinstance(p, list)]
+    (vw, vh), url, title = raw.get("viewport", [0, 0]), str(raw.get("url", "")), str(raw.get("title", ""))
+    taken = capture_of(root, int(raw["generation"]), url, title, (vw, vh), screen_path)
+    taken.moving, taken.changed = raw.get("moving") is True, raw.get("changed") is True
+    passing = [p for p in raw.get("passed") or () if isinstance(p, list)]
     taken.passed = tuple((str(p[0]), str(p[1]), p[2]) for p in passing if len(p) == 3 and isinstance(p[2], int))
     taken.followed = page_ids.note(raw.get("document"), root, taken.made_up_alone) if page_ids else frozenset()
     return taken

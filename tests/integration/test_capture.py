@@ -533,3 +533,30 @@ def test_an_overlay_that_came_and_went_between_two_looks_is_told_by_the_second(w
 
     second, third = chromium.run(go)
     assert second == (("alert", "Shelf saved", 1),) and third == ()
+
+
+def test_a_look_tells_whether_the_document_changed_since_the_last_out_of_the_trees_sight(
+    web: str, chromium: Chromium
+) -> None:
+    # a popover's host added hidden, then filled (nothing the tree shows yet): the screen is not settled; an
+    # element's style alone (a script's endless tween) and replay's own bar are not the page changing
+    async def go() -> list[bool]:
+        async with chromium.page(f"{web}/pantry/index.html") as d:
+            told = [(await d.capture(1, ())).changed]
+            await d.page.evaluate(
+                "() => { const p = document.createElement('div'); p.hidden = true; p.id = 'pop';"
+                " document.body.appendChild(p); }"
+            )
+            told.append((await d.capture(2, ())).changed)
+            told.append((await d.capture(3, ())).changed)
+            await d.page.evaluate("() => { document.getElementById('pop').className = 'presenting'; }")
+            told.append((await d.capture(4, ())).changed)
+            await d.page.evaluate(
+                "() => { document.body.style.opacity = '0.99';"
+                " const bar = document.createElement('replay-bar'); document.body.appendChild(bar);"
+                " bar.style.top = '4px'; bar.setAttribute('data-said', 'x'); }"
+            )
+            told.append((await d.capture(5, ())).changed)
+            return told
+
+    assert chromium.run(go) == [False, True, False, True, False]

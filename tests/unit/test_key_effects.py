@@ -99,3 +99,29 @@ def test_text_typed_into_an_editor_is_its_value_redacted_and_holds_while_the_edi
     assert eff.judge(fact, page, page, (before, after), typed="soon").status == eff.HELD
     stuck = eff.TargetState(True, value="", editable=True)  # the keys went nowhere
     assert eff.judge(fact, page, page, (before, stuck), typed="soon").status == eff.MISSING
+
+
+def sizes(*shown: str, focused: str | None = None) -> dict[str, Any]:
+    return screen(
+        N("button", label="Size", id="size", focused=focused is None),
+        N("list", label="Sizes")(*(N("listitem", text=t, focused=t == focused) for t in shown)),
+    )
+
+
+CLOSED_WITH_ESCAPE = (
+    '# replay:target-v1 {"role":"radio","label":"Small","verification":"unverifiable","effect":'
+    '[{"disappeared":"listitem","text":"Small"},{"disappeared":"listitem","text":"Large"}]}\npress Escape\n'
+)
+
+
+def test_a_key_is_pressed_once_what_its_recorded_effect_takes_away_is_on_the_screen(tmp_path: Path) -> None:
+    # the step before was done before a loaded machine drew the popover: Escape pressed then closes nothing
+    s = session(tmp_path, sizes(), sizes("Small", "Large", focused="Small"), sizes())
+    d = s.driver
+    assert isinstance(d, FakeDriver)
+    d.timeline = [0, 0, 0, 1]
+    press_shows(s, 2)
+    action = parse(CLOSED_WITH_ESCAPE, "flow.ad").actions[0]
+    asyncio.run(pipeline.execute(s, action, provenance=PLAN, path="flow.ad", timeout_ms=2000))
+    (pressed,) = [i for i, c in enumerate(d.calls) if c[0] == "keyboard"]
+    assert [c for c in d.calls[:pressed] if c[0] == "capture"][-1][1] in [g for g, i in d.shown.items() if i == 1]

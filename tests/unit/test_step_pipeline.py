@@ -745,6 +745,20 @@ def test_a_toast_that_leaves_by_itself_after_the_step_settled_keeps_the_steps_ef
     assert _effects(s)[0] == [{"appeared": "alert", "text": "Shelf saved"}]
 
 
+def test_a_recording_looks_on_while_the_page_changes_what_its_tree_does_not_show_yet(tmp_path: Path) -> None:
+    # a loaded machine: the select's popover host is added and filled out of sight for a while (looks that
+    # tell the same screen, the document changing under them), then its options are drawn
+    closed = screen(N("button", label="Size", id="size"))
+    building = {**closed, "changed": True}
+    shown = screen(N("button", label="Size", id="size"), N("list", label="Sizes")(N("listitem", text="Small")))
+    s = session(tmp_path, closed, building, shown)
+    s.recording = Recording()
+    typed(s, "snapshot", "-i")
+    fake(s).timeline = [0] * (fake(s).captures + 1) + [1] * 8 + [2]
+    typed(s, "click", "@e1")
+    assert _effects(s) == [[{"appeared": "listitem", "text": "Small"}]]
+
+
 class _Looking(FakeDriver):
     """A driver that can take views: it lists the specs asked for, and leaves each to the full capture."""
 

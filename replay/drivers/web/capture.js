@@ -790,8 +790,14 @@
       for (const el of n.querySelectorAll(PASSING)) fn(el);
     };
     const roleOfPassing = (el) => (el.getAttribute('role') || 'dialog').trim().split(/\s+/)[0].toLowerCase();
+    // and whether the document changed at all since the last look, however little of it the tree shows
+    // (a popover's host added, then its parts drawn in the page's next tasks): the screen is not settled
+    // while it does. Not the recorder's bar, not an element's style alone (a script's endless tween).
+    const ours = (n) => n.nodeType === 1 && n.localName === 'replay-bar';
     new MutationObserver((records) => {
       for (const r of records) {
+        if (!st.changed && r.attributeName !== 'style' && !(r.target.nodeType === 1 && r.target.closest('replay-bar')) &&
+            !(r.type === 'childList' && [...r.addedNodes, ...r.removedNodes].every(ours))) st.changed = true;
         for (const n of r.addedNodes) each(n, (el) => st.shown.set(el, st.gen));  // (after the look of that generation)
         for (const n of r.removedNodes) {
           each(n, (el) => {
@@ -801,14 +807,15 @@
           });
         }
       }
-    }).observe(doc.documentElement, { childList: true, subtree: true });
+    }).observe(doc.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
   }
   const passing = window.__replayPassing;
   const passed = passing ? passing.passed.splice(0) : [];
-  if (passing) passing.gen = gen;
+  const changed = !!passing && passing.changed;
+  if (passing) { passing.gen = gen; passing.changed = false; }
   let born = null;
   try { born = typeof performance.timeOrigin === 'number' ? performance.timeOrigin : null; } catch (e) { born = null; }
-  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, moving, document: born, passed });
+  const head = JSON.stringify({ generation: gen, url: location.href, title: doc.title, viewport: [vw, vh], frames, moving, changed, document: born, passed });
   const xml = out.join('');
   // One non-ASCII character makes the whole string two-byte, which doubles its transfer: \u escapes
   // in the JSON and character references in the XML keep it one-byte (both decode to the same text;
