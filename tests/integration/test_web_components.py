@@ -4,6 +4,7 @@ and out with animations of its shadow tree."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from replay.script.parser import parse
@@ -42,4 +43,5 @@ def test_a_select_whose_role_moved_into_its_shadow_root_replays_on_the_next_majo
     upgraded = tmp_path / "size-on-8.ad"
     upgraded.write_text(flow.read_text().replace("/order/i6/", "/order/i8/"))
     ran = cli.json("run", str(upgraded), "--timeout", "3000", ok=None)
-    assert ran["ok"] is True, ran["error"].get("divergence", ran["error"])
+    # (all of it when it fails: the recorded script, and the divergence with what was expected and seen)
+    assert ran["ok"] is True, upgraded.read_text() + json.dumps(ran["error"], indent=1)
