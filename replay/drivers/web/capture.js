@@ -793,11 +793,11 @@
     // and whether the document changed at all since the last look, however little of it the tree shows
     // (a popover's host added, then its parts drawn in the page's next tasks): the screen is not settled
     // while it does. Not the recorder's bar, not an element's style alone (a script's endless tween).
-    const ours = (n) => n.nodeType === 1 && n.localName === 'replay-bar';
+    const ours = (n) => n.nodeType === 1 && n.closest('replay-bar') !== null;
     new MutationObserver((records) => {
       for (const r of records) {
-        if (!st.changed && r.attributeName !== 'style' && !(r.target.nodeType === 1 && r.target.closest('replay-bar')) &&
-            !(r.type === 'childList' && [...r.addedNodes, ...r.removedNodes].every(ours))) st.changed = true;
+        const nodes = r.type === 'childList' ? [...r.addedNodes, ...r.removedNodes] : [];
+        if (!st.changed && r.attributeName !== 'style' && !ours(r.target) && !(nodes.length && nodes.every(ours))) st.changed = true;
         for (const n of r.addedNodes) each(n, (el) => st.shown.set(el, st.gen));  // (after the look of that generation)
         for (const n of r.removedNodes) {
           each(n, (el) => {
