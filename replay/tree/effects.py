@@ -42,7 +42,6 @@ DISMISSED_WITH = frozenset({"dialog", "alertdialog", "menu", "listbox"})  # clos
 TEXT_CHARS = 80
 MAX_ONE_BY_ONE = 2  # more rows or items of a role than this appearing at once: a count, not each
 MAX_TEXTS = 2  # more texts in place than this changing at once: a re-render, no fact
-
 Key = tuple[str, str]  # (role, text)
 
 
@@ -228,7 +227,8 @@ def text_changes(before: Capture, after: Capture) -> list[Fact]:
 
 
 def _reworded_in_place(before: Capture, after: Capture, limit: int | None) -> list[tuple[Node, Node]]:
-    """The deepest nodes in place whose text was reworded, as (before, after); ``limit``: see below."""
+    """The nodes in place whose text was reworded and nothing inside them changed, came or went, however deep
+    (a feed's new row, which a text cut at the capture's cap shows half of), as (before, after)."""
     if before.partial or after.partial:
         return []  # (a view holds some nodes only: places in it are not the page's)
     pre, post = _in_place(before), _in_place(after)
@@ -239,8 +239,8 @@ def _reworded_in_place(before: Capture, after: Capture, limit: int | None) -> li
     changed = {p for p in pre.keys() & post.keys() if reworded(pre[p].content or "", post[p].content or "")}
     if limit is not None and len(changed) > 4 * limit + 16:  # (None: all, to learn what changes by itself)
         return []  # (a screen re-rendered whole: no pairing is worth reading)
-    parents = {p[:-1] for p in changed | (pre.keys() ^ post.keys())}  # (a child changed, came or went)
-    return [(pre[p], post[p]) for p in sorted(changed) if p not in parents]
+    around = {p[:i] for p in changed | (pre.keys() ^ post.keys()) for i in range(len(p))}
+    return [(pre[p], post[p]) for p in sorted(changed) if p not in around]
 
 
 def _own(node: Node) -> str:

@@ -406,6 +406,18 @@ def test_a_text_whose_number_moved_is_a_counter_not_a_changed_text() -> None:
     assert eff.text_changes(before, after) == []
 
 
+def test_a_text_that_changed_because_a_node_deep_inside_it_came_is_not_a_changed_text() -> None:
+    # the pantry's feed: a row comes three levels down; the main's text is cut at the capture's cap
+    # (200 characters), so the row's number is cut off it and only the half word after it shows
+    def page(rows: int, main_text: str) -> Any:
+        items = (N("listitem", text=f"Delivery {i}") for i in range(1, rows + 1))
+        feed = N("region", "Deliveries", text=" ".join(f"Delivery {i}" for i in range(1, rows + 1)))
+        return capture(N("main", text=main_text)(N("generic", text="June, 2026"), feed(N("list")(*items))))
+
+    head = "Save shelf Deliveries " + " ".join(f"Delivery {i}" for i in range(1, 15))
+    assert eff.text_changes(page(14, head), page(15, head + " Deli")) == []
+
+
 def test_a_changed_text_said_now_by_another_role_is_drift_not_a_missing_effect() -> None:
     # flatpickr 3 showed the month as a text, 4 as a select's chosen option
     def picker(month: str) -> Any:
