@@ -2,9 +2,10 @@
 
 A verified step looks at a view that holds only what its selector can match (capture.js with
 ``view``); the selector is then matched on that view by the same Python code as on a full capture.
-For random selectors drawn from each fixture page's own roles, names, texts and ids, the view's
-matches are the full capture's — the same DOM elements, in the same order, with the same fields —
-and a verification the view trusts is the one the full capture makes.
+For random selectors drawn from each fixture page's own roles, names, texts and ids (a drift corpus's
+data-edited copies of a page left out), the view's matches are the full capture's — the same DOM
+elements, in the same order, with the same fields — and a verification the view trusts is the one the
+full capture makes.
 """
 
 from __future__ import annotations
@@ -31,13 +32,17 @@ from .conftest import ROOT, Chromium
 
 pytestmark = pytest.mark.integration
 
+# a drift corpus's copy of a page with its data edited (rows added, re-sorted or removed, a control renamed,
+# relabeled or disabled, a look-alike added) holds no markup its own version lacks: left out, the
+# property runs on every other page (the corpus itself replays through views on all of them)
+DATA_EDIT = re.compile(r"^[a-z]+\d+-(added|removed|resorted|renamed|relabeled|disabled|decoy)$")
 PAGES = (
     sorted(
         str(p.relative_to(ROOT / "fixtures" / "web"))
         for p in (ROOT / "fixtures" / "web").rglob("*.html")
-        if "node_modules" not in p.parts and "dist" not in p.parts
+        if "node_modules" not in p.parts and "dist" not in p.parts and not DATA_EDIT.match(p.parent.name)
     )
-    + [f"members/{v}/index.html" for v in ("v1", "renamed", "table", "resorted")]
+    + [f"members/{v}/index.html" for v in ("v1", "table")]
     + ["shop/index.html?rows=200"]
 )
 STOP_TIMERS = """() => {
